@@ -1,0 +1,44 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Module layering (docs/architecture.md): arrows are the only imports allowed.
+//   solarsystem -> SolarSystemAPI -> HTTP, Storage, Rendering, Missions, Scene, Ephemeris
+//   Scene -> Ephemeris; HTTP -> CZlib; Storage -> CSQLite
+let package = Package(
+    name: "SolarSystem",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "solarsystem", targets: ["solarsystem"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CSQLite",
+            path: "Sources/CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        .systemLibrary(
+            name: "CZlib",
+            path: "Sources/CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
+        .target(
+            name: "HTTP",
+            dependencies: ["CZlib", .product(name: "Logging", package: "swift-log")]
+        ),
+        .executableTarget(
+            name: "solarsystem",
+            dependencies: [
+                "HTTP",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "CZlib"]),
+    ]
+)

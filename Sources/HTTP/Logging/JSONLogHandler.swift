@@ -1,0 +1,75 @@
+import Logging
+
+/// A swift-log handler writing one JSON object per line:
+/// `{"ts":"2026-11-22T10:00:00.123Z","level":"info","logger":"http","message":"request","status":200,…}`.
+/// Metadata is merged into the object; integers, doubles and booleans given as
+/// `.stringConvertible` stay JSON numbers and booleans.
+///
+/// ```swift
+/// LoggingSystem.bootstrap { JSONLogHandler(label: $0, level: .info) }
+/// ```
+public struct JSONLogHandler: LogHandler {
+    public var metadata: Logger.Metadata = [:]
+    public var metadataProvider: Logger.MetadataProvider?
+    public var logLevel: Logger.Level
+    public let label: String
+    let output: LogOutput
+
+    public init(label: String, level: Logger.Level = .info, output: LogOutput = .standardOutput, metadataProvider: Logger.MetadataProvider? = nil) {
+        self.label = label
+        self.logLevel = level
+        self.output = output
+        self.metadataProvider = metadataProvider
+    }
+
+    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    public func log(event: LogEvent) {
+        var merged = metadata
+        if let provided = metadataProvider?.get() { merged.merge(provided) { _, new in new } }
+        if let m = event.metadata { merged.merge(m) { _, new in new } }
+        var out: [UInt8] = []
+        out.reserveCapacity(256)
+        out.append(contentsOf: "{\"ts\":".utf8)
+        JSONValue.writeString(HTTPDate.iso8601Now(), into: &out)
+        out.append(contentsOf: ",\"level\":".utf8)
+        JSONValue.writeString(event.level.rawValue, into: &out)
+        out.append(contentsOf: ",\"logger\":".utf8)
+        JSONValue.writeString(label, into: &out)
+        out.append(contentsOf: ",\"message\":".utf8)
+        JSONValue.writeString(event.message.description, into: &out)
+        if let error = event.error {
+            out.append(contentsOf: ",\"error\":".utf8)
+            JSONValue.writeString(String(describing: error), into: &out)
+        }
+        let reserved: Set<String> = ["ts", "level", "logger", "message"]
+        for (key, value) in merged.sorted(by: { $0.key < $1.key }) where !reserved.contains(key) {
+            out.append(UInt8(ascii: ","))
+            JSONValue.writeString(key, into: &out)
+            out.append(UInt8(ascii: ":"))
+            JSONLogHandler.jsonValue(value).write(into: &out)
+        }
+        out.append(contentsOf: "}\n".utf8)
+        output.write(line: out)
+    }
+
+    static func jsonValue(_ v: Logger.MetadataValue) -> JSONValue {
+        switch v {
+        case .string(let s): return .string(s)
+        case .stringConvertible(let c):
+            switch c {
+            case let i as Int: return .int(i)
+            case let i as Int64: return .int(Int(i))
+            case let i as UInt64: return i <= UInt64(Int.max) ? .int(Int(i)) : .string(String(i))
+            case let d as Double: return d.isFinite ? .double(d) : .string(String(d))
+            case let b as Bool: return .bool(b)
+            default: return .string(c.description)
+            }
+        case .array(let items): return .array(items.map(jsonValue))
+        case .dictionary(let d): return .object(d.sorted { $0.key < $1.key }.map { ($0.key, jsonValue($0.value)) })
+        }
+    }
+}

@@ -1,0 +1,185 @@
+/// A monotonically increasing counter family. With labels, `increment(labels:)` takes the
+/// values in `labelNames` order; `child(_:)` returns a handle worth caching on hot paths.
+public final class Counter: MetricFamily, @unchecked Sendable {
+    public let name: String
+    public let help: String
+    public let labelNames: [String]
+    var typeName: String { "counter" }
+    private let lock = Lock()
+    private var children: [[String]: Child] = [:]
+
+    init(name: String, help: String, labelNames: [String]) {
+        self.name = name
+        self.help = help
+        self.labelNames = labelNames
+    }
+
+    /// One labelled series.
+    public final class Child: @unchecked Sendable {
+        private let lock = Lock()
+        private var value: Double = 0
+        public func increment(by amount: Double = 1) {
+            precondition(amount >= 0, "counters only go up")
+            lock.withLock { value += amount }
+        }
+        public var current: Double { lock.withLock { value } }
+    }
+
+    public func child(_ labelValues: [String] = []) -> Child {
+        precondition(labelValues.count == labelNames.count, "\(name) takes labels \(labelNames)")
+        return lock.withLock {
+            if let c = children[labelValues] { return c }
+            let c = Child()
+            children[labelValues] = c
+            return c
+        }
+    }
+
+    public func increment(by amount: Double = 1, labels: [String] = []) {
+        child(labels).increment(by: amount)
+    }
+
+    /// The current value of one series (0 when never incremented).
+    public func value(labels: [String] = []) -> Double {
+        lock.withLock { children[labels] }?.current ?? 0
+    }
+
+    func render(into out: inout [UInt8]) {
+        let snapshot = lock.withLock { children.map { ($0.key, $0.value) } }.sorted { $0.0.lexicographicallyPrecedes($1.0) }
+        if snapshot.isEmpty, labelNames.isEmpty {
+            out.append(contentsOf: "\(name) 0\n".utf8)
+        }
+        for (labels, child) in snapshot {
+            out.append(contentsOf: "\(name)\(renderLabels(labelNames, labels)) \(formatMetricValue(child.current))\n".utf8)
+        }
+    }
+}
+
+/// A gauge family: a value that goes up and down.
+public final class Gauge: MetricFamily, @unchecked Sendable {
+    public let name: String
+    public let help: String
+    public let labelNames: [String]
+    var typeName: String { "gauge" }
+    private let lock = Lock()
+    private var values: [[String]: Double] = [:]
+
+    init(name: String, help: String, labelNames: [String]) {
+        self.name = name
+        self.help = help
+        self.labelNames = labelNames
+    }
+
+    public func set(_ value: Double, labels: [String] = []) {
+        precondition(labels.count == labelNames.count, "\(name) takes labels \(labelNames)")
+        lock.withLock { values[labels] = value }
+    }
+
+    public func add(_ delta: Double, labels: [String] = []) {
+        precondition(labels.count == labelNames.count, "\(name) takes labels \(labelNames)")
+        lock.withLock { values[labels, default: 0] += delta }
+    }
+
+    public func value(labels: [String] = []) -> Double { lock.withLock { values[labels] ?? 0 } }
+
+    func render(into out: inout [UInt8]) {
+        let snapshot = lock.withLock { values.map { ($0.key, $0.value) } }.sorted { $0.0.lexicographicallyPrecedes($1.0) }
+        if snapshot.isEmpty, labelNames.isEmpty {
+            out.append(contentsOf: "\(name) 0\n".utf8)
+        }
+        for (labels, v) in snapshot {
+            out.append(contentsOf: "\(name)\(renderLabels(labelNames, labels)) \(formatMetricValue(v))\n".utf8)
+        }
+    }
+}
+
+final class CallbackGauge: MetricFamily, @unchecked Sendable {
+    let name: String
+    let help: String
+    let observe: @Sendable () -> Double
+    var typeName: String { "gauge" }
+
+    init(name: String, help: String, observe: @escaping @Sendable () -> Double) {
+        self.name = name
+        self.help = help
+        self.observe = observe
+    }
+
+    func render(into out: inout [UInt8]) {
+        out.append(contentsOf: "\(name) \(formatMetricValue(observe()))\n".utf8)
+    }
+}
+
+/// A histogram family with cumulative `le` buckets, `_sum` and `_count`.
+public final class Histogram: MetricFamily, @unchecked Sendable {
+    public static let defaultLatencyBuckets: [Double] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
+
+    public let name: String
+    public let help: String
+    public let labelNames: [String]
+    public let buckets: [Double]
+    var typeName: String { "histogram" }
+    private let lock = Lock()
+    private var children: [[String]: Child] = [:]
+
+    init(name: String, help: String, labelNames: [String], buckets: [Double]) {
+        precondition(!buckets.isEmpty && zip(buckets, buckets.dropFirst()).allSatisfy { $0 < $1 }, "buckets must ascend")
+        self.name = name
+        self.help = help
+        self.labelNames = labelNames
+        self.buckets = buckets
+    }
+
+    public final class Child: @unchecked Sendable {
+        private let lock = Lock()
+        private let bounds: [Double]
+        private var counts: [UInt64]
+        private var sum: Double = 0
+        private var count: UInt64 = 0
+
+        init(bounds: [Double]) {
+            self.bounds = bounds
+            counts = Array(repeating: 0, count: bounds.count)
+        }
+
+        public func observe(_ value: Double) {
+            var i = 0
+            while i < bounds.count, value > bounds[i] { i += 1 }
+            lock.withLock {
+                if i < counts.count { counts[i] += 1 }
+                sum += value
+                count += 1
+            }
+        }
+
+        var snapshot: (counts: [UInt64], sum: Double, count: UInt64) { lock.withLock { (counts, sum, count) } }
+        public var observationCount: UInt64 { lock.withLock { count } }
+    }
+
+    public func child(_ labelValues: [String] = []) -> Child {
+        precondition(labelValues.count == labelNames.count, "\(name) takes labels \(labelNames)")
+        return lock.withLock {
+            if let c = children[labelValues] { return c }
+            let c = Child(bounds: buckets)
+            children[labelValues] = c
+            return c
+        }
+    }
+
+    public func observe(_ value: Double, labels: [String] = []) { child(labels).observe(value) }
+
+    func render(into out: inout [UInt8]) {
+        let snapshot = lock.withLock { children.map { ($0.key, $0.value) } }.sorted { $0.0.lexicographicallyPrecedes($1.0) }
+        for (labels, child) in snapshot {
+            let s = child.snapshot
+            var cumulative: UInt64 = 0
+            for (i, bound) in buckets.enumerated() {
+                cumulative += s.counts[i]
+                out.append(contentsOf: "\(name)_bucket\(renderLabels(labelNames, labels, extra: ("le", formatMetricValue(bound)))) \(cumulative)\n".utf8)
+            }
+            out.append(contentsOf: "\(name)_bucket\(renderLabels(labelNames, labels, extra: ("le", "+Inf"))) \(s.count)\n".utf8)
+            out.append(contentsOf: "\(name)_sum\(renderLabels(labelNames, labels)) \(formatMetricValue(s.sum))\n".utf8)
+            out.append(contentsOf: "\(name)_count\(renderLabels(labelNames, labels)) \(s.count)\n".utf8)
+        }
+    }
+}

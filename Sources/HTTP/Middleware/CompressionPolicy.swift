@@ -1,0 +1,68 @@
+/// When a response is gzip-compressed: the client accepts gzip with q > 0, the body is at least
+/// `minimumSize` bytes (or streamed), the content type is compressible, the status has a body
+/// and nothing set `Content-Encoding` already. Never for event streams or already-compressed
+/// media (PNG, JPEG, gzip, …). Shared by the gzip and ETag middleware so both pick the same
+/// representation.
+public struct CompressionPolicy: Sendable {
+    public var minimumSize: Int
+    public var level: Int32
+
+    public init(minimumSize: Int = 1024, level: Int32 = 6) {
+        self.minimumSize = minimumSize
+        self.level = level
+    }
+
+    static let compressibleTypes: Set<String> = [
+        "application/json", "application/problem+json", "application/geo+json", "application/ld+json",
+        "application/javascript", "application/xml", "application/yaml", "application/x-yaml",
+        "application/x-ndjson", "application/openapi+yaml", "image/svg+xml", "image/x-portable-pixmap",
+        "image/x-portable-anymap", "image/bmp",
+    ]
+
+    /// Whether a media type is worth compressing (text/* except event streams, JSON, XML, SVG, PPM…).
+    public func isCompressible(contentType: String?) -> Bool {
+        guard let ct = contentType else { return false }
+        let media = asciiLowercased(trimOWS(Substring(ct.split(separator: ";", maxSplits: 1).first ?? "")))
+        if media == "text/event-stream" { return false }
+        if media.hasPrefix("text/") { return true }
+        if media.hasSuffix("+json") || media.hasSuffix("+xml") { return true }
+        return CompressionPolicy.compressibleTypes.contains(media)
+    }
+
+    /// Whether the response would be compressed for some client (so `Vary: Accept-Encoding` belongs on it).
+    public func isCandidate(_ response: HTTPResponse) -> Bool {
+        guard response.allowsCompression, response.status.mayHaveBody, response.status.code != 206,
+              response.headers["content-encoding"] == nil,
+              isCompressible(contentType: response.headers["content-type"]) else { return false }
+        switch response.body {
+        case .bytes(let b): return b.count >= minimumSize
+        case .pull: return true
+        case .eventStream: return false
+        }
+    }
+
+    /// Whether this response is compressed for this request.
+    public func shouldCompress(_ request: HTTPRequest, _ response: HTTPResponse) -> Bool {
+        isCandidate(response) && CompressionPolicy.acceptsGzip(request.headers)
+    }
+
+    /// Parses `Accept-Encoding`: gzip (or x-gzip, or `*` when gzip is not named) with q > 0.
+    public static func acceptsGzip(_ headers: HTTPHeaders) -> Bool {
+        var star: Double?
+        var gzip: Double?
+        for element in headers.tokens(for: "accept-encoding") {
+            let parts = element.split(separator: ";")
+            guard let first = parts.first else { continue }
+            let coding = String(trimOWS(first))
+            var q = 1.0
+            for p in parts.dropFirst() {
+                let kv = trimOWS(p)
+                if kv.hasPrefix("q=") { q = Double(kv.dropFirst(2)) ?? 0 }
+            }
+            if coding == "gzip" || coding == "x-gzip" { gzip = max(gzip ?? 0, q) } else if coding == "*" { star = q }
+        }
+        if let gzip { return gzip > 0 }
+        if let star { return star > 0 }
+        return false
+    }
+}

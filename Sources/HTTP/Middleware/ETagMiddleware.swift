@@ -1,0 +1,100 @@
+/// Strong ETags for responses that opt in (`HTTPResponse.immutable()`, `cacheable(maxAge:)` or
+/// `generatesETag`): a 128-bit hash of the identity body. `If-None-Match` on GET/HEAD answers
+/// 304 with the same validators and cache headers and no body. When the gzip middleware (outside
+/// this one, sharing its policy) will compress, the expected tag is the gzip variant.
+public struct ETagMiddleware: HTTPMiddleware {
+    public let policy: CompressionPolicy
+    /// Headers a 304 repeats from the 200 it stands for (RFC 9110 §15.4.5).
+    static let validatorHeaders = ["cache-control", "content-location", "date", "etag", "expires", "vary", "last-modified"]
+
+    public init(policy: CompressionPolicy = CompressionPolicy()) { self.policy = policy }
+
+    public func handle(_ request: HTTPRequest, context: RequestContext, next: HTTPNext) throws -> HTTPResponse {
+        var response = try next(request, context)
+        guard response.generatesETag, response.status == .ok, case .bytes(let body) = response.body else { return response }
+        let identityTag = response.headers["etag"] ?? "\"" + ETagMiddleware.hash(body) + "\""
+        response.headers.replaceOrAdd(name: "ETag", value: identityTag)
+        guard request.method == .get || request.method == .head, let ifNoneMatch = request.headers.values(for: "if-none-match").nonEmptyJoined else {
+            return response
+        }
+        let compressed = policy.shouldCompress(request, response)
+        let selected = compressed ? ETagMiddleware.gzipVariant(of: identityTag) : identityTag
+        guard ETagMiddleware.matches(ifNoneMatch, selected) else { return response }
+        var headers = HTTPHeaders()
+        for f in response.headers where ETagMiddleware.validatorHeaders.contains(asciiLowercased(f.name)) {
+            headers.add(name: f.name, value: f.name.lowercased() == "etag" ? selected : f.value)
+        }
+        if policy.isCandidate(response) { addVary("Accept-Encoding", to: &headers) }
+        var notModified = HTTPResponse(status: .notModified, headers: headers, body: .bytes([]))
+        notModified.allowsCompression = false
+        return notModified
+    }
+
+    /// `"abc"` → `"abc-gzip"` (weak tags keep their `W/`).
+    public static func gzipVariant(of tag: String) -> String {
+        guard tag.hasSuffix("\""), !tag.hasSuffix("-gzip\"") else { return tag }
+        return String(tag.dropLast()) + "-gzip\""
+    }
+
+    /// Weak comparison of `If-None-Match` members against `tag` (RFC 9110 §13.1.2); `*` matches.
+    public static func matches(_ ifNoneMatch: String, _ tag: String) -> Bool {
+        let opaque = stripWeak(tag)
+        for member in ifNoneMatch.split(separator: ",") {
+            let m = trimOWS(member)
+            if m == "*" { return true }
+            if stripWeak(String(m)) == opaque { return true }
+        }
+        return false
+    }
+
+    private static func stripWeak(_ t: String) -> String { t.hasPrefix("W/") ? String(t.dropFirst(2)) : t }
+
+    /// 32 hex digits of a 128-bit hash of `bytes` (two independent 64-bit lanes, murmur finaliser).
+    public static func hash(_ bytes: [UInt8]) -> String {
+        var h1: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
+        var h2: UInt64 = 0xC2B2_AE3D_27D4_EB4F &+ UInt64(bytes.count)
+        bytes.withUnsafeBytes { raw in
+            var i = 0
+            let n = raw.count
+            while i + 8 <= n {
+                let w = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                h1 = ((h1 ^ w) &* 0x87C3_7B91_1142_53D5)
+                h1 = (h1 << 31) | (h1 >> 33)
+                h2 = ((h2 ^ w) &* 0x4CF5_AD43_2745_937F)
+                h2 = ((h2 << 29) | (h2 >> 35)) &+ h1
+                i += 8
+            }
+            var tail: UInt64 = 0
+            var shift: UInt64 = 0
+            while i < n {
+                tail |= UInt64(raw[i]) << shift
+                shift += 8
+                i += 1
+            }
+            h1 = (h1 ^ tail) &* 0x87C3_7B91_1142_53D5
+            h2 = (h2 ^ (tail &+ 0x1234_5678)) &* 0x4CF5_AD43_2745_937F
+        }
+        h1 = fmix(h1 &+ h2)
+        h2 = fmix(h2 &+ h1)
+        return hex16(h1) + hex16(h2)
+    }
+
+    private static func fmix(_ k: UInt64) -> UInt64 {
+        var k = k
+        k ^= k >> 33
+        k = k &* 0xFF51_AFD7_ED55_8CCD
+        k ^= k >> 33
+        k = k &* 0xC4CE_B9FE_1A85_EC53
+        k ^= k >> 33
+        return k
+    }
+
+    private static func hex16(_ v: UInt64) -> String {
+        let s = String(v, radix: 16)
+        return String(repeating: "0", count: 16 - s.count) + s
+    }
+}
+
+extension Array where Element == String {
+    var nonEmptyJoined: String? { isEmpty ? nil : joined(separator: ", ") }
+}

@@ -1,0 +1,261 @@
+/// The connection side of an event stream: told when the app has queued output or asked to close.
+protocol EventStreamSink: AnyObject, Sendable {
+    func eventStreamNeedsService()
+}
+
+/// A server-sent-events stream handed to the app by `.eventStream { stream in … }`. Thread-safe:
+/// call it from timers on any queue. Each `send` formats one event and, when the client keeps
+/// up, costs one write. The queue in front of a slow client is bounded: when it overflows the
+/// stream is dropped (connection closed, warning logged, `http_sse_streams_dropped_total`
+/// counted) instead of buffering forever.
+///
+/// ```swift
+/// return .eventStream { stream in
+///     let timer = makeTimer { stream.send(event: "telemetry", id: "\(ms)", data: json) }
+///     stream.onClose { timer.cancel() }
+///     stream.onShutdown { stream.send(event: "end", data: "{}"); stream.close() }
+/// }
+/// ```
+public final class EventStream: @unchecked Sendable {
+    public enum State: Sendable, Equatable {
+        case open
+        /// `close()` was called: queued events are flushed, then the stream ends.
+        case closing
+        case closed
+    }
+
+    /// Why the stream ended, as reported to `onClose` handlers.
+    public enum CloseReason: Sendable, Equatable {
+        /// The app called `close()`.
+        case closedByApp
+        /// The client disconnected or a write failed.
+        case clientGone
+        /// The client stopped reading and the bounded queue overflowed.
+        case dropped
+        /// The server closed it (shutdown deadline or server stop).
+        case serverClosed
+    }
+
+    /// The request that opened the stream (for `Last-Event-ID`).
+    public let request: HTTPRequest
+    public let queueLimitBytes: Int
+
+    private let lock = Lock()
+    private var pending: [UInt8] = []
+    private var unsentOnWire = 0
+    private var state_: State = .open
+    private var overflowed = false
+    private var serviceScheduled = false
+    private var shuttingDown = false
+    private var closeHandlers: [@Sendable (CloseReason) -> Void] = []
+    private var shutdownHandlers: [@Sendable () -> Void] = []
+    private var endReason: CloseReason?
+    private var sink: EventStreamSink?
+
+    init(request: HTTPRequest, queueLimitBytes: Int, sink: EventStreamSink?) {
+        self.request = request
+        self.queueLimitBytes = queueLimitBytes
+        self.sink = sink
+    }
+
+    /// A stream not attached to a connection, for unit tests of code that drives streams: its
+    /// output accumulates and can be read with `takeQueuedOutput()`.
+    public static func detached(request: HTTPRequest, queueLimitBytes: Int = 1 << 20) -> EventStream {
+        EventStream(request: request, queueLimitBytes: queueLimitBytes, sink: nil)
+    }
+
+    /// `Last-Event-ID` sent by a reconnecting client.
+    public var lastEventID: String? { request.headers["last-event-id"] }
+
+    public var state: State { lock.withLock { state_ } }
+    public var isOpen: Bool { state == .open }
+    /// True once the server has asked the stream to end (shutdown).
+    public var isShuttingDown: Bool { lock.withLock { shuttingDown } }
+
+    /// Queues one event. `data` is split on newlines into several `data:` lines; `event` and `id`
+    /// lose any CR/LF. Returns false when the stream is no longer open (or just overflowed).
+    @discardableResult
+    public func send(event: String? = nil, id: String? = nil, data: String, retry: Int? = nil) -> Bool {
+        enqueue(EventStream.format(event: event, id: id, data: data, retry: retry))
+    }
+
+    /// Sends only a `retry:` field (reconnection delay in milliseconds).
+    @discardableResult
+    public func send(retry milliseconds: Int) -> Bool {
+        enqueue(Array("retry: \(max(0, milliseconds))\n\n".utf8))
+    }
+
+    /// Queues a comment line (`: text`), which clients ignore; heartbeats are comments.
+    @discardableResult
+    public func comment(_ text: String) -> Bool {
+        enqueue(EventStream.formatComment(text))
+    }
+
+    /// Flushes what is queued, then ends the stream (the terminating chunk is sent and the
+    /// connection may serve further requests).
+    public func close() {
+        let schedule: Bool = lock.withLock {
+            guard state_ == .open else { return false }
+            state_ = .closing
+            defer { serviceScheduled = true }
+            return !serviceScheduled
+        }
+        if schedule { sink?.eventStreamNeedsService() }
+    }
+
+    /// Called once when the stream ends for any reason (immediately if it already has).
+    public func onClose(_ handler: @escaping @Sendable (CloseReason) -> Void) {
+        let runNow: CloseReason? = lock.withLock {
+            if let r = endReason { return r }
+            closeHandlers.append(handler)
+            return nil
+        }
+        if let r = runNow { handler(r) }
+    }
+
+    /// Called when the server shuts down: send a final event and `close()`. Without a shutdown
+    /// handler the server closes the stream itself.
+    public func onShutdown(_ handler: @escaping @Sendable () -> Void) {
+        let runNow: Bool = lock.withLock {
+            if shuttingDown { return state_ == .open }
+            shutdownHandlers.append(handler)
+            return false
+        }
+        if runNow { handler() }
+    }
+
+    /// For detached streams: the bytes queued so far (removed from the queue).
+    public func takeQueuedOutput() -> [UInt8] {
+        lock.withLock {
+            defer { pending = [] }
+            return pending
+        }
+    }
+
+    private func enqueue(_ bytes: [UInt8]) -> Bool {
+        var schedule = false
+        let accepted: Bool = lock.withLock {
+            guard state_ == .open else { return false }
+            if pending.count + unsentOnWire + bytes.count > queueLimitBytes {
+                overflowed = true
+                state_ = .closing
+            } else {
+                pending.append(contentsOf: bytes)
+            }
+            if !serviceScheduled {
+                serviceScheduled = true
+                schedule = true
+            }
+            return !overflowed
+        }
+        if schedule { sink?.eventStreamNeedsService() }
+        return accepted
+    }
+
+    // MARK: connection side (called on the connection's queue)
+
+    struct Drain {
+        var bytes: [UInt8]
+        var closeRequested: Bool
+        var overflowed: Bool
+    }
+
+    /// Takes the queued bytes and the close/overflow flags.
+    func drain() -> Drain {
+        lock.withLock {
+            serviceScheduled = false
+            let d = Drain(bytes: pending, closeRequested: state_ == .closing, overflowed: overflowed)
+            pending = []
+            return d
+        }
+    }
+
+    /// The connection's unsent output, counted against the queue bound.
+    func setUnsentOnWire(_ n: Int) -> Bool {
+        lock.withLock {
+            unsentOnWire = n
+            if n + pending.count > queueLimitBytes, state_ == .open {
+                overflowed = true
+                state_ = .closing
+                return true
+            }
+            return overflowed
+        }
+    }
+
+    /// Ends the stream and returns the close handlers to run (outside the lock).
+    func finish(_ reason: CloseReason) -> [@Sendable (CloseReason) -> Void] {
+        lock.withLock {
+            guard endReason == nil else { return [] }
+            endReason = reason
+            state_ = .closed
+            pending = []
+            sink = nil
+            let handlers = closeHandlers
+            closeHandlers = []
+            shutdownHandlers = []
+            return handlers
+        }
+    }
+
+    /// Marks shutdown; returns the handlers to run (empty: the server should close the stream).
+    func beginShutdown() -> [@Sendable () -> Void] {
+        lock.withLock {
+            shuttingDown = true
+            let h = shutdownHandlers
+            shutdownHandlers = []
+            return h
+        }
+    }
+
+    // MARK: wire format
+
+    static func format(event: String?, id: String?, data: String, retry: Int?) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(data.utf8.count + 48)
+        if let event {
+            out.append(contentsOf: "event: ".utf8)
+            appendSingleLine(event, to: &out)
+            out.append(0x0A)
+        }
+        if let id {
+            out.append(contentsOf: "id: ".utf8)
+            appendSingleLine(id, to: &out)
+            out.append(0x0A)
+        }
+        if let retry {
+            out.append(contentsOf: "retry: \(max(0, retry))\n".utf8)
+        }
+        // data split on CRLF, CR or LF; each line its own `data:` field.
+        out.append(contentsOf: "data: ".utf8)
+        var previousCR = false
+        for b in data.utf8 {
+            if b == 0x0A {
+                if previousCR { previousCR = false; continue }
+                out.append(contentsOf: "\ndata: ".utf8)
+            } else if b == 0x0D {
+                previousCR = true
+                out.append(contentsOf: "\ndata: ".utf8)
+            } else {
+                previousCR = false
+                out.append(b == 0 ? 0x20 : b)
+            }
+        }
+        out.append(contentsOf: "\n\n".utf8)
+        return out
+    }
+
+    static func formatComment(_ text: String) -> [UInt8] {
+        var out: [UInt8] = [UInt8(ascii: ":")]
+        if !text.isEmpty {
+            out.append(0x20)
+            appendSingleLine(text, to: &out)
+        }
+        out.append(contentsOf: "\n\n".utf8)
+        return out
+    }
+
+    private static func appendSingleLine(_ s: String, to out: inout [UInt8]) {
+        for b in s.utf8 where b != 0x0A && b != 0x0D && b != 0 { out.append(b) }
+    }
+}

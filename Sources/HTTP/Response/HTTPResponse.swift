@@ -1,0 +1,110 @@
+/// A response: status, headers and a body that is either bytes, a pulled chunked stream or a
+/// server-sent-event stream. The server adds `Date`, `Server`, `X-Request-Id` and the framing
+/// (`Content-Length` or `Transfer-Encoding: chunked`); framing headers set here are replaced.
+public struct HTTPResponse: Sendable {
+    public var status: HTTPStatus
+    public var headers: HTTPHeaders
+    public var body: Body
+    /// Opt-in for the ETag middleware: a strong ETag from a hash of the identity body, and
+    /// `If-None-Match` → 304. `immutable()` sets it.
+    public var generatesETag: Bool = false
+    /// Set false to keep the gzip middleware away from this response.
+    public var allowsCompression: Bool = true
+
+    public enum Body: Sendable {
+        /// A complete body, sent with `Content-Length`.
+        case bytes([UInt8])
+        /// A chunked stream: the server calls the producer on the connection's queue whenever
+        /// the connection's output buffer has room; nil ends the stream. Back-pressure comes
+        /// for free: a slow client means fewer calls.
+        case pull(BodyProducer)
+        /// A server-sent-event stream: the setup closure receives the `EventStream` once the
+        /// headers are queued.
+        case eventStream(@Sendable (EventStream) -> Void)
+
+        /// The byte count when it is known up front.
+        public var knownLength: Int? {
+            if case .bytes(let b) = self { return b.count }
+            return nil
+        }
+    }
+
+    public init(status: HTTPStatus = .ok, headers: HTTPHeaders = HTTPHeaders(), body: Body = .bytes([])) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// The body bytes when the body is `.bytes` (empty otherwise).
+    public var bodyBytes: [UInt8] {
+        if case .bytes(let b) = body { return b }
+        return []
+    }
+
+    /// `Cache-Control: public, max-age=31536000, immutable` and a strong ETag: for answers that
+    /// never change (fixed-date queries).
+    public func immutable() -> HTTPResponse {
+        var r = self
+        r.headers.replaceOrAdd(name: "Cache-Control", value: "public, max-age=31536000, immutable")
+        r.generatesETag = true
+        return r
+    }
+
+    /// `Cache-Control: public, max-age=…` and a strong ETag.
+    public func cacheable(maxAge seconds: Int) -> HTTPResponse {
+        var r = self
+        r.headers.replaceOrAdd(name: "Cache-Control", value: "public, max-age=\(seconds)")
+        r.generatesETag = true
+        return r
+    }
+
+    /// `Cache-Control: no-store` (answers about `now`).
+    public func noStore() -> HTTPResponse {
+        var r = self
+        r.headers.replaceOrAdd(name: "Cache-Control", value: "no-store")
+        return r
+    }
+
+    public func withHeader(_ name: String, _ value: String) -> HTTPResponse {
+        var r = self
+        r.headers.replaceOrAdd(name: name, value: value)
+        return r
+    }
+}
+
+/// The producer of a `.pull` body. Called sequentially on one connection queue; return the next
+/// chunk, nil at the end (empty chunks are skipped), or throw to abort the response (the
+/// connection is closed without the terminating chunk so the client sees the truncation).
+public struct BodyProducer: Sendable {
+    let next: @Sendable () throws -> [UInt8]?
+
+    public init(_ next: @escaping @Sendable () throws -> [UInt8]?) {
+        self.next = next
+    }
+
+    /// A producer over mutable state: `BodyProducer(state: 0) { i in … i += 1 … }`.
+    public init<State: Sendable>(state: State, next: @escaping @Sendable (inout State) throws -> [UInt8]?) {
+        let box = ProducerBox(state)
+        self.next = { try next(&box.state) }
+    }
+
+    /// A producer over the chunks of a sequence.
+    public init<S: Sequence & Sendable>(chunks: S) where S.Element == [UInt8] {
+        let box = IteratorBox(chunks.makeIterator())
+        self.next = { box.iterator.next() }
+    }
+
+    /// Pulls the next chunk (for middleware that wraps producers).
+    public func nextChunk() throws -> [UInt8]? { try next() }
+}
+
+/// Producer state lives here; the server only calls a producer from one queue at a time.
+private final class ProducerBox<State>: @unchecked Sendable {
+    var state: State
+    init(_ state: State) { self.state = state }
+}
+
+private final class IteratorBox<I: IteratorProtocol>: @unchecked Sendable {
+    var iterator: I
+    init(_ iterator: I) { self.iterator = iterator }
+}

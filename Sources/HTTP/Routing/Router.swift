@@ -1,0 +1,164 @@
+/// Method + path-pattern routing with `{name}` parameters and a trailing `*` catch-all.
+/// Unknown paths give 404; known paths with another method give 405 with `Allow`. HEAD runs
+/// the GET handler (the server sends no body); OPTIONS answers 204 with `Allow` unless a route
+/// handles it (CORS preflight is answered by `CORSMiddleware` before routing).
+///
+/// ```swift
+/// let router = Router()
+/// router.get("/v1/bodies/{id}") { request, context in
+///     let id = try context.parameters.require("id")
+///     return .json(try catalogue.json(for: id))
+/// }
+/// router.get("/v1/views/system.png", execution: .offloaded) { … } // on the worker pool
+/// ```
+/// Register every route before the server starts; the router is read-only afterwards.
+public final class Router: @unchecked Sendable {
+    public typealias Handler = @Sendable (HTTPRequest, RequestContext) throws -> HTTPResponse
+
+    /// Where a handler runs.
+    public enum Execution: Sendable {
+        /// On the connection's queue: for handlers that take microseconds.
+        case inline
+        /// On the bounded worker pool; beyond its cap the request gets 503 with Retry-After.
+        case offloaded
+    }
+
+    public struct Route: Sendable {
+        public let method: HTTPMethod
+        public let pattern: String
+        public let execution: Execution
+        let handler: Handler
+    }
+
+    public enum Match: Sendable {
+        case found(Route, RouteParameters)
+        case methodNotAllowed(allowed: [HTTPMethod])
+        case notFound
+    }
+
+    private final class Node: @unchecked Sendable {
+        var literals: [String: Node] = [:]
+        var parameter: (name: String, node: Node)?
+        var catchAll: (name: String, routes: [HTTPMethod: Route])?
+        var routes: [HTTPMethod: Route] = [:]
+        var pattern: String?
+    }
+
+    private let root = Node()
+    private let lock = Lock()
+    private var frozen = false
+    public private(set) var routes: [Route] = []
+
+    public init() {}
+
+    public func get(_ pattern: String, execution: Execution = .inline, _ handler: @escaping Handler) { add(.get, pattern, execution: execution, handler) }
+    public func head(_ pattern: String, execution: Execution = .inline, _ handler: @escaping Handler) { add(.head, pattern, execution: execution, handler) }
+    public func post(_ pattern: String, execution: Execution = .inline, _ handler: @escaping Handler) { add(.post, pattern, execution: execution, handler) }
+    public func put(_ pattern: String, execution: Execution = .inline, _ handler: @escaping Handler) { add(.put, pattern, execution: execution, handler) }
+    public func delete(_ pattern: String, execution: Execution = .inline, _ handler: @escaping Handler) { add(.delete, pattern, execution: execution, handler) }
+    public func options(_ pattern: String, execution: Execution = .inline, _ handler: @escaping Handler) { add(.options, pattern, execution: execution, handler) }
+
+    /// Registers `handler` for `method` on `pattern` (`/a/{id}/b`, `/static/*`).
+    public func add(_ method: HTTPMethod, _ pattern: String, execution: Execution = .inline, _ handler: @escaping Handler) {
+        lock.withLock {
+            precondition(!frozen, "register routes before the server starts")
+            precondition(pattern.hasPrefix("/"), "route patterns start with /")
+            let route = Route(method: method, pattern: pattern, execution: execution, handler: handler)
+            var node = root
+            let segments = Router.segments(pattern)
+            for (i, seg) in segments.enumerated() {
+                if seg == "*" || (seg.hasPrefix("{") && seg.hasSuffix("*}")) {
+                    precondition(i == segments.count - 1, "a catch-all must be the last segment")
+                    let name = seg == "*" ? "*" : String(seg.dropFirst().dropLast(2))
+                    var all = node.catchAll ?? (name: name, routes: [:])
+                    precondition(all.routes[method] == nil, "duplicate route \(method) \(pattern)")
+                    all.routes[method] = route
+                    node.catchAll = all
+                    routes.append(route)
+                    return
+                }
+                if seg.hasPrefix("{"), seg.hasSuffix("}") {
+                    let name = String(seg.dropFirst().dropLast())
+                    if let p = node.parameter {
+                        precondition(p.name == name, "conflicting parameter names {\(p.name)} and {\(name)} in \(pattern)")
+                        node = p.node
+                    } else {
+                        let n = Node()
+                        node.parameter = (name, n)
+                        node = n
+                    }
+                } else {
+                    if let n = node.literals[String(seg)] { node = n } else {
+                        let n = Node()
+                        node.literals[String(seg)] = n
+                        node = n
+                    }
+                }
+            }
+            precondition(node.routes[method] == nil, "duplicate route \(method) \(pattern)")
+            node.routes[method] = route
+            node.pattern = pattern
+            routes.append(route)
+        }
+    }
+
+    func freeze() { lock.withLock { frozen = true } }
+
+    /// Finds the route for `method` and `path`.
+    public func match(_ method: HTTPMethod, path: String) -> Match {
+        var params = RouteParameters()
+        guard let (routes, _) = find(path, params: &params) else { return .notFound }
+        if let r = routes[method] { return .found(r, params) }
+        if method == .head, let r = routes[.get] {
+            return .found(r, params)
+        }
+        let allowed = Router.allowList(routes)
+        if method == .options {
+            let pattern = routes.values.first?.pattern ?? path
+            let allowText = allowed.map(\.rawValue).joined(separator: ", ")
+            let route = Route(method: .options, pattern: pattern, execution: .inline) { _, _ in
+                HTTPResponse(status: .noContent, headers: ["Allow": allowText])
+            }
+            return .found(route, params)
+        }
+        return .methodNotAllowed(allowed: allowed)
+    }
+
+    static func allowList(_ routes: [HTTPMethod: Route]) -> [HTTPMethod] {
+        var set = Set(routes.keys)
+        if set.contains(.get) { set.insert(.head) }
+        set.insert(.options)
+        let canonical: [HTTPMethod] = [.get, .head, .post, .put, .patch, .delete, .options]
+        return canonical.filter { set.contains($0) } + set.filter { !canonical.contains($0) }.sorted { $0.rawValue < $1.rawValue }
+    }
+
+    private func find(_ path: String, params: inout RouteParameters) -> ([HTTPMethod: Route], Node?)? {
+        let segments = Router.segments(path)
+        return walk(root, segments[...], &params)
+    }
+
+    private func walk(_ node: Node, _ rest: ArraySlice<Substring>, _ params: inout RouteParameters) -> ([HTTPMethod: Route], Node?)? {
+        guard let seg = rest.first else {
+            if !node.routes.isEmpty { return (node.routes, node) }
+            return nil
+        }
+        let tail = rest.dropFirst()
+        if let n = node.literals[String(seg)], let found = walk(n, tail, &params) { return found }
+        if let p = node.parameter {
+            let saved = params
+            params.append(p.name, String(seg))
+            if let found = walk(p.node, tail, &params) { return found }
+            params = saved
+        }
+        if let all = node.catchAll {
+            params.append(all.name, rest.joined(separator: "/"))
+            return (all.routes, nil)
+        }
+        return nil
+    }
+
+    /// Path segments; empty segments (double or trailing slashes) are ignored.
+    static func segments<S: StringProtocol>(_ path: S) -> [Substring] {
+        Substring(path).split(separator: "/", omittingEmptySubsequences: true)
+    }
+}

@@ -1,0 +1,285 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Dispatch
+import Logging
+
+/// The HTTP/1.1 server: a non-blocking listening socket whose accept is driven by a
+/// `DispatchSource`, connections spread over a few serial queues (`EventLoop`s), per-connection
+/// read/write sources, bounded output with back-pressure, a worker pool for heavy routes, and a
+/// graceful shutdown.
+///
+/// ```swift
+/// let server = HTTPServer(configuration: config, router: router, logger: logger)
+/// let address = try server.start()      // port 0 → ephemeral, reported here
+/// // … SIGTERM:
+/// server.shutdown(deadline: 10)
+/// server.waitUntilStopped()
+/// ```
+public final class HTTPServer: @unchecked Sendable {
+    public let configuration: HTTPServerConfiguration
+    public let router: Router
+    public let metrics: HTTPMetrics
+    public var registry: MetricsRegistry { metrics.registry }
+    let core: ServerCore
+
+    /// - Parameters:
+    ///   - middleware: the chain, outermost first; nil gives `standardMiddleware`.
+    ///   - metrics: where the server's series go (default: a new registry).
+    public init(
+        configuration: HTTPServerConfiguration, router: Router, middleware: [any HTTPMiddleware]? = nil,
+        metrics: HTTPMetrics? = nil, logger: Logger = Logger(label: "http")
+    ) {
+        self.configuration = configuration
+        self.router = router
+        let metrics = metrics ?? HTTPMetrics(registry: MetricsRegistry())
+        self.metrics = metrics
+        let chain = middleware ?? HTTPServer.standardMiddleware(configuration: configuration, metrics: metrics, logger: logger)
+        core = ServerCore(configuration: configuration, router: router, responder: Responder(middleware: chain), metrics: metrics, logger: logger)
+    }
+
+    /// The default chain, outermost first: request id, metrics, access log, CORS, errors →
+    /// problem+json, gzip, ETag. (Gzip must stay outside ETag: the ETag middleware predicts
+    /// the representation the gzip middleware will choose.)
+    public static func standardMiddleware(configuration: HTTPServerConfiguration, metrics: HTTPMetrics, logger: Logger, accessLog: Bool = true) -> [any HTTPMiddleware] {
+        let policy = CompressionPolicy(minimumSize: configuration.gzipMinimumSize, level: configuration.gzipLevel)
+        var chain: [any HTTPMiddleware] = [RequestIDMiddleware(), MetricsMiddleware(metrics: metrics)]
+        if accessLog { chain.append(AccessLogMiddleware(logger: logger)) }
+        chain += [
+            CORSMiddleware(allowedOrigins: configuration.corsAllowedOrigins),
+            ErrorMiddleware(),
+            GzipMiddleware(policy: policy),
+            ETagMiddleware(policy: policy),
+        ]
+        return chain
+    }
+
+    /// Binds, listens and starts accepting. Returns the bound address (the real port when 0 was asked).
+    @discardableResult
+    public func start() throws -> BoundAddress {
+        try core.start()
+    }
+
+    /// The bound address once started.
+    public var address: BoundAddress? { core.address }
+
+    /// Stops accepting, lets in-flight requests finish, asks event streams to end (their
+    /// `onShutdown` handlers), closes idle connections; anything still open after `deadline`
+    /// seconds is closed. Returns at once; `waitUntilStopped()` blocks until done.
+    public func shutdown(deadline: Double = 10) {
+        core.shutdown(deadline: deadline)
+    }
+
+    /// Blocks the calling thread until the server has stopped (for the executable's main thread).
+    public func waitUntilStopped() {
+        core.stopped.wait()
+    }
+
+    /// Blocks up to `timeout` seconds; true when the server stopped.
+    public func waitUntilStopped(timeout: Double) -> Bool {
+        core.stopped.wait(timeout: .now() + timeout) == .success
+    }
+
+    public var openConnections: Int { core.openCount.current }
+    public var openEventStreams: Int { core.streamCount.current }
+    /// Offloaded requests running on the worker pool.
+    public var offloadedInFlight: Int { core.workers.inFlight }
+
+    /// Ignores SIGPIPE for the whole process (the server already writes with MSG_NOSIGNAL).
+    public static func ignoreSIGPIPE() { Socket.ignoreSIGPIPE() }
+}
+
+/// State shared by the accept path and every connection.
+final class ServerCore: @unchecked Sendable {
+    let configuration: HTTPServerConfiguration
+    let router: Router
+    let responder: Responder
+    let metrics: HTTPMetrics
+    let logger: Logger
+    let loops: [EventLoop]
+    let workers: WorkerPool
+    let openCount = Locked(0)
+    let streamCount = Locked(0)
+    let stopped = DispatchGroup()
+    let serverHeaderLine: [UInt8]
+    let highWater: Int
+    let headerTimeoutNanos: UInt64
+    let idleTimeoutNanos: UInt64
+    let heartbeatNanos: UInt64
+
+    private let acceptQueue = DispatchQueue(label: "http.accept", qos: .userInitiated)
+    private var listenFD: Int32 = -1
+    private var acceptSource: DispatchSourceRead?
+    private var nextLoop = 0
+    private let state = Locked(LifeState.idle)
+    private(set) var address: BoundAddress?
+
+    enum LifeState { case idle, running, draining, stopped }
+
+    init(configuration: HTTPServerConfiguration, router: Router, responder: Responder, metrics: HTTPMetrics, logger: Logger) {
+        self.configuration = configuration
+        self.router = router
+        self.responder = responder
+        self.metrics = metrics
+        self.logger = logger
+        loops = (0..<max(1, configuration.eventLoopCount)).map { EventLoop(index: $0) }
+        workers = WorkerPool(size: configuration.workerPoolSize, name: "http.worker")
+        serverHeaderLine = Array("Server: \(configuration.serverName)\r\n".utf8)
+        highWater = max(16 * 1024, configuration.outputHighWaterMark)
+        headerTimeoutNanos = nanos(configuration.headerReadTimeout)
+        idleTimeoutNanos = nanos(configuration.idleTimeout)
+        heartbeatNanos = nanos(configuration.eventStreamHeartbeatInterval)
+    }
+
+    var isDraining: Bool {
+        let s = state.current
+        return s == .draining || s == .stopped
+    }
+
+    func start() throws -> BoundAddress {
+        try state.withLock { s in
+            guard s == .idle else { throw SocketError(operation: "start (server already started)", code: EINVAL) }
+            s = .running
+        }
+        Socket.ignoreSIGPIPE()
+        router.freeze()
+        let (fd, address) = try Socket.listen(host: configuration.host, port: configuration.port, backlog: configuration.backlog)
+        listenFD = fd
+        self.address = address
+        stopped.enter()
+        let shortest = [configuration.headerReadTimeout, configuration.idleTimeout, configuration.eventStreamHeartbeatInterval].filter { $0 > 0 }.min() ?? 1
+        let tick = min(1.0, max(0.02, shortest / 5))
+        for loop in loops { loop.startTicking(every: tick) }
+        let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: acceptQueue)
+        source.setEventHandler { [self] in acceptReady() }
+        source.setCancelHandler { close(fd) }
+        acceptSource = source
+        source.resume()
+        return address
+    }
+
+    private var acceptPaused = false
+
+    private func acceptReady() {
+        for _ in 0..<512 {
+            switch Socket.accept(listenFD) {
+            case .wouldBlock:
+                return
+            case .failed(let e):
+                if e == ECONNABORTED || e == EINTR || e == EPROTO { continue }
+                // Out of descriptors (EMFILE/ENFILE) or memory: pause accepting briefly rather than spin.
+                logger.warning("accept failed; pausing accepts for 100 ms", metadata: ["errno": "\(e)", "error": "\(String(cString: strerror(e)))"])
+                if let s = acceptSource, !acceptPaused {
+                    acceptPaused = true
+                    s.suspend()
+                    acceptQueue.asyncAfter(deadline: .now() + .milliseconds(100)) { [self] in
+                        if acceptPaused {
+                            acceptPaused = false
+                            acceptSource?.resume()
+                        }
+                    }
+                }
+                return
+            case .accepted(let fd, let peer):
+                let n = openCount.withLock { c -> Int in
+                    c += 1
+                    return c
+                }
+                if n > configuration.maxConnections || isDraining {
+                    openCount.withLock { $0 -= 1 }
+                    shed(fd, peer: peer)
+                    continue
+                }
+                metrics.openConnections.add(1)
+                let loop = loops[nextLoop % loops.count]
+                nextLoop &+= 1
+                loop.queue.async { [self] in
+                    let c = HTTPConnection(fd: fd, peer: peer, loop: loop, core: self)
+                    loop.connections[ObjectIdentifier(c)] = c
+                    c.start()
+                    if isDraining { c.beginDrain() }
+                }
+            }
+        }
+    }
+
+    /// Beyond max connections: a best-effort 503 problem, then close.
+    private func shed(_ fd: Int32, peer: String) {
+        metrics.shedConnections.increment()
+        var problem = ProblemDetails(status: .serviceUnavailable, detail: isDraining ? "the server is shutting down" : "too many open connections; retry shortly")
+        problem.instance = "/"
+        let bytes = ResponseWriter.standalone(problem: problem, serverHeaderLine: serverHeaderLine, retryAfter: configuration.retryAfterSeconds)
+        _ = bytes.withUnsafeBytes { Socket.write(fd, $0.baseAddress!, $0.count) }
+        Glibc.shutdown(fd, Int32(SHUT_WR))
+        Glibc.close(fd)
+    }
+
+    func connectionClosed() {
+        metrics.openConnections.add(-1)
+        let remaining = openCount.withLock { c -> Int in
+            c -= 1
+            return c
+        }
+        if remaining == 0, isDraining { finishStop() }
+    }
+
+    func streamOpened() {
+        streamCount.withLock { $0 += 1 }
+        metrics.openStreams.add(1)
+    }
+
+    func streamClosed() {
+        streamCount.withLock { $0 -= 1 }
+        metrics.openStreams.add(-1)
+    }
+
+    func shutdown(deadline: Double) {
+        let proceed: Bool = state.withLock { s in
+            guard s == .running else { return false }
+            s = .draining
+            return true
+        }
+        guard proceed else { return }
+        logger.info("shutting down", metadata: ["openConnections": "\(openCount.current)", "deadlineSeconds": "\(deadline)"])
+        acceptQueue.sync {
+            if acceptPaused {
+                acceptPaused = false
+                acceptSource?.resume()
+            }
+            acceptSource?.cancel()
+            acceptSource = nil
+        }
+        for loop in loops {
+            loop.queue.async {
+                for c in Array(loop.connections.values) { c.beginDrain() }
+            }
+        }
+        DispatchQueue.global().asyncAfter(deadline: .now() + max(0, deadline)) { [self] in
+            guard state.current == .draining else { return }
+            if openCount.current > 0 {
+                logger.warning("shutdown deadline reached; closing remaining connections", metadata: ["openConnections": "\(openCount.current)"])
+            }
+            for loop in loops {
+                loop.queue.async {
+                    for c in Array(loop.connections.values) { c.close(streamReason: .serverClosed) }
+                }
+            }
+        }
+        if openCount.current == 0 { finishStop() }
+    }
+
+    private func finishStop() {
+        let first: Bool = state.withLock { s in
+            guard s == .draining else { return false }
+            s = .stopped
+            return true
+        }
+        guard first else { return }
+        for loop in loops { loop.queue.async { loop.stopTicking() } }
+        workers.stop()
+        logger.info("server stopped")
+        stopped.leave()
+    }
+}

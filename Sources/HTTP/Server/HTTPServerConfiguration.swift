@@ -1,0 +1,52 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Everything the server can be told. Defaults follow DESIGN.md.
+public struct HTTPServerConfiguration: Sendable {
+    /// Address to listen on: `0.0.0.0`, `::` (dual-stack), `127.0.0.1`, `::1`, `localhost`.
+    public var host: String = "0.0.0.0"
+    /// TCP port; 0 picks an ephemeral one (reported by `HTTPServer.start()`).
+    public var port: Int = 8080
+    public var backlog: Int32 = 4096
+    /// Serial queues connections are spread over (default: one per core).
+    public var eventLoopCount: Int = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    /// Open connections beyond which new ones get 503 and are closed.
+    public var maxConnections: Int = 16_384
+    /// Time allowed to receive a request's head once its first byte arrived (408 after).
+    public var headerReadTimeout: Double = 10
+    /// Time a keep-alive connection may sit idle between requests (and a stalled upload or
+    /// unread response may make no progress) before it is closed.
+    public var idleTimeout: Double = 60
+    /// Requests on one connection before the server answers `Connection: close`.
+    public var maxRequestsPerConnection: Int = 10_000
+    /// Request line, header and body limits.
+    public var limits = HTTPParserLimits()
+    /// Origins CORS allows (`["*"]` = any).
+    public var corsAllowedOrigins: [String] = ["*"]
+    /// Smallest body gzip-compressed.
+    public var gzipMinimumSize: Int = 1024
+    public var gzipLevel: Int32 = 6
+    /// Threads for `.offloaded` routes; requests beyond them get 503 with Retry-After.
+    public var workerPoolSize: Int = max(2, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    /// Bytes an event stream may have queued for a client before it is dropped.
+    public var eventStreamQueueLimit: Int = 256 * 1024
+    /// Interval of the `: heartbeat` comment on idle event streams.
+    public var eventStreamHeartbeatInterval: Double = 15
+    /// Unsent output per connection beyond which the server stops reading from that client
+    /// and stops pulling streamed bodies (back-pressure).
+    public var outputHighWaterMark: Int = 256 * 1024
+    /// `Server` header value.
+    public var serverName: String = "SolarSystem"
+    /// `Retry-After` seconds on 503s.
+    public var retryAfterSeconds: Int = 1
+
+    public init() {}
+
+    public init(host: String = "0.0.0.0", port: Int = 8080) {
+        self.host = host
+        self.port = port
+    }
+}

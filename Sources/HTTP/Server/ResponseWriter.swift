@@ -1,0 +1,91 @@
+/// Serialises response heads and chunk framing straight into a connection's output buffer.
+enum ResponseWriter {
+    static let crlf: [UInt8] = [0x0D, 0x0A]
+    static let continue100: [UInt8] = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
+    static let lastChunk: [UInt8] = Array("0\r\n\r\n".utf8)
+    static let heartbeat: [UInt8] = Array(": heartbeat\n\n".utf8)
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
+    /// Headers the server owns: framing and connection management are computed, not copied.
+    @inline(__always)
+    static func isServerOwned(_ name: String) -> Bool {
+        let u = name.utf8
+        switch u.count {
+        case 4: return asciiCaseInsensitiveEquals(name, "date")
+        case 6: return asciiCaseInsensitiveEquals(name, "server")
+        case 10: return asciiCaseInsensitiveEquals(name, "connection") || asciiCaseInsensitiveEquals(name, "keep-alive")
+        case 14: return asciiCaseInsensitiveEquals(name, "content-length")
+        case 17: return asciiCaseInsensitiveEquals(name, "transfer-encoding")
+        default: return false
+        }
+    }
+
+    /// A header that could split the response (CR, LF, NUL) or has a bad name is dropped.
+    @inline(__always)
+    static func isSafe(_ name: String, _ value: String) -> Bool {
+        guard !name.isEmpty else { return false }
+        for b in name.utf8 where !isTokenChar(b) { return false }
+        for b in value.utf8 where b == 0x0D || b == 0x0A || b == 0 { return false }
+        return true
+    }
+
+    @inline(__always)
+    static func appendDecimal(_ value: Int, to out: inout [UInt8]) {
+        out.append(contentsOf: String(value).utf8)
+    }
+
+    static func appendChunkHeader(_ size: Int, to out: inout [UInt8]) {
+        var shift = 60
+        while shift > 0, (size >> shift) & 0xF == 0 { shift -= 4 }
+        while shift >= 0 {
+            out.append(hexDigits[(size >> shift) & 0xF])
+            shift -= 4
+        }
+        out.append(0x0D)
+        out.append(0x0A)
+    }
+
+    /// Status line, Date, Server, the response's own safe headers, X-Request-Id when missing.
+    /// Framing and Connection headers are appended by the caller, then the blank line.
+    static func appendHead(status: HTTPStatus, headers: HTTPHeaders, requestId: String, serverHeaderLine: [UInt8], to out: inout [UInt8]) {
+        out.append(contentsOf: "HTTP/1.1 ".utf8)
+        appendDecimal(status.code, to: &out)
+        out.append(0x20)
+        out.append(contentsOf: status.reasonPhrase.utf8)
+        out.append(contentsOf: "\r\nDate: ".utf8)
+        out.append(contentsOf: HTTPDate.now())
+        out.append(contentsOf: crlf)
+        out.append(contentsOf: serverHeaderLine)
+        var hasRequestId = false
+        for field in headers {
+            if isServerOwned(field.name) || !isSafe(field.name, field.value) { continue }
+            if !hasRequestId, field.name.utf8.count == 12, asciiCaseInsensitiveEquals(field.name, "x-request-id") { hasRequestId = true }
+            out.append(contentsOf: field.name.utf8)
+            out.append(0x3A)
+            out.append(0x20)
+            out.append(contentsOf: field.value.utf8)
+            out.append(contentsOf: crlf)
+        }
+        if !hasRequestId {
+            out.append(contentsOf: "X-Request-Id: ".utf8)
+            out.append(contentsOf: requestId.utf8)
+            out.append(contentsOf: crlf)
+        }
+    }
+
+    /// A complete `Connection: close` problem response, for errors the server answers on its own
+    /// (parse errors, timeouts, shedding).
+    static func standalone(problem: ProblemDetails, serverHeaderLine: [UInt8], retryAfter: Int, requestId: String = RequestID.generate()) -> [UInt8] {
+        var response = HTTPResponse.problem(problem)
+        if problem.status.code == 503 { response.headers.replaceOrAdd(name: "Retry-After", value: String(retryAfter)) }
+        var out: [UInt8] = []
+        out.reserveCapacity(512)
+        appendHead(status: response.status, headers: response.headers, requestId: requestId, serverHeaderLine: serverHeaderLine, to: &out)
+        let body = response.bodyBytes
+        out.append(contentsOf: "Content-Length: ".utf8)
+        appendDecimal(body.count, to: &out)
+        out.append(contentsOf: "\r\nConnection: close\r\n\r\n".utf8)
+        out.append(contentsOf: body)
+        return out
+    }
+}

@@ -1,0 +1,9 @@
+import ArgumentParser
+
+struct BenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench",
+        abstract: "Benchmarks (release builds only give meaningful figures).",
+        subcommands: [HTTPFixtureCommand.self]
+    )
+}

@@ -1,0 +1,320 @@
+import Testing
+@testable import HTTP
+
+/// Feeds `input` to a fresh parser, whole or one byte at a time, and collects what it says.
+private struct ParseRun {
+    var requests: [HTTPRequest] = []
+    var error: HTTPParseError?
+    var continues = 0
+
+    init(_ input: [UInt8], bytewise: Bool, limits: HTTPParserLimits = HTTPParserLimits()) {
+        var parser = HTTPParser(limits: limits)
+        func drain() -> Bool {
+            while true {
+                switch parser.next() {
+                case .needMore: return true
+                case .continueExpected: continues += 1
+                case .request(let r): requests.append(r)
+                case .error(let e):
+                    error = e
+                    return false
+                }
+            }
+        }
+        if bytewise {
+            for b in input {
+                parser.append([b])
+                if !drain() { break }
+            }
+        } else {
+            parser.append(input)
+            _ = drain()
+        }
+    }
+}
+
+struct ValidCase: Sendable, CustomTestStringConvertible {
+    let name: String
+    let input: String
+    let check: @Sendable ([HTTPRequest]) -> Bool
+    var testDescription: String { name }
+}
+
+struct InvalidCase: Sendable, CustomTestStringConvertible {
+    let name: String
+    let input: [UInt8]
+    let status: Int
+    var testDescription: String { "\(name) → \(status)" }
+
+    init(_ name: String, _ input: String, _ status: Int) {
+        self.name = name
+        self.input = Array(input.utf8)
+        self.status = status
+    }
+
+    init(_ name: String, bytes: [UInt8], _ status: Int) {
+        self.name = name
+        self.input = bytes
+        self.status = status
+    }
+}
+
+private let validCases: [ValidCase] = [
+    ValidCase(name: "simple GET", input: "GET / HTTP/1.1\r\nHost: a\r\n\r\n") { r in
+        r.count == 1 && r[0].method == .get && r[0].path == "/" && r[0].version == .http1_1 && r[0].headers["host"] == "a" && r[0].body.isEmpty
+    },
+    ValidCase(name: "query decoded in order", input: "GET /v1/positions?date=2026-11-22&bodies=earth,moon&x=a+b%20c HTTP/1.1\r\nHost: a\r\n\r\n") { r in
+        r.count == 1 && r[0].path == "/v1/positions" && r[0].query.pairs.map(\.name) == ["date", "bodies", "x"]
+            && r[0].query["bodies"] == "earth,moon" && r[0].query["x"] == "a b c" && r[0].target == "/v1/positions?date=2026-11-22&bodies=earth,moon&x=a+b%20c"
+    },
+    ValidCase(name: "percent-decoded path keeps +", input: "GET /v1/bodies/ea%72th+x HTTP/1.1\r\nHost: a\r\n\r\n") { r in
+        r.first?.path == "/v1/bodies/earth+x"
+    },
+    ValidCase(name: "UTF-8 in path", input: "GET /caf%C3%A9 HTTP/1.1\r\nHost: a\r\n\r\n") { r in r.first?.path == "/café" },
+    ValidCase(name: "absolute-form target", input: "GET http://example.org:8080/v1/x?y=1 HTTP/1.1\r\nHost: example.org\r\n\r\n") { r in
+        r.first?.path == "/v1/x" && r.first?.query["y"] == "1"
+    },
+    ValidCase(name: "absolute-form without path", input: "GET http://example.org HTTP/1.1\r\nHost: example.org\r\n\r\n") { r in r.first?.path == "/" },
+    ValidCase(name: "asterisk-form OPTIONS", input: "OPTIONS * HTTP/1.1\r\nHost: a\r\n\r\n") { r in r.first?.path == "*" && r.first?.method == .options },
+    ValidCase(name: "HTTP/1.0 without Host", input: "GET /x HTTP/1.0\r\n\r\n") { r in r.first?.version == .http1_0 && r.first?.wantsKeepAlive == false },
+    ValidCase(name: "HTTP/1.0 keep-alive opt-in", input: "GET /x HTTP/1.0\r\nConnection: Keep-Alive\r\n\r\n") { r in r.first?.wantsKeepAlive == true },
+    ValidCase(name: "HTTP/1.1 Connection: close", input: "GET /x HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n") { r in r.first?.wantsKeepAlive == false },
+    ValidCase(name: "extension method", input: "PURGE /x HTTP/1.1\r\nHost: a\r\n\r\n") { r in r.first?.method == HTTPMethod("PURGE") },
+    ValidCase(name: "repeated headers survive in order", input: "GET / HTTP/1.1\r\nHost: a\r\nAccept: text/csv\r\nX-A: 1\r\naccept: application/json\r\n\r\n") { r in
+        r.first?.headers.values(for: "ACCEPT") == ["text/csv", "application/json"] && r.first?.headers.count == 4
+    },
+    ValidCase(name: "OWS trimmed, inner spaces kept", input: "GET / HTTP/1.1\r\nHost: a\r\nX-Thing: \t a  b \t\r\n\r\n") { r in r.first?.headers["x-thing"] == "a  b" },
+    ValidCase(name: "empty header value", input: "GET / HTTP/1.1\r\nHost: a\r\nX-Empty:\r\n\r\n") { r in r.first?.headers["x-empty"] == "" },
+    ValidCase(name: "Content-Length body", input: "POST /u HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\n\r\nhello") { r in
+        r.count == 1 && r[0].body == Array("hello".utf8) && r[0].method == .post
+    },
+    ValidCase(name: "identical Content-Length list", input: "POST /u HTTP/1.1\r\nHost: a\r\nContent-Length: 5, 5\r\nContent-Length: 5\r\n\r\nhello") { r in
+        r.first?.body == Array("hello".utf8)
+    },
+    ValidCase(name: "Content-Length zero", input: "POST /u HTTP/1.1\r\nHost: a\r\nContent-Length: 0\r\n\r\n") { r in r.count == 1 && r[0].body.isEmpty },
+    ValidCase(name: "chunked with extension and trailers", input: "POST /u HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n5;name=v\r\nhello\r\n6\r\n world\r\n0\r\nX-Checksum: abc\r\nX-Other: 1\r\n\r\n") { r in
+        r.count == 1 && r[0].body == Array("hello world".utf8) && r[0].trailers["x-checksum"] == "abc" && r[0].trailers.count == 2
+    },
+    ValidCase(name: "chunked uppercase hex size", input: "POST /u HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: Chunked\r\n\r\nA\r\n0123456789\r\n0\r\n\r\n") { r in
+        r.first?.body == Array("0123456789".utf8)
+    },
+    ValidCase(name: "leading empty lines ignored", input: "\r\n\r\nGET / HTTP/1.1\r\nHost: a\r\n\r\n") { r in r.count == 1 },
+    ValidCase(name: "pipelined requests", input: "GET /1 HTTP/1.1\r\nHost: a\r\n\r\nPOST /2 HTTP/1.1\r\nHost: a\r\nContent-Length: 2\r\n\r\nhiGET /3 HTTP/1.1\r\nHost: a\r\n\r\n") { r in
+        r.map(\.path) == ["/1", "/2", "/3"] && r[1].body == Array("hi".utf8)
+    },
+    ValidCase(name: "obs-text in a value", input: "GET / HTTP/1.1\r\nHost: a\r\nX-Latin: caf\u{E9}\r\n\r\n") { r in r.first?.headers["x-latin"] == "café" },
+    ValidCase(name: "empty query items skipped", input: "GET /q?&a=1&&b&c= HTTP/1.1\r\nHost: a\r\n\r\n") { r in
+        r.first?.query.pairs.map { "\($0.name)=\($0.value)" } == ["a=1", "b=", "c="]
+    },
+]
+
+private func repeated(_ s: String, _ n: Int) -> String { String(repeating: s, count: n) }
+
+private let invalidCases: [InvalidCase] = [
+    // smuggling vectors (RFC 9112 §6.1, §6.3)
+    InvalidCase("Content-Length with Transfer-Encoding", "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", 400),
+    InvalidCase("Transfer-Encoding with Content-Length", "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\nContent-Length: 4\r\n\r\n", 400),
+    InvalidCase("differing Content-Length fields", "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\nhello!", 400),
+    InvalidCase("differing Content-Length list", "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 5, 6\r\n\r\nhello!", 400),
+    InvalidCase("non-numeric Content-Length", "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: abc\r\n\r\n", 400),
+    InvalidCase("negative Content-Length", "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: -1\r\n\r\n", 400),
+    InvalidCase("signed Content-Length", "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: +5\r\n\r\nhello", 400),
+    InvalidCase("hex Content-Length", "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 0x5\r\n\r\nhello", 400),
+    InvalidCase("Content-Length with inner space", "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 1 2\r\n\r\n", 400),
+    InvalidCase("empty Content-Length", "POST / HTTP/1.1\r\nHost: a\r\nContent-Length:\r\n\r\n", 400),
+    InvalidCase("unknown transfer coding", "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: gzip\r\n\r\n", 501),
+    InvalidCase("gzip then chunked", "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: gzip, chunked\r\n\r\n", 501),
+    InvalidCase("made-up coding", "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: xchunked\r\n\r\n", 501),
+    InvalidCase("chunked twice", "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n\r\n", 400),
+    InvalidCase("Transfer-Encoding in HTTP/1.0", "POST / HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", 400),
+    InvalidCase("obs-fold", "GET / HTTP/1.1\r\nHost: a\r\nX-Long: one\r\n two\r\n\r\n", 400),
+    InvalidCase("obs-fold with tab", "GET / HTTP/1.1\r\nHost: a\r\nX-Long: one\r\n\ttwo\r\n\r\n", 400),
+    InvalidCase("bare CR in a value", "GET / HTTP/1.1\r\nHost: a\r\nX-A: a\rb\r\n\r\n", 400),
+    InvalidCase("bare CR in the request line", "GET /a\rb HTTP/1.1\r\nHost: a\r\n\r\n", 400),
+    InvalidCase("bare LF line end", "GET / HTTP/1.1\nHost: a\n\n", 400),
+    InvalidCase("bare LF in headers", "GET / HTTP/1.1\r\nHost: a\nX: b\r\n\r\n", 400),
+    InvalidCase("NUL in a value", bytes: Array("GET / HTTP/1.1\r\nHost: a\r\nX-A: a".utf8) + [0] + Array("b\r\n\r\n".utf8), 400),
+    InvalidCase("NUL in a name", bytes: Array("GET / HTTP/1.1\r\nHost: a\r\nX".utf8) + [0] + Array("A: b\r\n\r\n".utf8), 400),
+    InvalidCase("control char in a value", "GET / HTTP/1.1\r\nHost: a\r\nX-A: a\u{01}b\r\n\r\n", 400),
+    InvalidCase("space in a header name", "GET / HTTP/1.1\r\nHost: a\r\nBad Name: x\r\n\r\n", 400),
+    InvalidCase("space before the colon", "GET / HTTP/1.1\r\nHost : a\r\n\r\n", 400),
+    InvalidCase("space before Transfer-Encoding colon", "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding : chunked\r\nContent-Length: 3\r\n\r\nabc", 400),
+    InvalidCase("header without colon", "GET / HTTP/1.1\r\nHost: a\r\nNoColon\r\n\r\n", 400),
+    InvalidCase("empty header name", "GET / HTTP/1.1\r\nHost: a\r\n: x\r\n\r\n", 400),
+    InvalidCase("missing Host in 1.1", "GET / HTTP/1.1\r\nX: y\r\n\r\n", 400),
+    InvalidCase("two Host headers", "GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n", 400),
+    // request line
+    InvalidCase("version 2.0", "GET / HTTP/2.0\r\nHost: a\r\n\r\n", 505),
+    InvalidCase("version 1.2", "GET / HTTP/1.2\r\nHost: a\r\n\r\n", 505),
+    InvalidCase("version 0.9", "GET / HTTP/0.9\r\nHost: a\r\n\r\n", 505),
+    InvalidCase("version 3", "GET / HTTP/3\r\nHost: a\r\n\r\n", 505),
+    InvalidCase("malformed version", "GET / HTTX/1.1\r\nHost: a\r\n\r\n", 400),
+    InvalidCase("lowercase version", "GET / http/1.1\r\nHost: a\r\n\r\n", 400),
+    InvalidCase("missing version", "GET /\r\nHost: a\r\n\r\n", 400),
+    InvalidCase("double space", "GET  / HTTP/1.1\r\nHost: a\r\n\r\n", 400),
+    InvalidCase("space in target", "GET /a b HTTP/1.1\r\nHost: a\r\n\r\n", 400),
+    InvalidCase("bad method token", "G@T / HTTP/1.1\r\nHost: a\r\n\r\n", 400),
+    InvalidCase("non-ASCII in target", bytes: Array("GET /caf".utf8) + [0xC3, 0xA9] + Array(" HTTP/1.1\r\nHost: a\r\n\r\n".utf8), 400),
+    InvalidCase("relative target", "GET x/y HTTP/1.1\r\nHost: a\r\n\r\n", 400),
+    InvalidCase("asterisk for GET", "GET * HTTP/1.1\r\nHost: a\r\n\r\n", 400),
+    InvalidCase("malformed percent in path", "GET /a%zz HTTP/1.1\r\nHost: a\r\n\r\n", 400),
+    InvalidCase("truncated percent in path", "GET /a% HTTP/1.1\r\nHost: a\r\n\r\n", 400),
+    InvalidCase("encoded NUL in path", "GET /a%00 HTTP/1.1\r\nHost: a\r\n\r\n", 400),
+    InvalidCase("invalid UTF-8 in path", "GET /a%FF HTTP/1.1\r\nHost: a\r\n\r\n", 400),
+    InvalidCase("malformed percent in query", "GET /a?x=%G1 HTTP/1.1\r\nHost: a\r\n\r\n", 400),
+    InvalidCase("too many empty lines", "\r\n\r\n\r\n\r\n\r\n\r\nGET / HTTP/1.1\r\nHost: a\r\n\r\n", 400),
+    // chunked framing
+    InvalidCase("bad chunk size", "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", 400),
+    InvalidCase("chunk size with space", "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n5 \r\nhello\r\n0\r\n\r\n", 400),
+    InvalidCase("chunk data too long", "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nhello\r\n0\r\n\r\n", 400),
+    InvalidCase("chunk size overflow", "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\nffffffffffffffffff\r\n", 413),
+    // limits
+    InvalidCase("request line over 8 KiB", "GET /\(repeated("a", 8300)) HTTP/1.1\r\nHost: a\r\n\r\n", 414),
+    // Found by the fuzzer: length must be judged before the line ending, whatever the split.
+    InvalidCase("request line over 8 KiB ending in bare LF", "GET /\(repeated("a", 8300)) HTTP/1.1\nHost: a\n\n", 414),
+    InvalidCase("headers over 32 KiB", "GET / HTTP/1.1\r\nHost: a\r\n" + (0..<40).map { "X-H\($0): \(repeated("v", 1000))\r\n" }.joined() + "\r\n", 431),
+    InvalidCase("one header over 32 KiB", "GET / HTTP/1.1\r\nHost: a\r\nX-Big: \(repeated("v", 33_000))\r\n\r\n", 431),
+    InvalidCase("101 header fields", "GET / HTTP/1.1\r\nHost: a\r\n" + (0..<100).map { "X-H\($0): v\r\n" }.joined() + "\r\n", 431),
+    InvalidCase("Content-Length over 1 MiB", "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 1048577\r\n\r\n", 413),
+    InvalidCase("chunked body over 1 MiB", "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n100000\r\n\(repeated("x", 0x100000))\r\n1\r\n", 413),
+    InvalidCase("trailers over the field limit", "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n" + (0..<101).map { "T\($0): v\r\n" }.joined() + "\r\n", 431),
+    // expectations
+    InvalidCase("unsupported expectation", "POST / HTTP/1.1\r\nHost: a\r\nExpect: 200-ok\r\nContent-Length: 1\r\n\r\nx", 417),
+]
+
+@Suite("HTTPParser")
+struct HTTPParserTests {
+    @Test("valid input, fed whole", arguments: validCases)
+    func validWhole(_ c: ValidCase) {
+        let run = ParseRun(Array(c.input.utf8), bytewise: false)
+        #expect(run.error == nil, "unexpected \(String(describing: run.error))")
+        #expect(c.check(run.requests))
+    }
+
+    @Test("valid input, fed one byte at a time", arguments: validCases)
+    func validBytewise(_ c: ValidCase) {
+        let run = ParseRun(Array(c.input.utf8), bytewise: true)
+        #expect(run.error == nil, "unexpected \(String(describing: run.error))")
+        #expect(c.check(run.requests))
+    }
+
+    @Test("invalid input, fed whole", arguments: invalidCases)
+    func invalidWhole(_ c: InvalidCase) {
+        let run = ParseRun(c.input, bytewise: false)
+        #expect(run.error?.status.code == c.status, "got \(String(describing: run.error)) after \(run.requests.count) requests")
+        #expect(run.requests.isEmpty)
+    }
+
+    @Test("invalid input, fed one byte at a time", arguments: invalidCases)
+    func invalidBytewise(_ c: InvalidCase) {
+        let run = ParseRun(c.input, bytewise: true)
+        #expect(run.error?.status.code == c.status, "got \(String(describing: run.error)) after \(run.requests.count) requests")
+        #expect(run.requests.isEmpty)
+    }
+
+    @Test func exactlyAtTheLimitsIsAccepted() {
+        let limits = HTTPParserLimits()
+        // A request line of exactly 8 KiB.
+        let target = "/" + repeated("a", limits.maxRequestLineBytes - "GET  HTTP/1.1".count - 1)
+        let line = "GET \(target) HTTP/1.1"
+        #expect(line.utf8.count == limits.maxRequestLineBytes)
+        let run = ParseRun(Array("\(line)\r\nHost: a\r\n\r\n".utf8), bytewise: false)
+        #expect(run.error == nil)
+        #expect(run.requests.count == 1)
+        // 100 fields are fine, a 1 MiB body is fine.
+        let hundred = "GET / HTTP/1.1\r\n" + "Host: a\r\n" + (0..<99).map { "X-H\($0): v\r\n" }.joined() + "\r\n"
+        #expect(ParseRun(Array(hundred.utf8), bytewise: false).requests.count == 1)
+        let body = "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: \(1 << 20)\r\n\r\n" + repeated("z", 1 << 20)
+        let big = ParseRun(Array(body.utf8), bytewise: false)
+        #expect(big.requests.first?.body.count == 1 << 20)
+    }
+
+    @Test func expectContinueIsSignalledBeforeTheBody() {
+        var parser = HTTPParser()
+        parser.append(Array("POST /u HTTP/1.1\r\nHost: a\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\n".utf8))
+        guard case .continueExpected = parser.next() else {
+            Issue.record("expected continueExpected")
+            return
+        }
+        guard case .needMore = parser.next() else {
+            Issue.record("continue must be signalled once")
+            return
+        }
+        parser.append(Array("hel".utf8))
+        guard case .needMore = parser.next() else {
+            Issue.record("partial body")
+            return
+        }
+        parser.append(Array("lo".utf8))
+        guard case .request(let r) = parser.next() else {
+            Issue.record("expected the request")
+            return
+        }
+        #expect(r.body == Array("hello".utf8))
+    }
+
+    @Test func expectContinueWithTheBodyAlreadyHereIsNotSignalled() {
+        let run = ParseRun(Array("POST /u HTTP/1.1\r\nHost: a\r\nExpect: 100-continue\r\nContent-Length: 2\r\n\r\nhi".utf8), bytewise: false)
+        #expect(run.continues == 0)
+        #expect(run.requests.first?.body == Array("hi".utf8))
+        // Fed one byte at a time the head completes first, so continue is signalled once.
+        let slow = ParseRun(Array("POST /u HTTP/1.1\r\nHost: a\r\nExpect: 100-continue\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nhi\r\n0\r\n\r\n".utf8), bytewise: true)
+        #expect(slow.continues == 1)
+        #expect(slow.requests.first?.body == Array("hi".utf8))
+    }
+
+    @Test func errorsAreSticky() {
+        var parser = HTTPParser()
+        parser.append(Array("GET / HTTP/9.9\r\nHost: a\r\n\r\nGET / HTTP/1.1\r\nHost: a\r\n\r\n".utf8))
+        guard case .error(let e) = parser.next(), case .error(let again) = parser.next() else {
+            Issue.record("expected errors")
+            return
+        }
+        #expect(e == again)
+        #expect(e.problem.status == .httpVersionNotSupported)
+    }
+
+    @Test func malformedQueryNamesTheParameter() {
+        let run = ParseRun(Array("GET /a?good=1&bad=%zz HTTP/1.1\r\nHost: a\r\n\r\n".utf8), bytewise: false)
+        #expect(run.error?.parameter == "bad")
+        #expect(run.error?.problem[extension: "parameter"] == .string("bad"))
+    }
+
+    @Test func headTimeoutWindowTracksTheHead() {
+        var parser = HTTPParser()
+        #expect(!parser.isReceivingHead)
+        parser.append(Array("GET / HT".utf8))
+        #expect(parser.isReceivingHead)
+        parser.append(Array("TP/1.1\r\nHost: a\r\n\r\n".utf8))
+        guard case .request = parser.next() else {
+            Issue.record("expected request")
+            return
+        }
+        #expect(!parser.isReceivingHead)
+        #expect(!parser.isMidRequest)
+        #expect(parser.bufferedByteCount == 0)
+    }
+
+    @Test func longPipelinedStreamStaysLinear() {
+        // 2,000 pipelined requests fed in 7-byte pieces: compaction and resumable scanning.
+        let one = "GET /p HTTP/1.1\r\nHost: a\r\nX-Pad: \(repeated("p", 40))\r\n\r\n"
+        let all = Array(repeated(one, 2000).utf8)
+        var parser = HTTPParser()
+        var count = 0
+        var i = 0
+        while i < all.count {
+            parser.append(all[i..<min(all.count, i + 7)])
+            i += 7
+            loop: while true {
+                switch parser.next() {
+                case .request: count += 1
+                case .needMore: break loop
+                default:
+                    Issue.record("unexpected event")
+                    return
+                }
+            }
+        }
+        #expect(count == 2000)
+    }
+}

@@ -1,0 +1,76 @@
+import Testing
+@testable import HTTP
+
+@Suite("Router")
+struct RouterTests {
+    private func router() -> Router {
+        let r = Router()
+        r.get("/v1/bodies") { _, _ in .text("list") }
+        r.get("/v1/bodies/{id}") { _, c in .text(try c.parameters.require("id")) }
+        r.get("/v1/bodies/earth") { _, _ in .text("literal") }
+        r.post("/v1/bodies/{id}") { _, _ in .text("post") }
+        r.get("/v1/missions/{id}/stream") { _, c in .text("stream \(c.parameters["id"] ?? "")") }
+        r.get("/static/*") { _, c in .text(c.parameters["*"] ?? "") }
+        r.get("/heavy", execution: .offloaded) { _, _ in .text("heavy") }
+        return r
+    }
+
+    private func call(_ r: Router, _ method: HTTPMethod, _ path: String) throws -> (Router.Route, RouteParameters)? {
+        if case .found(let route, let p) = r.match(method, path: path) { return (route, p) }
+        return nil
+    }
+
+    @Test func parametersAndLiteralsPreferLiterals() throws {
+        let r = router()
+        let earth = try #require(try call(r, .get, "/v1/bodies/earth"))
+        #expect(earth.0.pattern == "/v1/bodies/earth")
+        let mars = try #require(try call(r, .get, "/v1/bodies/mars"))
+        #expect(mars.0.pattern == "/v1/bodies/{id}")
+        #expect(mars.1["id"] == "mars")
+        let stream = try #require(try call(r, .get, "/v1/missions/apollo11/stream"))
+        #expect(stream.1["id"] == "apollo11")
+        let files = try #require(try call(r, .get, "/static/a/b.css"))
+        #expect(files.1["*"] == "a/b.css")
+        #expect(try call(r, .get, "/v1/bodies/")?.0.pattern == "/v1/bodies")
+        #expect(try call(r, .get, "/heavy")?.0.execution == .offloaded)
+    }
+
+    @Test func notFoundVersusMethodNotAllowed() {
+        let r = router()
+        guard case .notFound = r.match(.get, path: "/v2/nothing") else {
+            Issue.record("expected 404")
+            return
+        }
+        guard case .methodNotAllowed(let allowed) = r.match(.delete, path: "/v1/bodies/mars") else {
+            Issue.record("expected 405")
+            return
+        }
+        #expect(allowed == [.get, .head, .post, .options])
+    }
+
+    @Test func automaticHeadAndOptions() throws {
+        let r = router()
+        let head = try #require(try call(r, .head, "/v1/bodies"))
+        #expect(head.0.method == .get)
+        let options = try #require(try call(r, .options, "/v1/bodies/mars"))
+        let response = try options.0.handler(try HTTPRequest(method: .options, target: "/v1/bodies/mars"), RequestContext())
+        #expect(response.status == .noContent)
+        #expect(response.headers["allow"] == "GET, HEAD, POST, OPTIONS")
+    }
+
+    @Test func responderTurnsRoutingErrorsIntoProblems() throws {
+        let r = router()
+        let responder = Responder(middleware: [ErrorMiddleware()])
+        var ctx = RequestContext()
+        guard case .methodNotAllowed = r.match(.put, path: "/v1/bodies") else {
+            Issue.record("expected 405")
+            return
+        }
+        ctx.routingError = ProblemDetails(status: .methodNotAllowed).withHeader("Allow", "GET, HEAD, OPTIONS")
+        let response = responder.respond(to: try HTTPRequest(method: .put, target: "/v1/bodies"), context: ctx)
+        #expect(response.status == .methodNotAllowed)
+        #expect(response.headers["allow"] == "GET, HEAD, OPTIONS")
+        #expect(response.headers["content-type"] == "application/problem+json")
+        #expect(String(decoding: response.bodyBytes, as: UTF8.self).contains(#""instance":"/v1/bodies""#))
+    }
+}

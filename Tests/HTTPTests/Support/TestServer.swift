@@ -1,0 +1,88 @@
+import Foundation
+import HTTP
+import Logging
+
+/// A live server on an ephemeral loopback port, with logs captured in memory.
+final class TestServer {
+    let server: HTTPServer
+    let port: Int
+    let logs: LogOutput
+    let router: Router
+
+    init(
+        configure: (inout HTTPServerConfiguration) -> Void = { _ in }, middleware: (HTTPServerConfiguration, HTTPMetrics, Logger) -> [any HTTPMiddleware]? = { _, _, _ in nil },
+        routes: (Router) -> Void
+    ) throws {
+        var config = HTTPServerConfiguration(host: "127.0.0.1", port: 0)
+        config.eventLoopCount = 2
+        configure(&config)
+        let logs = LogOutput.memory()
+        let logger = Logger(label: "test") { JSONLogHandler(label: $0, level: .info, output: logs) }
+        let router = Router()
+        routes(router)
+        let metrics = HTTPMetrics(registry: MetricsRegistry())
+        let chain = middleware(config, metrics, logger)
+        server = HTTPServer(configuration: config, router: router, middleware: chain, metrics: metrics, logger: logger)
+        port = try server.start().port
+        self.logs = logs
+        self.router = router
+    }
+
+    func client(receiveTimeout: Double = 10, receiveBufferSize: Int32? = nil) throws -> RawClient {
+        try RawClient(port: port, receiveTimeout: receiveTimeout, receiveBufferSize: receiveBufferSize)
+    }
+
+    /// One request on a fresh connection.
+    func get(_ target: String, headers: [String: String] = [:]) throws -> RawResponse {
+        let c = try client()
+        defer { c.close() }
+        var text = "GET \(target) HTTP/1.1\r\nHost: test\r\n"
+        for (k, v) in headers { text += "\(k): \(v)\r\n" }
+        text += "\r\n"
+        try c.send(text)
+        return try c.readResponse()
+    }
+
+    func stop() {
+        server.shutdown(deadline: 2)
+        _ = server.waitUntilStopped(timeout: 10)
+    }
+
+    deinit { stop() }
+
+    /// Polls `condition` until it holds or `timeout` passes (for state the server changes asynchronously).
+    static func eventually(timeout: Double = 10, _ condition: () -> Bool) -> Bool {
+        let end = Date().addingTimeInterval(timeout)
+        while Date() < end {
+            if condition() { return true }
+            usleep(10_000)
+        }
+        return condition()
+    }
+}
+
+/// A latch for coordinating handlers and tests: once opened it stays open for every waiter.
+final class Latch: @unchecked Sendable {
+    private let group = DispatchGroup()
+    private let lock = NSLock()
+    private var opened = false
+    init() { group.enter() }
+    func open() {
+        lock.lock()
+        defer { lock.unlock() }
+        if !opened {
+            opened = true
+            group.leave()
+        }
+    }
+    /// True when opened within `timeout`.
+    func wait(timeout: Double = 10) -> Bool { group.wait(timeout: .now() + timeout) == .success }
+}
+
+/// A thread-safe box for values handlers record.
+final class Recorder<T>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var items: [T] = []
+    func append(_ item: T) { lock.lock(); items.append(item); lock.unlock() }
+    var all: [T] { lock.lock(); defer { lock.unlock() }; return items }
+}
