@@ -27,6 +27,8 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
+        .target(name: "Ephemeris"),
+        .target(name: "Scene", dependencies: ["Ephemeris"]),
         .target(
             name: "HTTP",
             dependencies: ["CZlib", .product(name: "Logging", package: "swift-log")]
@@ -34,11 +36,17 @@ let package = Package(
         .executableTarget(
             name: "solarsystem",
             dependencies: [
-                "HTTP",
+                "HTTP", "Scene", "Ephemeris",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .testTarget(
+            name: "EphemerisTests",
+            dependencies: ["Ephemeris"],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(name: "SceneTests", dependencies: ["Scene", "Ephemeris"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "CZlib"]),
     ]
 )

@@ -1,0 +1,18 @@
+/// Every physical and conventional constant the engine uses, each with its source.
+public enum Constants {
+    public static let auKm = 149_597_870.7 // IAU 2012 Resolution B2 (exact)
+    public static let secondsPerDay = 86_400.0 // SI day
+    public static let daysPerJulianCentury = 36_525.0 // IAU Julian century
+    public static let jdJ2000 = 2_451_545.0 // J2000.0 = 2000-01-01T12:00:00 TT (IAU 1976)
+    public static let jdB1950 = 2_433_282.4235 // B1950.0 (Lieske 1979, Meeus ch. 21)
+    public static let jdUnixEpoch = 2_440_587.5 // 1970-01-01T00:00:00 UTC
+    public static let ttMinusTAISeconds = 32.184 // IAU 1991 Resolution A4 (TT = TAI + 32.184 s)
+    /// Mean obliquity of the ecliptic at J2000.0, the frame's defining angle (DESIGN.md;
+    /// IAU 1976 value, Lieske et al. 1977).
+    public static let obliquityJ2000Arcseconds = 84_381.448
+    public static let obliquityJ2000Radians = obliquityJ2000Arcseconds * Angle.radiansPerArcsecond
+    /// Earth/Moon mass ratio used to split the Earth–Moon barycentre (JPL DE405 header, EMRAT).
+    public static let earthMoonMassRatio = 81.300_569_07
+    public static let earthEquatorialRadiusKm = 6_378.137 // IERS 2010 / WGS-84
+    public static let speedOfLightKmPerSecond = 299_792.458 // SI definition
+}

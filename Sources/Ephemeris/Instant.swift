@@ -1,0 +1,80 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One moment, held as a TT Julian date split into whole days and a fraction (so sub-millisecond
+/// precision survives), with the UTC it was built from kept for the echo in responses.
+///
+/// Build instants through ``TimeScale``; every other scale is derived here.
+public struct Instant: Sendable, Hashable, Comparable {
+    /// Whole part of the TT Julian date (a half-integer is fine: only the sum matters).
+    public let ttWhole: Double
+    /// Fractional part of the TT Julian date, |fraction| < 1.
+    public let ttFraction: Double
+    /// The UTC (or, before 1972, UT) calendar instant this was built from.
+    public let utc: CivilDateTime
+    /// TT − UTC in seconds: leap seconds + 32.184 s from 1972, ΔT before.
+    public let ttMinusUTCSeconds: Double
+
+    init(ttWhole: Double, ttFraction: Double, utc: CivilDateTime, ttMinusUTCSeconds: Double) {
+        // Keep the fraction small so adding seconds later does not lose precision.
+        let carry = ttFraction.rounded(.down)
+        self.ttWhole = ttWhole + carry
+        self.ttFraction = ttFraction - carry
+        self.utc = utc
+        self.ttMinusUTCSeconds = ttMinusUTCSeconds
+    }
+
+    /// Terrestrial Time as a Julian date.
+    @inlinable public var jdTT: Double { ttWhole + ttFraction }
+
+    /// TDB − TT in seconds (Fairhead & Bretagnon 1990, two leading terms as in the
+    /// Explanatory Supplement; within 30 µs of the full series).
+    public var tdbMinusTTSeconds: Double {
+        let g = (357.53 + 0.985_600_28 * ((ttWhole - Constants.jdJ2000) + ttFraction)) * Angle.radiansPerDegree
+        return 0.001_657 * sin(g) + 0.000_014 * sin(2 * g)
+    }
+
+    /// Barycentric Dynamical Time as a Julian date.
+    public var jdTDB: Double { ttWhole + (ttFraction + tdbMinusTTSeconds / Constants.secondsPerDay) }
+
+    /// Julian centuries of TDB since J2000.0, the argument of every theory in the engine.
+    public var julianCenturiesTDB: Double {
+        ((ttWhole - Constants.jdJ2000) + ttFraction + tdbMinusTTSeconds / Constants.secondsPerDay)
+            / Constants.daysPerJulianCentury
+    }
+
+    /// Days of TDB since J2000.0.
+    public var daysSinceJ2000TDB: Double {
+        (ttWhole - Constants.jdJ2000) + ttFraction + tdbMinusTTSeconds / Constants.secondsPerDay
+    }
+
+    /// The UTC Julian date (UT before 1972).
+    public var jdUTC: Double { ttWhole + (ttFraction - ttMinusUTCSeconds / Constants.secondsPerDay) }
+
+    /// ISO 8601 echo of the UTC instant, e.g. `2026-11-22T00:00:00Z`.
+    public var iso8601: String { utc.iso8601 }
+
+    /// The instant `seconds` later on the TT scale, keeping the UTC label consistent.
+    public func adding(seconds: Double) -> Instant {
+        let days = seconds / Constants.secondsPerDay
+        let utcJD = utc.julianDay + days
+        let utcLabel = CivilDateTime(julianDay: utcJD)
+        // Re-derive the UTC offset for the new moment (a leap second may lie between).
+        return TimeScale.instant(utc: utcLabel)
+    }
+
+    public static func < (a: Instant, b: Instant) -> Bool {
+        (a.ttWhole - b.ttWhole) + (a.ttFraction - b.ttFraction) < 0
+    }
+
+    public static func == (a: Instant, b: Instant) -> Bool {
+        a.ttWhole + a.ttFraction == b.ttWhole + b.ttFraction
+    }
+
+    public func hash(into h: inout Hasher) {
+        h.combine(ttWhole + ttFraction)
+    }
+}

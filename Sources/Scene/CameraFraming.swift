@@ -1,0 +1,80 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Ephemeris
+
+/// A camera orbiting a target in the seed app's spherical coordinates (Y-up scene frame):
+/// offset = d · (cos φ · sin θ, sin φ, cos φ · cos θ), θ the azimuth, φ the elevation.
+public struct CameraPose: Sendable, Hashable {
+    public let target: Vector3
+    public let distance: Double
+    public let azimuthRad: Double
+    public let elevationRad: Double
+    /// Vertical field of view (SceneKit's default 60°).
+    public let fieldOfViewDeg: Double
+
+    public init(target: Vector3, distance: Double, azimuthRad: Double, elevationRad: Double, fieldOfViewDeg: Double = 60) {
+        self.target = target
+        self.distance = distance
+        self.azimuthRad = azimuthRad
+        self.elevationRad = elevationRad
+        self.fieldOfViewDeg = fieldOfViewDeg
+    }
+
+    /// The camera's position in the scene.
+    public var position: Vector3 {
+        let c = cos(elevationRad)
+        return target + Vector3(distance * c * sin(azimuthRad), distance * sin(elevationRad), distance * c * cos(azimuthRad))
+    }
+}
+
+/// The seeds' framing rules: Sun-side azimuth (camera between the Sun at the origin and the
+/// target, turned 0.55 rad so the terminator falls on the far side), 0.3 rad elevation, and a
+/// distance fitted to what has to be in shot.
+public enum CameraFraming {
+    public static let sunSideAzimuthOffsetRad = 0.55
+    public static let elevationRad = 0.3
+    /// Planet presets: distance = extent × factor × (0.5 + 0.5 · min(aspect, 1)).
+    public static let withMoonsFactor = 0.8
+    public static let withoutMoonsFactor = 6.0
+
+    /// Azimuth placing the camera on the Sun side of `target`: atan2(−x, −z) + 0.55. A target at
+    /// the origin (the Sun itself) has no Sun side; it gets the bare offset.
+    public static func sunSideAzimuth(target: Vector3) -> Double {
+        guard target.x != 0 || target.z != 0 else { return sunSideAzimuthOffsetRad }
+        return atan2(-target.x, -target.z) + sunSideAzimuthOffsetRad
+    }
+
+    /// The portrait-aware factor 0.5 + 0.5 · min(aspect, 1).
+    public static func aspectFactor(_ aspect: Double) -> Double { 0.5 + 0.5 * min(aspect, 1) }
+
+    /// Planet-preset framing of a body whose system reaches `extent` scene units from its centre
+    /// (its outermost moon's compressed distance, or its own radius when it has no moons).
+    public static func focus(target: Vector3, extent: Double, hasMoons: Bool, aspect: Double) -> CameraPose {
+        let factor = hasMoons ? withMoonsFactor : withoutMoonsFactor
+        return CameraPose(
+            target: target, distance: extent * factor * aspectFactor(aspect),
+            azimuthRad: sunSideAzimuth(target: target), elevationRad: elevationRad
+        )
+    }
+
+    /// The system extent of `body` in a layout: the farthest moon's scene distance plus that
+    /// moon's radius, or the body's own scene radius when it has none.
+    public static func systemExtent(_ body: BodyID, layout: SceneLayout) -> (extent: Double, hasMoons: Bool) {
+        let moons = layout.catalogue[body].moons
+        guard !moons.isEmpty else { return (layout.radii[body.index], false) }
+        let extent = moons.map { layout.moonDistances[$0.index] + layout.radii[$0.index] }.max() ?? layout.radii[body.index]
+        return (extent, true)
+    }
+
+    /// Mission framing: fit a bounding sphere of `radius` around `center` (scene units):
+    /// distance = max(radius × 1.4 / tan(π/6), 1.5), Sun-side azimuth, 0.3 rad elevation.
+    public static func fit(center: Vector3, radius: Double, sunSideOf reference: Vector3) -> CameraPose {
+        CameraPose(
+            target: center, distance: max(radius * 1.4 / tan(Double.pi / 6), 1.5),
+            azimuthRad: sunSideAzimuth(target: reference), elevationRad: elevationRad
+        )
+    }
+}

@@ -1,0 +1,52 @@
+import ArgumentParser
+import Ephemeris
+import Foundation
+
+/// Where the data files (`bodies.json`, `stars.csv`, `missions.json`, textures) are found:
+/// `--resources`, then `$SOLARSYSTEM_RESOURCES`, then `./Resources`, then next to the
+/// executable, then `/usr/share/solarsystem`.
+struct ResourceOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("Directory holding bodies.json and the other data files.", valueName: "dir"))
+    var resources: String?
+
+    static let marker = "bodies.json"
+
+    func candidates() -> [(path: String, origin: String)] {
+        var list: [(String, String)] = []
+        if let r = resources { list.append((r, "--resources")) }
+        if let env = ProcessInfo.processInfo.environment["SOLARSYSTEM_RESOURCES"], !env.isEmpty { list.append((env, "SOLARSYSTEM_RESOURCES")) }
+        list.append((FileManager.default.currentDirectoryPath + "/Resources", "./Resources"))
+        let exe = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        list.append((exe.appendingPathComponent("Resources").path, "next to the executable"))
+        list.append(("/usr/share/solarsystem", "/usr/share/solarsystem"))
+        return list
+    }
+
+    /// The first candidate directory holding `bodies.json`; an explicit choice that lacks it is an error.
+    func directory() throws -> URL {
+        for (i, c) in candidates().enumerated() {
+            let url = URL(fileURLWithPath: c.path, isDirectory: true)
+            if FileManager.default.isReadableFile(atPath: url.appendingPathComponent(Self.marker).path) { return url }
+            if i == 0, resources != nil {
+                throw CLIError("--resources \(c.path): no readable \(Self.marker) there")
+            }
+        }
+        let tried = candidates().map { "\($0.path) (\($0.origin))" }.joined(separator: ", ")
+        throw CLIError("no resource directory with \(Self.marker) found; tried \(tried)")
+    }
+
+    func read(_ name: String) throws -> [UInt8] {
+        let url = try directory().appendingPathComponent(name)
+        do {
+            return [UInt8](try Data(contentsOf: url))
+        } catch {
+            throw CLIError("cannot read \(url.path): \(error.localizedDescription)")
+        }
+    }
+
+    func loadCatalogue() throws -> Catalogue {
+        do { return try Catalogue(json: try read("bodies.json")) } catch let e as CatalogueError {
+            throw CLIError(e.description)
+        }
+    }
+}

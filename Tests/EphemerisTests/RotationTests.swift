@@ -1,0 +1,138 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Testing
+@testable import Ephemeris
+
+@Suite("Rotation (IAU WGCCRE)")
+struct RotationTests {
+    static let iauBodies: [BodyID] = [.sun, .mercury, .venus, .earth, .mars, .jupiter, .saturn, .uranus, .neptune]
+
+    /// Signed difference of two angles in degrees, in (−180, 180].
+    func angleDiff(_ a: Double, _ b: Double) -> Double {
+        var d = (a - b).truncatingRemainder(dividingBy: 360)
+        if d > 180 { d -= 360 } else if d <= -180 { d += 360 }
+        return d
+    }
+
+    @Test("pole ≤ 0.05° and W ≤ 0.1° against the reference (polynomial terms, as it lists)", arguments: iauBodies)
+    func polynomialAgainstReference(body: BodyID) throws {
+        let elements = try #require(TestEngine.catalogue[body].iauRotation)
+        for c in ReferenceFixture.shared.cases {
+            let ref = try #require(c.orientation_iau[body.rawValue])
+            let d = TestEngine.instant(c).daysSinceJ2000TDB
+            let a = IAURotation.polynomial(elements, daysTDB: d)
+            #expect(abs(angleDiff(a.ra, ref.pole_ra_deg)) <= 0.05, "\(body) α0 at \(c.utc)")
+            #expect(abs(a.dec - ref.pole_dec_deg) <= 0.05, "\(body) δ0 at \(c.utc)")
+            #expect(abs(angleDiff(a.w, ref.w_deg)) <= 0.1, "\(body) W at \(c.utc): \(angleDiff(a.w, ref.w_deg))°")
+        }
+    }
+
+    @Test("the served orientation (with periodic terms) agrees with the reference within those terms' amplitude", arguments: iauBodies)
+    func servedOrientation(body: BodyID) throws {
+        for c in ReferenceFixture.shared.cases {
+            let ref = try #require(c.orientation_iau[body.rawValue])
+            let o = TestEngine.ephemeris.orientation(body, at: TestEngine.instant(c))
+            // Neptune's periodic terms: 0.70° in α0, 0.51° in δ0, 0.48° in W (the reference omits them).
+            let (raBound, decBound, wBound) = body == .neptune ? (0.75, 0.56, 0.53) : (0.05, 0.05, 0.1)
+            #expect(abs(angleDiff(o.poleRADeg, ref.pole_ra_deg)) <= raBound, "\(body) α0 at \(c.utc)")
+            #expect(abs(o.poleDecDeg - ref.pole_dec_deg) <= decBound, "\(body) δ0 at \(c.utc)")
+            #expect(abs(angleDiff(o.primeMeridianDeg, ref.w_deg)) <= wBound, "\(body) W at \(c.utc)")
+        }
+    }
+
+    @Test("Neptune's periodic terms: N = 357.85° + 52.316°·T")
+    func neptunePeriodic() throws {
+        let e = try #require(TestEngine.catalogue[.neptune].iauRotation)
+        // At T = 0.5 (2050-01-01.5 TDB): N = 384.008° ≡ 24.008° → sin N = 0.40685.
+        let d = 0.5 * Constants.daysPerJulianCentury
+        let full = IAURotation.angles(.neptune, elements: e, daysTDB: d)
+        let poly = IAURotation.polynomial(e, daysTDB: d)
+        let N = (357.85 + 52.316 * 0.5) * Angle.radiansPerDegree
+        #expect(abs((full.ra - poly.ra) - 0.70 * sin(N)) < 1e-12)
+        #expect(abs((full.dec - poly.dec) + 0.51 * cos(N)) < 1e-12)
+        // W itself is ~10⁷ degrees here, so its difference keeps only ~1e-9° of precision.
+        #expect(abs((full.w - poly.w) + 0.48 * sin(N)) < 1e-8)
+        #expect(abs(sin(N) - 0.40685) < 1e-4)
+    }
+
+    @Test("the Moon's IAU pole stays within 1.6° of its mean and W keeps the near side to the Earth")
+    func moon() throws {
+        for c in ReferenceFixture.shared.cases {
+            let t = TestEngine.instant(c)
+            let o = TestEngine.ephemeris.orientation(.moon, at: t)
+            #expect(abs(angleDiff(o.poleRADeg, 269.9949)) < 4.2)
+            #expect(abs(o.poleDecDeg - 66.5392) < 1.7)
+            // The body-fixed +x (mean sub-Earth meridian) points at the Earth within the
+            // optical libration (≈ 8° in longitude, 7° in latitude).
+            let toEarth = (-TestEngine.ephemeris.parentRelativeState(.moon, at: t).positionKm).normalized
+            let x = o.bodyToEcliptic * Vector3(1, 0, 0)
+            #expect(x.angle(to: toEarth) < degrees(11), "\(c.utc): \(Angle.degrees(x.angle(to: toEarth)))°")
+        }
+    }
+
+    @Test("quaternions are unit, proper, and rotate +z onto the pole and +x onto the prime meridian")
+    func quaternions() throws {
+        let t = try TimeScale.parse("2026-11-22T00:00:00Z")
+        for body in BodyID.allCases {
+            let o = TestEngine.ephemeris.orientation(body, at: t)
+            let q = o.quaternionEcliptic
+            #expect(abs(q.norm - 1) < 1e-12)
+            #expect(q.w >= 0)
+            let pole = q.rotate(Vector3(0, 0, 1))
+            #expect(pole.angle(to: o.poleEcliptic) < 1e-10)
+            // Pole RA/Dec reconstructs the pole direction.
+            let ra = o.poleRADeg * Angle.radiansPerDegree, dec = o.poleDecDeg * Angle.radiansPerDegree
+            let poleEquatorial = Vector3(cos(dec) * cos(ra), cos(dec) * sin(ra), sin(dec))
+            #expect((Precession.equatorialToEclipticJ2000 * poleEquatorial).angle(to: pole) < 1e-10, "\(body)")
+            // Round trip: rotate and rotate back.
+            let v = Vector3(0.3, -0.7, 0.2)
+            #expect((q.conjugate.rotate(q.rotate(v)) - v).length < 1e-14)
+            #expect((q.matrix * v - q.rotate(v)).length < 1e-14)
+            // The equatorial quaternion is the ecliptic one seen through the obliquity rotation.
+            let viaEcliptic = Precession.eclipticToEquatorialJ2000 * q.rotate(v)
+            #expect((o.quaternionEquatorial.rotate(v) - viaEcliptic).length < 1e-12)
+            // IAU angles rebuild the same matrix.
+            let rebuilt = Orientation(poleRADeg: o.poleRADeg, poleDecDeg: o.poleDecDeg, primeMeridianDeg: o.primeMeridianDeg)
+            #expect(rebuilt.quaternionEcliptic.angle(to: q) < 1e-9, "\(body)")
+        }
+    }
+
+    @Test("synchronous moons face their parent with the pole along the orbit normal")
+    func facingParent() throws {
+        let t = try TimeScale.parse("2026-11-22T00:00:00Z")
+        let locked: [BodyID] = [.iss, .phobos, .deimos, .io, .europa, .ganymede, .callisto, .mimas, .enceladus, .tethys, .dione, .rhea, .titan, .iapetus]
+        let snapshot = TestEngine.ephemeris.snapshot(at: t)
+        for body in locked {
+            #expect(TestEngine.ephemeris.rotationModel(body) == .facesParent)
+            let s = TestEngine.ephemeris.parentRelativeState(body, at: t)
+            for o in [TestEngine.ephemeris.orientation(body, at: t), snapshot.orientation(body)] {
+                let x = o.bodyToEcliptic * Vector3(1, 0, 0)
+                #expect(x.angle(to: -s.positionKm) < degrees(0.01), "\(body) +x")
+                let normal = s.positionKm.cross(s.velocityKmPerDay).normalized
+                #expect(o.poleEcliptic.angle(to: normal) < degrees(0.5), "\(body) pole")
+            }
+        }
+        for body in [BodyID.sun, .mercury, .earth, .moon, .pluto, .neptune] {
+            #expect(TestEngine.ephemeris.rotationModel(body) == .iau)
+        }
+    }
+
+    @Test("Saturn's pole is the ring-plane normal: 26.7° from the orbit normal")
+    func saturnObliquity() throws {
+        let t = try TimeScale.parse("2026-11-22T00:00:00Z")
+        let pole = TestEngine.ephemeris.orientation(.saturn, at: t).poleEcliptic
+        let s = TestEngine.ephemeris.state(.saturn, at: t)
+        let orbitNormal = s.positionAU.cross(s.velocityAUPerDay).normalized
+        #expect(abs(Angle.degrees(pole.angle(to: orbitNormal)) - 26.73) < 0.1)
+        // Uranus rolls on its side, Venus turns backwards: the IAU pole is the one north of the
+        // invariable plane, so the spin axis (right-hand rule) is the pole times the sign of dW/dt.
+        for (body, seedObliquity) in [(BodyID.uranus, 97.77), (.venus, 177.36)] {
+            let rate = try #require(TestEngine.catalogue[body].iauRotation).primeMeridianRateDegPerDay
+            let spin = TestEngine.ephemeris.orientation(body, at: t).poleEcliptic * (rate < 0 ? -1 : 1)
+            let st = TestEngine.ephemeris.state(body, at: t)
+            let normal = st.positionAU.cross(st.velocityAUPerDay)
+            #expect(abs(Angle.degrees(spin.angle(to: normal)) - seedObliquity) < 0.2, "\(body)")
+        }
+    }
+}

@@ -1,0 +1,163 @@
+import Testing
+@testable import Ephemeris
+
+/// Time tolerances in named units.
+func seconds(_ s: Double) -> Double { s / Constants.secondsPerDay }
+
+@Suite("TimeScale")
+struct TimeScaleTests {
+    @Test("ISO 8601 UTC → TT and TDB match the reference for every case")
+    func referenceCases() throws {
+        for c in ReferenceFixture.shared.cases {
+            let t = try TimeScale.parse(c.utc)
+            #expect(abs(t.jdUTC - c.jd_utc) < seconds(0.001), "\(c.utc): jdUTC")
+            // From 1972 TT − UTC is exact (leap seconds); before it both sides model ΔT, and
+            // Skyfield's table and Espenak–Meeus differ by a fraction of a second.
+            let bound = c.jd_utc >= TimeScale.jdLeapSecondEra ? seconds(0.001) : seconds(1.0)
+            #expect(abs(t.jdTT - c.jd_tt) < bound, "\(c.utc): jdTT off by \((t.jdTT - c.jd_tt) * 86400) s")
+            #expect(abs((t.jdTDB - t.jdTT) - (c.jd_tdb - c.jd_tt)) < seconds(0.0001), "\(c.utc): TDB − TT")
+        }
+    }
+
+    @Test("J2000.0 is 2000-01-01T11:58:55.816Z")
+    func j2000() throws {
+        let t = try TimeScale.parse("2000-01-01T11:58:55.816Z")
+        #expect(abs(t.jdTT - Constants.jdJ2000) < seconds(0.0005))
+        #expect(t.ttMinusUTCSeconds == 32 + 32.184)
+    }
+
+    static let shapeCases: [(String, Double)] = [
+        ("2026-11-22T00:00:00Z", 2_461_366.5),
+        ("2026-11-22", 2_461_366.5),
+        ("2026-11-22T00:00Z", 2_461_366.5),
+        ("2026-11-22T06:00:00.5Z", 2_461_366.75 + 0.5 / 86_400.0),
+        ("2026-11-22t06:00:00.5z", 2_461_366.75 + 0.5 / 86_400.0),
+        ("2026-11-22T08:00:00+02:00", 2_461_366.75),
+        ("2026-11-21T22:30:00-0130", 2_461_366.5),
+        ("2026-11-22T00:00:00", 2_461_366.5),
+        ("jd:2461366.5", 2_461_366.5),
+        ("jd:2461366.75", 2_461_366.75),
+    ]
+
+    @Test("the accepted shapes", arguments: shapeCases)
+    func shapes(input: String, jdUTC: Double) throws {
+        let t = try TimeScale.parse(input)
+        #expect(abs(t.jdUTC - jdUTC) < seconds(0.001), "\(input)")
+    }
+
+    @Test("the echo keeps fractional seconds and normalises offsets")
+    func echo() throws {
+        #expect(try TimeScale.parse("2026-11-22").iso8601 == "2026-11-22T00:00:00Z")
+        #expect(try TimeScale.parse("2026-11-22T10:11:12.250Z").iso8601 == "2026-11-22T10:11:12.250Z")
+        #expect(try TimeScale.parse("2026-11-22T10:11:12.000123Z").iso8601 == "2026-11-22T10:11:12.000123Z")
+        #expect(try TimeScale.parse("2026-11-23T01:00:00+02:00").iso8601 == "2026-11-22T23:00:00Z")
+        #expect(try TimeScale.parse("jd:2461366.5").iso8601 == "2026-11-22T00:00:00Z")
+        #expect(try TimeScale.parse("-0500-03-01").iso8601 == "-0500-03-01T00:00:00Z")
+    }
+
+    @Test("now reads the injected clock")
+    func now() throws {
+        let t = try TimeScale.parse("now", now: { 1_795_305_600 }) // 2026-11-22T00:00:00Z
+        #expect(t.iso8601 == "2026-11-22T00:00:00Z")
+        #expect(throws: TimeError.self) { try TimeScale.parse("now") }
+    }
+
+    @Test("leap seconds: 23:59:60 exists only on a leap-second day, and TT runs on through it")
+    func leapSecond() throws {
+        let before = try TimeScale.parse("2016-12-31T23:59:59Z")
+        let leap = try TimeScale.parse("2016-12-31T23:59:60Z")
+        let after = try TimeScale.parse("2017-01-01T00:00:00Z")
+        #expect(abs((leap.jdTT - before.jdTT) - seconds(1)) < seconds(0.001))
+        #expect(abs((after.jdTT - leap.jdTT) - seconds(1)) < seconds(0.001))
+        #expect(after.ttMinusUTCSeconds == 37 + 32.184)
+        #expect(before.ttMinusUTCSeconds == 36 + 32.184)
+        #expect(throws: TimeError.self) { try TimeScale.parse("2016-12-30T23:59:60Z") }
+        #expect(throws: TimeError.self) { try TimeScale.parse("2016-12-31T23:58:60Z") }
+    }
+
+    @Test("TAI − UTC: 10 s in 1972, 37 s from 2017 on (none announced since)")
+    func leapTable() {
+        #expect(TimeScale.taiMinusUTC(jdUTCMidnight: 2_441_317.5) == 10)
+        #expect(TimeScale.taiMinusUTC(jdUTCMidnight: 2_441_317.4) == nil)
+        #expect(TimeScale.taiMinusUTC(jdUTCMidnight: 2_457_754.5) == 37)
+        #expect(TimeScale.taiMinusUTC(jdUTCMidnight: 2_457_753.5) == 36)
+        #expect(TimeScale.taiMinusUTC(jdUTCMidnight: 2_500_000.5) == 37)
+        // Strictly increasing by one second each step.
+        for (a, b) in zip(TimeScale.leapSeconds, TimeScale.leapSeconds.dropFirst()) {
+            #expect(b.jdUTC > a.jdUTC)
+            #expect(b.taiMinusUTC == a.taiMinusUTC + 1)
+        }
+    }
+
+    @Test("ΔT follows Espenak–Meeus and is continuous across its pieces")
+    func deltaT() {
+        #expect(abs(TimeScale.deltaT(decimalYear: 1900) - -2.79) < 0.01)
+        #expect(abs(TimeScale.deltaT(decimalYear: 1950) - 29.07) < 0.01)
+        #expect(abs(TimeScale.deltaT(decimalYear: 2000) - 63.86) < 0.01)
+        #expect(abs(TimeScale.deltaT(decimalYear: 1820) - 12.0) < 1.5)
+        #expect(abs(TimeScale.deltaT(decimalYear: -1000) - 25_400) < 300)
+        // Piece boundaries agree to within a few seconds (the published polynomials do).
+        for y in [-500.0, 500, 1600, 1700, 1800, 1860, 1900, 1920, 1941, 1961, 1986, 2005, 2050, 2150] {
+            let jump = abs(TimeScale.deltaT(decimalYear: y - 1e-9) - TimeScale.deltaT(decimalYear: y))
+            #expect(jump < 5, "ΔT jumps \(jump) s at \(y)")
+        }
+        // Before 1972 TT − UTC is ΔT; the 1972 leap-second start joins it within a second.
+        let last = try? TimeScale.parse("1971-12-31T23:59:59Z")
+        let first = try? TimeScale.parse("1972-01-01T00:00:00Z")
+        if let last, let first {
+            #expect(abs((first.jdTT - last.jdTT) - seconds(1)) < seconds(1))
+        }
+    }
+
+    @Test("the range is years −3000…3000, edges included")
+    func range() throws {
+        _ = try TimeScale.parse("-3000-01-01")
+        _ = try TimeScale.parse("3000-12-31T23:59:59Z")
+        #expect(throws: TimeError.self) { try TimeScale.parse("3001-01-01") }
+        #expect(throws: TimeError.self) { try TimeScale.parse("-3001-12-31") }
+        #expect(throws: TimeError.self) { try TimeScale.parse("jd:1e9") }
+        #expect(throws: TimeError.self) { try TimeScale.parse("jd:-1") }
+        #expect(throws: TimeError.self) { try TimeScale.utc(julianDay: .infinity) }
+        #expect(throws: TimeError.self) { try TimeScale.utc(julianDay: .nan) }
+    }
+
+    static let badInputs: [String] = [
+        "", "garbage", "2026", "2026-11", "2026-1-22", "26-11-22", "2026-13-01", "2026-02-29",
+        "2026-02-30", "2026-11-22T24:00:00Z", "2026-11-22T12:60:00Z", "2026-11-22T12:00:61Z",
+        "2026-11-22T12:00:00ZZ", "2026-11-22T12:00:00.Z", "2026-11-22T12:00:00.1234567890Z",
+        "2026-11-22T12:00:00+25:00", "jd:", "jd:abc", "jd:1e400", "jd:nan", "jd:inf", "NOW",
+        "2026-11-22T12:00:00Z ", " 2026-11-22", "2026-11-22X", "12026-11-22", "2026-11-22\u{0}",
+        String(repeating: "9", count: 10_000),
+    ]
+
+    @Test("bad input is a typed error naming the value and what is accepted", arguments: badInputs)
+    func badInput(input: String) {
+        do {
+            _ = try TimeScale.parse(input)
+            Issue.record("\"\(input)\" was accepted")
+        } catch {
+            let message = error.description
+            #expect(message.contains("accepted"), "\(message)")
+        }
+    }
+
+    @Test("adding seconds keeps TT continuous across a leap second")
+    func adding() throws {
+        let t = try TimeScale.parse("2016-12-31T23:59:30Z")
+        let later = t.adding(seconds: 60)
+        #expect(abs((later.jdTT - t.jdTT) - seconds(60)) < seconds(1.001))
+    }
+
+    @Test("calendar ↔ Julian day round trip over the whole range")
+    func calendarRoundTrip() {
+        var jd = CivilDateTime.julianDayNumberAtMidnight(year: -3000, month: 1, day: 1)
+        let end = CivilDateTime.julianDayNumberAtMidnight(year: 3001, month: 1, day: 1)
+        while jd < end {
+            let c = CivilDateTime(julianDay: jd + 0.25)
+            #expect(abs(c.julianDay - (jd + 0.25)) < seconds(0.001))
+            jd += 997.3
+        }
+        #expect(CivilDateTime.julianDayNumberAtMidnight(year: 2000, month: 1, day: 1) == 2_451_544.5)
+        #expect(CivilDateTime.julianDayNumberAtMidnight(year: 1582, month: 10, day: 15) == 2_299_160.5)
+    }
+}
