@@ -111,10 +111,50 @@ public struct Ephemeris: Sendable {
         }
     }
 
+    /// Which theory serves the planets at a TDB Julian date.
+    public enum PlanetTheory: String, Sendable {
+        case vsop87 = "VSOP87A (truncated)"
+        case standish = "Standish (1992) Keplerian elements"
+    }
+
+    /// VSOP87 serves 1000–3000 AD (|t| ≤ 1 Julian millennium from J2000), where the truncated
+    /// series keep their arcsecond-level accuracy; Standish's tables serve the rest of −3000…3000.
+    public static let vsop87Range = 2_086_302.5...2_816_787.5
+
+    public static func planetTheory(jdTDB: Double) -> PlanetTheory {
+        vsop87Range.contains(jdTDB) ? .vsop87 : .standish
+    }
+
+    /// Meeus's Pluto serves 1885–2099; Standish outside.
+    public static func plutoUsesMeeus(jdTDB: Double) -> Bool { PlutoTheory.validRange.contains(jdTDB) }
+
+    /// Heliocentric state of a planet (for `.earth`: the Earth–Moon barycentre) or Pluto.
     func planetState(_ body: BodyID, jdTDB: Double) -> StateVector {
+        if body == .pluto, Self.plutoUsesMeeus(jdTDB: jdTDB) {
+            let s = PlutoTheory.state(jdTDB: jdTDB)
+            return StateVector(positionAU: s.positionAU, velocityAUPerDay: s.velocityAUPerDay)
+        }
+        if body != .pluto, Self.vsop87Range.contains(jdTDB), let planet = Self.vsopPlanet[body.index] {
+            let s = VSOP87.state(planet, jdTDB: jdTDB)
+            return StateVector(positionAU: s.positionAU, velocityAUPerDay: s.velocityAUPerDay)
+        }
         guard let table1 = catalogue[body].standishElements else { preconditionFailure("catalogue validated: planets have elements") }
         let s = StandishPlanets.state(body, jdTDB: jdTDB, table1: table1)
         return StateVector(positionAU: s.positionAU, velocityAUPerDay: s.velocityAUPerDay)
+    }
+
+    static let vsopPlanet: [VSOP87.Planet?] = BodyID.allCases.map { id in
+        switch id {
+        case .mercury: .mercury
+        case .venus: .venus
+        case .earth: .earthMoonBarycentre
+        case .mars: .mars
+        case .jupiter: .jupiter
+        case .saturn: .saturn
+        case .uranus: .uranus
+        case .neptune: .neptune
+        default: nil
+        }
     }
 
     func moonGeocentricAU(jdTDB: Double) -> StateVector {
@@ -238,23 +278,25 @@ extension Ephemeris {
     /// The theory behind `body`, its tested accuracy and its range.
     public func modelInfo(_ body: BodyID) -> EphemerisModelInfo {
         let rotation = rotationModel(body)
-        let standishRange = "years -3000..3000 (Standish table 1 in 1800-2050, tables 2a/2b outside)"
-        let standish = "Standish (1992) Keplerian elements, JPL"
+        let vsop = "VSOP87A (Bretagnon & Francou 1988), truncated, in 1000-3000 AD; Standish (1992) Keplerian elements outside"
+        let planetRange = "years -3000..3000 (VSOP87A in 1000-3000, Standish tables 2a/2b outside)"
+        func planet(_ measured: String, bound: Int) -> EphemerisModelInfo {
+            EphemerisModelInfo(theory: vsop, accuracy: "direction within \(bound) arcsec of JPL DE440 (measured \(measured) max over 48 cases 1950-2096)", validity: planetRange, rotation: rotation)
+        }
         switch body {
         case .sun:
             return EphemerisModelInfo(theory: "origin of the heliocentric frame", accuracy: "exact (by definition)", validity: "years -3000..3000", rotation: rotation)
-        case .mercury, .venus:
-            return EphemerisModelInfo(theory: standish, accuracy: "direction within 30 arcsec of JPL DE440 (tested 1950-2096)", validity: standishRange, rotation: rotation)
+        case .mercury: return planet("9.4 arcsec", bound: 30)
+        case .venus: return planet("6.5 arcsec", bound: 30)
         case .earth:
-            return EphemerisModelInfo(theory: standish + " Earth-Moon barycentre minus Moon/(1 + 81.30056907)", accuracy: "direction within 30 arcsec of JPL DE440 (tested 1950-2096)", validity: standishRange, rotation: rotation)
-        case .mars:
-            return EphemerisModelInfo(theory: standish, accuracy: "direction within 100 arcsec of JPL DE440 (tested 1950-2096)", validity: standishRange, rotation: rotation)
-        case .jupiter, .saturn:
-            return EphemerisModelInfo(theory: standish, accuracy: "direction within 800 arcsec of JPL DE440 (tested 1950-2096)", validity: standishRange, rotation: rotation)
-        case .uranus:
-            return EphemerisModelInfo(theory: standish, accuracy: "direction within 150 arcsec of JPL DE440 (tested 1950-2096)", validity: standishRange, rotation: rotation)
-        case .neptune, .pluto:
-            return EphemerisModelInfo(theory: standish, accuracy: "direction within 80 arcsec of JPL DE440 (tested 1950-2096)", validity: standishRange, rotation: rotation)
+            return EphemerisModelInfo(theory: vsop + "; the Earth-Moon barycentre minus Moon/(1 + 81.30056907)", accuracy: "direction within 30 arcsec of JPL DE440 (measured 5 arcsec max over 48 cases 1950-2096)", validity: planetRange, rotation: rotation)
+        case .mars: return planet("10.4 arcsec", bound: 100)
+        case .jupiter: return planet("16 arcsec", bound: 800)
+        case .saturn: return planet("34 arcsec", bound: 800)
+        case .uranus: return planet("27 arcsec", bound: 150)
+        case .neptune: return planet("13 arcsec", bound: 80)
+        case .pluto:
+            return EphemerisModelInfo(theory: "Meeus, Astronomical Algorithms ch. 37 (43-term fit to DE) in 1885-2099; Standish (1992) outside", accuracy: "direction within 80 arcsec of JPL DE440 (measured 2.9 arcsec max over 48 cases 1950-2096)", validity: "years -3000..3000 (Meeus 1885-2099, Standish outside)", rotation: rotation)
         case .moon:
             return EphemerisModelInfo(theory: "Meeus, Astronomical Algorithms ch. 47 (truncated ELP-2000/82), precessed to J2000", accuracy: "geocentric direction within 30 arcsec and distance within 50 km of JPL DE440 (tested 1950-2096)", validity: "years -3000..3000 (best within a few centuries of 2000)", rotation: rotation)
         case .iss:
@@ -264,12 +306,30 @@ extension Ephemeris {
         case .io, .europa, .ganymede, .callisto:
             return EphemerisModelInfo(theory: "Meeus, Astronomical Algorithms ch. 44 (Lieske E5 series), geometric", accuracy: "within 3% of the orbit radius of PyEphem (tested 1950-2096)", validity: "years -3000..3000 (best within a few centuries of 2000)", rotation: rotation)
         case .mimas, .enceladus, .tethys, .dione, .rhea, .titan, .iapetus:
-            return EphemerisModelInfo(theory: "Meeus, Astronomical Algorithms ch. 46 (Harper & Taylor 1993), geometric", accuracy: "within 3% of the orbit radius of PyEphem (tested 1950-2096)", validity: "years -3000..3000 (best within a few centuries of 2000)", rotation: rotation)
+            return EphemerisModelInfo(theory: "Meeus, Astronomical Algorithms ch. 46 (Harper & Taylor 1993), geometric", accuracy: "within 3% of the orbit radius of PyEphem (tested 1999-2040)", validity: "years -3000..3000 (best within a few centuries of 2000)", rotation: rotation)
         }
     }
 
-    /// One line naming every theory the engine uses.
-    public static let modelSummary = "Standish (1992) planets; Meeus ch. 47 Moon (ELP-2000/82); Meeus ch. 44 Galilean moons (Lieske E5); Meeus ch. 46 Saturnian moons (Harper & Taylor); JPL mean elements for Phobos and Deimos; IAU WGCCRE 2015 rotation"
+    /// The theories serving every instant in `[first, last]` (TDB Julian dates): one summary when
+    /// the same theories serve the whole span, else each distinct one in time order, " / "-joined.
+    public static func modelSummary(fromJDTDB first: Double, toJDTDB last: Double) -> String {
+        let lo = min(first, last), hi = max(first, last)
+        let edges = [vsop87Range.lowerBound, vsop87Range.upperBound, PlutoTheory.validRange.lowerBound, PlutoTheory.validRange.upperBound]
+        let probes = ([lo] + edges.filter { $0 > lo && $0 <= hi } + [hi]).sorted()
+        var seen: [String] = []
+        for jd in probes {
+            let s = modelSummary(jdTDB: jd)
+            if seen.last != s { seen.append(s) }
+        }
+        return seen.joined(separator: " / ")
+    }
+
+    /// One line naming every theory serving an answer at `jdTDB`.
+    public static func modelSummary(jdTDB: Double) -> String {
+        let planets = planetTheory(jdTDB: jdTDB) == .vsop87 ? "VSOP87A planets (truncated)" : "Standish (1992) planets"
+        let pluto = plutoUsesMeeus(jdTDB: jdTDB) ? "Meeus ch. 37 Pluto" : "Standish (1992) Pluto"
+        return "\(planets); \(pluto); Meeus ch. 47 Moon (ELP-2000/82); Meeus ch. 44 Galilean moons (Lieske E5); Meeus ch. 46 Saturnian moons (Harper & Taylor); JPL mean elements for Phobos and Deimos; IAU WGCCRE 2015 rotation"
+    }
 }
 
 extension Ephemeris {

@@ -66,6 +66,12 @@ public struct Instant: Sendable, Hashable, Comparable {
         return TimeScale.instant(utc: utcLabel)
     }
 
+    /// TT seconds from `other` to this instant, from the split parts (exact to microseconds
+    /// across the whole range, where a single Julian-date Double keeps only ~40 µs).
+    public func seconds(since other: Instant) -> Double {
+        ((ttWhole - other.ttWhole) + (ttFraction - other.ttFraction)) * Constants.secondsPerDay
+    }
+
     public static func < (a: Instant, b: Instant) -> Bool {
         (a.ttWhole - b.ttWhole) + (a.ttFraction - b.ttFraction) < 0
     }
