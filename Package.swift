@@ -33,10 +33,17 @@ let package = Package(
             name: "HTTP",
             dependencies: ["CZlib", .product(name: "Logging", package: "swift-log")]
         ),
+        .target(
+            name: "SolarSystemAPI",
+            dependencies: [
+                "HTTP", "Scene", "Ephemeris",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .executableTarget(
             name: "solarsystem",
             dependencies: [
-                "HTTP", "Scene", "Ephemeris",
+                "SolarSystemAPI", "HTTP", "Scene", "Ephemeris",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -47,6 +54,16 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "SceneTests", dependencies: ["Scene", "Ephemeris"]),
-        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "CZlib"]),
+        // Raw-socket client and live test server shared by the HTTP and API end-to-end tests.
+        .target(
+            name: "HTTPTestSupport",
+            dependencies: ["HTTP", "CZlib", .product(name: "Logging", package: "swift-log")],
+            path: "Tests/HTTPTestSupport"
+        ),
+        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "HTTPTestSupport", "CZlib"]),
+        .testTarget(
+            name: "SolarSystemAPITests",
+            dependencies: ["SolarSystemAPI", "HTTP", "HTTPTestSupport", "Scene", "Ephemeris"]
+        ),
     ]
 )

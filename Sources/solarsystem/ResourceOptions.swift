@@ -44,6 +44,22 @@ struct ResourceOptions: ParsableArguments {
         }
     }
 
+    /// `openapi.yaml`: in the resource directory (installed layouts) or its parent (the repository,
+    /// where the spec sits at the top level beside `Resources/`).
+    func loadOpenAPIDocument() throws -> [UInt8] {
+        let dir = try directory()
+        for url in [dir.appendingPathComponent("openapi.yaml"), dir.deletingLastPathComponent().appendingPathComponent("openapi.yaml")] {
+            if let data = FileManager.default.contents(atPath: url.path) { return [UInt8](data) }
+        }
+        throw CLIError("openapi.yaml not found in \(dir.path) or its parent directory")
+    }
+
+    func loadStars() throws -> StarCatalogue {
+        do { return try StarCatalogue(csv: try read("stars.csv")) } catch let e as StarCatalogueError {
+            throw CLIError("stars.csv: \(e)")
+        }
+    }
+
     func loadCatalogue() throws -> Catalogue {
         do { return try Catalogue(json: try read("bodies.json")) } catch let e as CatalogueError {
             throw CLIError(e.description)

@@ -1,9 +1,11 @@
 import ArgumentParser
+import Foundation
 import HTTP
 import Logging
+import SolarSystemAPI
 
-/// `solarsystem serve`: the HTTP server on 0.0.0.0:8080 with `/healthz` and `/metrics`; API
-/// routes are added through `ServeCommand.makeRouter(metrics:routes:)`.
+/// `solarsystem serve`: the HTTP server on 0.0.0.0:8080 with the v1 API, `/healthz`, `/readyz`
+/// and `/metrics`.
 struct ServeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
@@ -15,21 +17,32 @@ struct ServeCommand: ParsableCommand {
     )
 
     @OptionGroup var server: ServerOptions
+    @OptionGroup var resources: ResourceOptions
 
     func run() throws {
         let logger = server.bootstrapLogging(label: "solarsystem")
+        let services = try APIServices(
+            catalogue: resources.loadCatalogue(), stars: resources.loadStars(),
+            openAPIDocument: resources.loadOpenAPIDocument(), clock: { Date().timeIntervalSince1970 })
+        let directory = try resources.directory().path
+        logger.info("resources loaded", metadata: ["directory": "\(directory)", "stars": .stringConvertible(services.stars.stars.count)])
         let metrics = HTTPMetrics(registry: MetricsRegistry())
-        let router = ServeCommand.makeRouter(metrics: metrics)
+        let api = V1API(services: services)
+        let router = ServeCommand.makeRouter(metrics: metrics, routes: [api.register(on:)])
         try server.runUntilSignalled(router: router, metrics: metrics, logger: logger)
     }
 
-    /// The router the server runs: `/healthz`, `/metrics`, then every `routes` closure in order
-    /// (the API module's route registration goes here).
+    /// The router the server runs: `/healthz`, `/readyz`, `/metrics`, then every `routes` closure
+    /// in order (the API module's route registration goes here). The process builds its services
+    /// before it listens, so once it answers it is ready.
     static func makeRouter(metrics: HTTPMetrics, routes: [(Router) -> Void] = []) -> Router {
         let router = Router()
         let health: [UInt8] = Array(#"{"status":"ok"}"#.utf8)
         router.get("/healthz") { _, _ in
             HTTPResponse.json(health).noStore()
+        }
+        router.get("/readyz") { _, _ in
+            HTTPResponse.json(Array(#"{"status":"ready"}"#.utf8)).noStore()
         }
         let registry = metrics.registry
         router.get("/metrics") { _, _ in

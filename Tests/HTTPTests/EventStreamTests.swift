@@ -1,5 +1,6 @@
 import Testing
 @testable import HTTP
+import HTTPTestSupport
 
 @Suite("EventStream")
 struct EventStreamTests {

@@ -1,6 +1,7 @@
 import Testing
 import Logging
 @testable import HTTP
+import HTTPTestSupport
 
 /// Runs `middleware` around `handler` for one request.
 private func run(_ middleware: [any HTTPMiddleware], _ request: HTTPRequest, context: RequestContext = RequestContext(), _ handler: @escaping Router.Handler) -> HTTPResponse {

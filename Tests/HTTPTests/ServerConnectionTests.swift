@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import HTTP
+import HTTPTestSupport
 
 /// Echo routes shared by the connection tests.
 func echoRoutes(_ r: Router) {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import HTTP
+import HTTPTestSupport
 
 struct SmugglingVector: Sendable, CustomTestStringConvertible {
     let name: String

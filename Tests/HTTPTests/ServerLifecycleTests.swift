@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import HTTP
+import HTTPTestSupport
 
 @Suite("Server: offloading and shutdown")
 struct ServerLifecycleTests {

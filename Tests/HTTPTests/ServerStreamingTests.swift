@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import HTTP
+import HTTPTestSupport
 
 /// Reads one chunk (size line, data, CRLF) off a chunked response by hand.
 private func readChunk(_ c: RawClient) throws -> [UInt8] {

@@ -25,18 +25,21 @@ public struct HTTPParseError: HTTPResponseError, Sendable, Equatable, CustomStri
     public let detail: String
     /// The query parameter concerned, for malformed query encoding.
     public let parameter: String?
+    /// The decoded request path, when the error lies in the query (the problem's `instance`).
+    public var instance: String?
 
-    public init(_ status: HTTPStatus, _ detail: String, parameter: String? = nil) {
+    public init(_ status: HTTPStatus, _ detail: String, parameter: String? = nil, instance: String? = nil) {
         self.status = status
         self.detail = detail
         self.parameter = parameter
+        self.instance = instance
     }
 
     public var description: String { "\(status.code): \(detail)" }
 
     /// The problem document the server answers with.
     public var problem: ProblemDetails {
-        var p = ProblemDetails(status: status, detail: detail)
+        var p = ProblemDetails(status: status, detail: detail, instance: instance)
         if let parameter { p.extensions.append(("parameter", .string(parameter))) }
         return p
     }

@@ -43,7 +43,13 @@ enum RequestTarget {
         if path.utf8.first != UInt8(ascii: "/") { path = "/" + path }
         var query = QueryParameters()
         if queryStart < target.count {
-            query = try decodeQuery(target[(queryStart + 1)...])
+            do {
+                query = try decodeQuery(target[(queryStart + 1)...])
+            } catch {
+                var e = error
+                e.instance = path
+                throw e
+            }
         }
         return Decoded(path: path, query: query)
     }

@@ -65,6 +65,13 @@ public struct HTTPResponse: Sendable {
         return r
     }
 
+    /// Adds `token` to `Vary` (once): for answers negotiated on a request header, e.g. `Accept`.
+    public func varying(on token: String) -> HTTPResponse {
+        var r = self
+        addVary(token, to: &r.headers)
+        return r
+    }
+
     public func withHeader(_ name: String, _ value: String) -> HTTPResponse {
         var r = self
         r.headers.replaceOrAdd(name: name, value: value)

@@ -1,7 +1,7 @@
 import CZlib
 
 /// Inflates a gzip member with zlib (the test's own decoder, independent of the server's deflater).
-func gunzip(_ input: [UInt8]) -> [UInt8]? {
+public func gunzip(_ input: [UInt8]) -> [UInt8]? {
     let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
     stream.initialize(to: z_stream())
     defer { stream.deallocate() }

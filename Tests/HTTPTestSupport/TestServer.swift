@@ -3,13 +3,13 @@ import HTTP
 import Logging
 
 /// A live server on an ephemeral loopback port, with logs captured in memory.
-final class TestServer {
-    let server: HTTPServer
-    let port: Int
-    let logs: LogOutput
-    let router: Router
+public final class TestServer: @unchecked Sendable {
+    public let server: HTTPServer
+    public let port: Int
+    public let logs: LogOutput
+    public let router: Router
 
-    init(
+    public init(
         configure: (inout HTTPServerConfiguration) -> Void = { _ in }, middleware: (HTTPServerConfiguration, HTTPMetrics, Logger) -> [any HTTPMiddleware]? = { _, _, _ in nil },
         routes: (Router) -> Void
     ) throws {
@@ -28,12 +28,12 @@ final class TestServer {
         self.router = router
     }
 
-    func client(receiveTimeout: Double = 10, receiveBufferSize: Int32? = nil) throws -> RawClient {
+    public func client(receiveTimeout: Double = 10, receiveBufferSize: Int32? = nil) throws -> RawClient {
         try RawClient(port: port, receiveTimeout: receiveTimeout, receiveBufferSize: receiveBufferSize)
     }
 
     /// One request on a fresh connection.
-    func get(_ target: String, headers: [String: String] = [:]) throws -> RawResponse {
+    public func get(_ target: String, headers: [String: String] = [:]) throws -> RawResponse {
         let c = try client()
         defer { c.close() }
         var text = "GET \(target) HTTP/1.1\r\nHost: test\r\n"
@@ -43,7 +43,7 @@ final class TestServer {
         return try c.readResponse()
     }
 
-    func stop() {
+    public func stop() {
         server.shutdown(deadline: 2)
         _ = server.waitUntilStopped(timeout: 10)
     }
@@ -51,7 +51,7 @@ final class TestServer {
     deinit { stop() }
 
     /// Polls `condition` until it holds or `timeout` passes (for state the server changes asynchronously).
-    static func eventually(timeout: Double = 10, _ condition: () -> Bool) -> Bool {
+    public static func eventually(timeout: Double = 10, _ condition: () -> Bool) -> Bool {
         let end = Date().addingTimeInterval(timeout)
         while Date() < end {
             if condition() { return true }
@@ -62,12 +62,12 @@ final class TestServer {
 }
 
 /// A latch for coordinating handlers and tests: once opened it stays open for every waiter.
-final class Latch: @unchecked Sendable {
+public final class Latch: @unchecked Sendable {
     private let group = DispatchGroup()
     private let lock = NSLock()
     private var opened = false
-    init() { group.enter() }
-    func open() {
+    public init() { group.enter() }
+    public func open() {
         lock.lock()
         defer { lock.unlock() }
         if !opened {
@@ -76,13 +76,14 @@ final class Latch: @unchecked Sendable {
         }
     }
     /// True when opened within `timeout`.
-    func wait(timeout: Double = 10) -> Bool { group.wait(timeout: .now() + timeout) == .success }
+    public func wait(timeout: Double = 10) -> Bool { group.wait(timeout: .now() + timeout) == .success }
 }
 
 /// A thread-safe box for values handlers record.
-final class Recorder<T>: @unchecked Sendable {
+public final class Recorder<T>: @unchecked Sendable {
+    public init() {}
     private let lock = NSLock()
     private var items: [T] = []
-    func append(_ item: T) { lock.lock(); items.append(item); lock.unlock() }
-    var all: [T] { lock.lock(); defer { lock.unlock() }; return items }
+    public func append(_ item: T) { lock.lock(); items.append(item); lock.unlock() }
+    public var all: [T] { lock.lock(); defer { lock.unlock() }; return items }
 }

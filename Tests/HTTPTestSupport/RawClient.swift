@@ -3,46 +3,46 @@ import Glibc
 #endif
 import Foundation
 
-struct ClientError: Error, CustomStringConvertible {
-    let description: String
+public struct ClientError: Error, CustomStringConvertible {
+    public let description: String
 }
 
 /// A parsed response read off a raw socket.
-struct RawResponse {
-    var version: String
-    var status: Int
-    var reason: String
-    var headers: [(name: String, value: String)]
-    var body: [UInt8]
-    var chunked: Bool
-    var trailers: [(name: String, value: String)] = []
+public struct RawResponse {
+    public var version: String
+    public var status: Int
+    public var reason: String
+    public var headers: [(name: String, value: String)]
+    public var body: [UInt8]
+    public var chunked: Bool
+    public var trailers: [(name: String, value: String)] = []
     /// The body framing bytes as they came off the wire (chunk sizes included), for SSE checks.
-    var rawBody: [UInt8] = []
+    public var rawBody: [UInt8] = []
 
-    func header(_ name: String) -> String? {
+    public func header(_ name: String) -> String? {
         headers.first { $0.name.lowercased() == name.lowercased() }?.value
     }
 
-    func headerValues(_ name: String) -> [String] {
+    public func headerValues(_ name: String) -> [String] {
         headers.filter { $0.name.lowercased() == name.lowercased() }.map(\.value)
     }
 
-    var bodyText: String { String(decoding: body, as: UTF8.self) }
+    public var bodyText: String { String(decoding: body, as: UTF8.self) }
 
     /// The body decoded as a JSON object.
-    var json: [String: Any] {
+    public var json: [String: Any] {
         (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any] ?? [:]
     }
 }
 
 /// A blocking TCP client over a raw socket, with a receive timeout so a broken server fails a
 /// test instead of hanging it.
-final class RawClient {
-    let fd: Int32
+public final class RawClient {
+    public let fd: Int32
     private var buffer: [UInt8] = []
-    private(set) var isClosed = false
+    public private(set) var isClosed = false
 
-    init(port: Int, host: String = "127.0.0.1", receiveTimeout: Double = 10, receiveBufferSize: Int32? = nil) throws {
+    public init(port: Int, host: String = "127.0.0.1", receiveTimeout: Double = 10, receiveBufferSize: Int32? = nil) throws {
         let family = host.contains(":") ? AF_INET6 : AF_INET
         fd = socket(family, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw ClientError(description: "socket: errno \(errno)") }
@@ -73,14 +73,14 @@ final class RawClient {
 
     deinit { if !isClosed { Glibc.close(fd) } }
 
-    func setReceiveTimeout(_ seconds: Double) {
+    public func setReceiveTimeout(_ seconds: Double) {
         var tv = timeval(tv_sec: Int(seconds), tv_usec: Int((seconds - Double(Int(seconds))) * 1e6))
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
     }
 
-    func send(_ text: String) throws { try send(Array(text.utf8)) }
+    public func send(_ text: String) throws { try send(Array(text.utf8)) }
 
-    func send(_ bytes: [UInt8]) throws {
+    public func send(_ bytes: [UInt8]) throws {
         var offset = 0
         while offset < bytes.count {
             let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
@@ -90,9 +90,9 @@ final class RawClient {
     }
 
     /// Half-closes (FIN) the sending side.
-    func shutdownWrite() { Glibc.shutdown(fd, Int32(SHUT_WR)) }
+    public func shutdownWrite() { Glibc.shutdown(fd, Int32(SHUT_WR)) }
 
-    func close() {
+    public func close() {
         if !isClosed {
             isClosed = true
             Glibc.close(fd)
@@ -100,7 +100,7 @@ final class RawClient {
     }
 
     /// Closes with RST (SO_LINGER 0): an abrupt disconnect.
-    func abort() {
+    public func abort() {
         var l = linger(l_onoff: 1, l_linger: 0)
         setsockopt(fd, SOL_SOCKET, SO_LINGER, &l, socklen_t(MemoryLayout<linger>.size))
         close()
@@ -143,7 +143,7 @@ final class RawClient {
     }
 
     /// Reads the next response. `head: true` for responses to HEAD (no body whatever the headers).
-    func readResponse(head: Bool = false) throws -> RawResponse {
+    public func readResponse(head: Bool = false) throws -> RawResponse {
         let statusLine = try readLine()
         let parts = statusLine.split(separator: " ", maxSplits: 2).map(String.init)
         guard parts.count >= 2, let code = Int(parts[1]) else { throw ClientError(description: "bad status line: \(statusLine)") }
@@ -188,7 +188,7 @@ final class RawClient {
     }
 
     /// Reads whatever arrives until `predicate` holds for the bytes so far (or EOF).
-    func readUntil(_ predicate: ([UInt8]) -> Bool) throws -> [UInt8] {
+    public func readUntil(_ predicate: ([UInt8]) -> Bool) throws -> [UInt8] {
         while !predicate(buffer) {
             guard try fill() else { break }
         }
@@ -196,14 +196,14 @@ final class RawClient {
     }
 
     /// Takes `n` raw bytes off the stream.
-    func take(_ n: Int) throws -> [UInt8] { try readExactly(n) }
+    public func take(_ n: Int) throws -> [UInt8] { try readExactly(n) }
 
     /// Reads a raw line (for SSE chunk parsing by hand).
-    func line() throws -> String { try readLine() }
+    public func line() throws -> String { try readLine() }
 
     /// True when the server closed the connection (EOF or reset) within `timeout` seconds,
     /// discarding anything else that arrives.
-    func waitForClose(timeout: Double = 10) -> Bool {
+    public func waitForClose(timeout: Double = 10) -> Bool {
         setReceiveTimeout(timeout)
         while true {
             do {
@@ -216,5 +216,5 @@ final class RawClient {
     }
 
     /// Bytes buffered but not consumed.
-    var pending: [UInt8] { buffer }
+    public var pending: [UInt8] { buffer }
 }

@@ -1,0 +1,143 @@
+import Ephemeris
+import HTTP
+
+/// Output frames of the position endpoints (DESIGN.md "Frames, units, time").
+public enum OutputFrame: String, CaseIterable, Sendable {
+    case eclipticJ2000 = "ecliptic-j2000"
+    case equatorialJ2000 = "equatorial-j2000"
+    case scene
+
+    public static let acceptedList = allCases.map(\.rawValue).joined(separator: ", ")
+
+    /// Reads the API spelling, and for the CLI the short ones (`ecliptic`, `equatorial`).
+    public init(parsing text: String, parameter: String = "frame") throws(ProblemDetails) {
+        switch text {
+        case "ecliptic-j2000", "ecliptic": self = .eclipticJ2000
+        case "equatorial-j2000", "equatorial", "icrf": self = .equatorialJ2000
+        case "scene": self = .scene
+        default: throw .invalidParameter(parameter, value: text, accepted: Self.acceptedList)
+        }
+    }
+}
+
+/// Distance units: AU (velocity AU/day), km (velocity km/s), or scene units (velocity scene units/day).
+public enum DistanceUnit: String, CaseIterable, Sendable {
+    case au, km, scene
+}
+
+/// Parsing helpers every endpoint shares.
+public enum QueryParsing {
+    /// The date parameter: ISO 8601 UTC, `jd:…` or `now` (the default when absent).
+    public static func instant(_ text: String?, parameter: String = "date", now: () -> Double) throws(ProblemDetails) -> Instant {
+        let value = text ?? "now"
+        do {
+            return try TimeScale.parse(value, now: now)
+        } catch {
+            throw .invalidParameter(parameter, value: value, accepted: TimeScale.acceptedFormats, reason: reason(error))
+        }
+    }
+
+    static func reason(_ e: TimeError) -> String? {
+        switch e {
+        case .unparseable: return nil
+        case let .outOfRange(_, accepted): return "outside the supported range: \(accepted)"
+        case let .invalidField(field, value, accepted): return "\(field) \(value) is not valid: \(accepted)"
+        }
+    }
+
+    /// One body id, or a 404 problem listing the valid ones.
+    public static func body(_ text: String, parameter: String?) throws(ProblemDetails) -> BodyID {
+        if text.isEmpty, let parameter {
+            throw .invalidParameter(parameter, value: text, accepted: "a body id: \(BodyID.allCases.map(\.rawValue).joined(separator: ", "))", reason: "empty")
+        }
+        guard let id = BodyID(rawValue: text) else {
+            throw .unknownId("body", id: text, parameter: parameter, valid: BodyID.allCases.map(\.rawValue))
+        }
+        return id
+    }
+
+    /// A comma-separated list of body ids (duplicates collapse, order kept); absent → all 25.
+    public static func bodies(_ text: String?, parameter: String = "bodies") throws(ProblemDetails) -> [BodyID] {
+        guard let text else { return BodyID.allCases }
+        // Bounded before splitting: 25 ids of at most 9 characters fit in 300 bytes.
+        guard text.utf8.count <= 512 else {
+            throw .invalidParameter(parameter, value: text, accepted: "a comma-separated list of at most 25 body ids")
+        }
+        var out: [BodyID] = []
+        for part in text.split(separator: ",", omittingEmptySubsequences: false) {
+            guard !part.isEmpty else {
+                throw .invalidParameter(parameter, value: text, accepted: "a comma-separated list of body ids without empty items")
+            }
+            let id = try body(String(part), parameter: parameter)
+            if !out.contains(id) { out.append(id) }
+        }
+        return out
+    }
+}
+
+/// The frame, centre and units of a positions answer.
+public struct FrameSelection: Sendable, Hashable {
+    public var frame: OutputFrame
+    public var center: BodyID
+    public var units: DistanceUnit
+
+    public init(frame: OutputFrame = .eclipticJ2000, center: BodyID = .sun, units: DistanceUnit? = nil) {
+        self.frame = frame
+        self.center = center
+        self.units = frame == .scene ? .scene : (units ?? (center == .sun ? .au : .km))
+    }
+
+    public var velocityUnits: String {
+        switch units {
+        case .au: return "au/day"
+        case .km: return "km/s"
+        case .scene: return "scene/day"
+        }
+    }
+
+    /// Validates `frame`, `center` and `units`. Units default to AU around the Sun and km around
+    /// any other centre; the scene frame has its own units.
+    public static func parse(frame: String?, center: String?, units: String?) throws(ProblemDetails) -> FrameSelection {
+        let f = try frame.map { t throws(ProblemDetails) in try OutputFrame(parsing: t) } ?? .eclipticJ2000
+        var c = BodyID.sun
+        if let center {
+            if center == "ssb" {
+                throw .invalidParameter("center", value: center, accepted: "a body id (\(BodyID.validList))", reason: "the solar-system barycentre is not supported: the engine is heliocentric")
+            }
+            c = try QueryParsing.body(center, parameter: "center")
+        }
+        var u: DistanceUnit?
+        if let units {
+            if f == .scene {
+                guard units == "scene" else {
+                    throw .invalidParameter("units", value: units, accepted: "scene (or omit it) with frame=scene", reason: "scene coordinates are log-scaled, not AU or km")
+                }
+            } else {
+                guard let parsed = DistanceUnit(rawValue: units), parsed != .scene else {
+                    throw .invalidParameter("units", value: units, accepted: "au, km")
+                }
+                u = parsed
+            }
+        }
+        return FrameSelection(frame: f, center: c, units: u)
+    }
+}
+
+/// A validated `/v1/positions` request (also what `solarsystem positions` builds).
+public struct PositionsQuery: Sendable {
+    public var instant: Instant
+    public var bodies: [BodyID]
+    public var selection: FrameSelection
+
+    public init(instant: Instant, bodies: [BodyID] = BodyID.allCases, selection: FrameSelection = FrameSelection()) {
+        self.instant = instant
+        self.bodies = bodies
+        self.selection = selection
+    }
+
+    public static func parse(date: String?, bodies: String?, frame: String?, center: String?, units: String?, now: () -> Double) throws(ProblemDetails) -> PositionsQuery {
+        let instant = try QueryParsing.instant(date, now: now)
+        let list = try QueryParsing.bodies(bodies)
+        return PositionsQuery(instant: instant, bodies: list, selection: try FrameSelection.parse(frame: frame, center: center, units: units))
+    }
+}

@@ -1,0 +1,189 @@
+import Ephemeris
+import HTTP
+import Scene
+
+extension V1API {
+    /// `GET /v1/rotations`: pole, prime meridian and quaternions of every (or the listed) body.
+    func rotations(_ req: HTTPRequest) throws -> HTTPResponse {
+        let q = req.query
+        try q.rejectUnknown(["date", "bodies", "frame"])
+        let (t, freshness) = try q.instant(clock: services.clock)
+        let bodies = try QueryParsing.bodies(try q.string("bodies"))
+        let frameName = try q.oneOf("frame", [OutputFrame.eclipticJ2000.rawValue, OutputFrame.equatorialJ2000.rawValue], default: OutputFrame.eclipticJ2000.rawValue)
+        let equatorial = frameName == OutputFrame.equatorialJ2000.rawValue
+        let snapshot = services.ephemeris.snapshot(at: t)
+        var w = JSONWriter(capacity: 8 * 1024)
+        w.object { w in
+            PositionsResult.writeTime(t, into: &w)
+            w.key("frame"); w.string(frameName)
+            w.key("convention"); w.string("quaternion [x, y, z, w] rotates body-fixed coordinates (+z north pole, +x prime meridian) into the frame; sceneQuaternion orients a Y-up model (north +Y, prime meridian +X) in the scene frame")
+            w.key("bodies")
+            w.array { w in
+                for id in bodies {
+                    let o = snapshot.orientation(id)
+                    let q = equatorial ? o.quaternionEquatorial : o.quaternionEcliptic
+                    let sq = SceneAxes.sceneQuaternion(bodyToEcliptic: o.quaternionEcliptic)
+                    w.object { w in
+                        w.key("id"); w.string(id.rawValue)
+                        w.key("model"); w.string(services.ephemeris.rotationModel(id).rawValue)
+                        w.key("poleRaDeg"); w.number(o.poleRADeg)
+                        w.key("poleDecDeg"); w.number(o.poleDecDeg)
+                        w.key("primeMeridianDeg"); w.number(o.primeMeridianDeg)
+                        w.key("quaternion"); w.numbers(q.array)
+                        w.key("sceneQuaternion"); w.numbers(sq.array)
+                    }
+                }
+            }
+        }
+        return .json(w.bytes, freshness: freshness)
+    }
+
+    /// `GET /v1/scene`: everything one frame of a 3D client needs, all 25 bodies.
+    func scene(_ req: HTTPRequest) throws -> HTTPResponse {
+        let q = req.query
+        try q.rejectUnknown(["date"])
+        let (t, freshness) = try q.instant(clock: services.clock)
+        let layout = services.layout
+        let bodies = layout.bodies(services.ephemeris.snapshot(at: t))
+        var w = JSONWriter(capacity: 12 * 1024)
+        w.object { w in
+            PositionsResult.writeTime(t, into: &w)
+            w.key("frame"); w.string("scene")
+            w.key("axes"); w.string("scene = (x, z, -y) of ecliptic J2000: Y up (ecliptic north), right-handed")
+            w.key("scaling")
+            w.object { w in
+                w.key("distance"); w.string("15 * ln(1 + AU / 0.5)")
+                w.key("planetRadius"); w.string("max(0.03, sqrt(km) * 0.00125)")
+                w.key("moonRadius"); w.string("max(0.012, parentSceneRadius * radiusKm / parentRadiusKm)")
+                w.key("moonDistance"); w.string("parentSceneRadius * (semiMajorAxisKm / parentRadiusKm)^0.6 * 1.5, along the true direction")
+            }
+            let positions = Dictionary(uniqueKeysWithValues: bodies.map { ($0.id, $0.position) })
+            w.key("bodies")
+            w.array { w in
+                for b in bodies {
+                    let e = services.catalogue[b.id]
+                    w.object { w in
+                        w.key("id"); w.string(b.id.rawValue)
+                        w.key("name"); w.string(e.name)
+                        w.key("type"); w.string(e.type.rawValue)
+                        w.key("parent"); w.optionalString(e.parent?.rawValue)
+                        w.key("position"); w.numbers(b.position.array)
+                        // Moons sit at a compressed offset from their parent (the seeds' moon scaling).
+                        w.key("offsetFromParent")
+                        if let parent = e.parent, parent != .sun, let p = positions[parent] {
+                            w.numbers((b.position - p).array)
+                        } else {
+                            w.null()
+                        }
+                        w.key("sceneRadius"); w.number(b.radius)
+                        w.key("sceneQuaternion"); w.numbers(b.quaternion.array)
+                        w.key("colorRgb"); w.numbers(e.colorRGB)
+                        w.key("emissive"); w.bool(e.emissive)
+                        w.key("ringPlane")
+                        if let r = b.ringPlane {
+                            w.object { w in
+                                w.key("normal"); w.numbers(r.normal.array)
+                                w.key("innerRadius"); w.number(r.innerRadius)
+                                w.key("outerRadius"); w.number(r.outerRadius)
+                                w.key("sceneQuaternion"); w.numbers(r.quaternion.array)
+                            }
+                        } else {
+                            w.null()
+                        }
+                    }
+                }
+            }
+        }
+        return .json(w.bytes, freshness: freshness)
+    }
+
+    /// `GET /v1/orbits`: one revolution of each body's osculating orbit at `date`.
+    func orbits(_ req: HTTPRequest) throws -> HTTPResponse {
+        let q = req.query
+        try q.rejectUnknown(["date", "bodies", "samples"])
+        let (t, freshness) = try q.instant(clock: services.clock)
+        let requested = try QueryParsing.bodies(try q.string("bodies"))
+        let samples = try q.int("samples", in: 16...4096, default: 256)
+        let bodies = requested.filter { $0 != .sun }
+        let ephemeris = services.ephemeris, layout = services.layout
+        let states = ephemeris.allStates(at: t)
+        let scene = layout.positions(ephemeris.snapshot(at: t))
+        var w = JSONWriter(capacity: bodies.count * samples * 130 + 1024)
+        w.object { w in
+            PositionsResult.writeTime(t, into: &w)
+            w.key("samples"); w.int(samples)
+            w.key("note"); w.string("two-body orbit through the body's state at date (planets: heliocentric, AU; moons: around their parent, km); scene points use the same scaling as /v1/scene")
+            if requested.contains(.sun) {
+                w.key("skipped"); w.array { w in w.string("sun") }
+            }
+            w.key("bodies")
+            w.array { w in
+                for id in bodies {
+                    let orbit: OsculatingOrbit
+                    let units: String
+                    var points: [Vector3]
+                    var scenePoints: [Vector3]
+                    if id.isSatellite, let parent = id.parent {
+                        let rel = ephemeris.parentRelativeState(id, at: t)
+                        orbit = OsculatingOrbit(position: rel.positionKm, velocity: rel.velocityKmPerDay, mu: GravitationalParameter.planetocentric(id))
+                        units = "km"
+                        points = orbit.polyline(count: samples)
+                        let origin = scene[parent.index]
+                        scenePoints = points.map { origin + layout.moonOffset(id, relativeKm: $0) }
+                    } else {
+                        let s = states[id.index]
+                        orbit = OsculatingOrbit(position: s.positionAU, velocity: s.velocityAUPerDay, mu: GravitationalParameter.heliocentric(id))
+                        units = "au"
+                        points = orbit.polyline(count: samples)
+                        scenePoints = points.map { SceneLayout.scenePosition(heliocentricAU: $0) }
+                    }
+                    w.object { w in
+                        w.key("id"); w.string(id.rawValue)
+                        w.key("center"); w.string((id.parent ?? .sun).rawValue)
+                        w.key("units"); w.string(units)
+                        w.key("elements")
+                        w.object { w in
+                            w.key("semiMajorAxis"); w.number(orbit.semiMajorAxis)
+                            w.key("eccentricity"); w.number(orbit.eccentricity)
+                            w.key("inclinationDeg"); w.number(Angle.degrees(orbit.inclinationRad))
+                            w.key("ascendingNodeDeg"); w.number(Angle.normalizedDegrees(Angle.degrees(orbit.ascendingNodeRad)))
+                            w.key("argumentOfPeriapsisDeg"); w.number(Angle.normalizedDegrees(Angle.degrees(orbit.argumentOfPeriapsisRad)))
+                            w.key("meanAnomalyDeg"); w.number(Angle.normalizedDegrees(Angle.degrees(orbit.meanAnomalyRad)))
+                            w.key("periodDays"); w.number(orbit.period)
+                        }
+                        w.key("points"); w.array { w in for p in points { w.numbers(p.array) } }
+                        w.key("scenePoints"); w.array { w in for p in scenePoints { w.numbers(p.array) } }
+                    }
+                }
+            }
+        }
+        return .json(w.bytes, freshness: freshness)
+    }
+
+    /// `GET /v1/camera/focus/{id}`: the seeds' planet-preset framing.
+    func cameraFocus(_ req: HTTPRequest, _ ctx: RequestContext) throws -> HTTPResponse {
+        let q = req.query
+        try q.rejectUnknown(["date", "aspect"])
+        let id = try QueryParsing.body(try ctx.parameters.require("id"), parameter: nil)
+        let (t, freshness) = try q.instant(clock: services.clock)
+        let aspect = try q.double("aspect", in: 0.1...10, default: 16.0 / 9.0)
+        let target = services.engine.scenePosition(id, at: t)
+        let (extent, hasMoons) = CameraFraming.systemExtent(id, layout: services.layout)
+        let pose = CameraFraming.focus(target: target, extent: extent, hasMoons: hasMoons, aspect: aspect)
+        var w = JSONWriter()
+        w.object { w in
+            PositionsResult.writeTime(t, into: &w)
+            w.key("id"); w.string(id.rawValue)
+            w.key("aspect"); w.number(aspect)
+            w.key("target"); w.numbers(pose.target.array)
+            w.key("distance"); w.number(pose.distance)
+            w.key("azimuthRad"); w.number(pose.azimuthRad)
+            w.key("elevationRad"); w.number(pose.elevationRad)
+            w.key("position"); w.numbers(pose.position.array)
+            w.key("up"); w.numbers([0, 1, 0])
+            w.key("fieldOfViewDeg"); w.number(pose.fieldOfViewDeg)
+            w.key("systemExtent"); w.number(extent)
+        }
+        return .json(w.bytes, freshness: freshness)
+    }
+}

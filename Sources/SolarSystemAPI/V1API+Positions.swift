@@ -1,0 +1,229 @@
+import Ephemeris
+import HTTP
+
+extension V1API {
+    static let positionsParameters: Set<String> = ["date", "bodies", "frame", "center", "units"]
+    static let seriesParameters: Set<String> = ["start", "stop", "step", "times", "frame", "center", "units", "format"]
+    /// The most samples one time-series request may ask for.
+    public static let maxSeriesSamples = 100_000
+    /// The most instants `times=` may list.
+    public static let maxSeriesTimes = 1_000
+    /// Series up to this many samples are sent whole (with an ETag); longer ones stream chunked.
+    static let streamingThreshold = 2_000
+    static let samplesPerChunk = 500
+
+    /// `GET /v1/positions`: every (or the listed) body at one instant.
+    func positions(_ req: HTTPRequest) throws -> HTTPResponse {
+        let q = req.query
+        try q.rejectUnknown(Self.positionsParameters)
+        let date = try q.string("date")
+        let query = try PositionsQuery.parse(
+            date: date, bodies: try q.string("bodies"), frame: try q.string("frame"),
+            center: try q.string("center"), units: try q.string("units"), now: services.clock
+        )
+        return .json(services.engine.positions(query).json(), freshness: Freshness(dateParameter: date))
+    }
+
+    /// `GET /v1/positions/{id}`: one body over `start`/`stop`/`step` or the instants in `times`.
+    func timeSeries(_ req: HTTPRequest, _ ctx: RequestContext) throws -> HTTPResponse {
+        let q = req.query
+        try q.rejectUnknown(Self.seriesParameters)
+        let id = try QueryParsing.body(try ctx.parameters.require("id"), parameter: nil)
+        let selection = try FrameSelection.parse(frame: try q.string("frame"), center: try q.string("center"), units: try q.string("units"))
+        let csv = try wantsCSV(req)
+        let series = try SeriesTimes.parse(
+            start: try q.string("start"), stop: try q.string("stop"), step: try q.string("step"),
+            times: try q.string("times"), clock: services.clock
+        )
+        let header = SeriesHeader(id: id, selection: selection, count: series.count, model: series.modelSummary)
+        let engine = services.engine
+        let encode: @Sendable (Range<Int>) -> [UInt8] = { range in
+            let entries = range.map { k -> (Instant, PositionEntry) in
+                let t = series.instant(k)
+                return (t, engine.sample(id, at: t, selection))
+            }
+            return csv ? SeriesEncoding.csvRows(entries) : SeriesEncoding.jsonRows(entries, first: range.lowerBound == 0)
+        }
+        let head = csv ? SeriesEncoding.csvHeader : SeriesEncoding.jsonHead(header)
+        let tail = csv ? [] : SeriesEncoding.jsonTail
+        let contentType = csv ? "text/csv; charset=utf-8" : HTTPResponse.jsonContentType
+
+        if series.count <= Self.streamingThreshold {
+            let body = head + encode(0..<series.count) + tail
+            return series.freshness.apply(.bytes(body, contentType: contentType))
+        }
+        // Long series: stream chunks of samples as the connection drains.
+        struct Cursor: Sendable { var next = -1; var done = false }
+        let count = series.count, chunk = Self.samplesPerChunk
+        let producer = BodyProducer(state: Cursor()) { c in
+            if c.done { return nil }
+            if c.next < 0 { c.next = 0; return head }
+            if c.next >= count { c.done = true; return tail.isEmpty ? nil : tail }
+            let end = min(count, c.next + chunk)
+            defer { c.next = end }
+            return encode(c.next..<end)
+        }
+        var response = HTTPResponse.stream(contentType: contentType, producer)
+        if series.freshness == .fixed {
+            response.headers.replaceOrAdd(name: "Cache-Control", value: "public, max-age=31536000, immutable")
+        } else {
+            response = response.noStore()
+        }
+        return response
+    }
+
+    /// `format=csv`, or `Accept: text/csv` when `format` is absent.
+    func wantsCSV(_ req: HTTPRequest) throws(ProblemDetails) -> Bool {
+        if let f = try req.query.oneOf("format", ["json", "csv"]) { return f == "csv" }
+        let accept = req.headers.values(for: "accept").joined(separator: ",")
+        return accept.contains("text/csv")
+    }
+}
+
+struct SeriesHeader {
+    let id: BodyID
+    let selection: FrameSelection
+    let count: Int
+    let model: String
+}
+
+/// The instants of a time series: an arithmetic sequence, or an explicit list.
+struct SeriesTimes: Sendable {
+    enum Kind: Sendable {
+        case stepped(start: Instant, stepSeconds: Double)
+        case listed([Instant])
+    }
+    let kind: Kind
+    let count: Int
+    let freshness: Freshness
+
+    /// The theories serving the series' span.
+    var modelSummary: String {
+        switch kind {
+        case .stepped:
+            return Ephemeris.modelSummary(fromJDTDB: instant(0).jdTDB, toJDTDB: instant(count - 1).jdTDB)
+        case let .listed(list):
+            let jds = list.map(\.jdTDB)
+            return Ephemeris.modelSummary(fromJDTDB: jds.min() ?? 0, toJDTDB: jds.max() ?? 0)
+        }
+    }
+
+    func instant(_ k: Int) -> Instant {
+        switch kind {
+        case let .stepped(start, step): return k == 0 ? start : start.adding(seconds: Double(k) * step)
+        case let .listed(list): return list[k]
+        }
+    }
+
+    static let stepAccepted = "a positive number followed by d, h, m or s (1d, 6h, 30m, 90s, 0.5h), at least 1s"
+
+    /// Parses `1d`, `6h`, `30m`, `90s`, `0.5h` into seconds.
+    static func stepSeconds(_ text: String) throws(ProblemDetails) -> Double {
+        guard let unit = text.last, text.count >= 2, text.count <= 24,
+              let value = Double(text.dropLast()), value.isFinite,
+              text.dropLast().allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") })
+        else { throw .invalidParameter("step", value: text, accepted: stepAccepted) }
+        let seconds: Double
+        switch unit {
+        case "d": seconds = value * 86_400
+        case "h": seconds = value * 3_600
+        case "m": seconds = value * 60
+        case "s": seconds = value
+        default: throw .invalidParameter("step", value: text, accepted: stepAccepted)
+        }
+        guard seconds >= 1 else {
+            throw .invalidParameter("step", value: text, accepted: stepAccepted, reason: seconds <= 0 ? "the step must be positive" : "below one second")
+        }
+        return seconds
+    }
+
+    static func parse(start: String?, stop: String?, step: String?, times: String?, clock: () -> Double) throws(ProblemDetails) -> SeriesTimes {
+        if let times {
+            guard start == nil, stop == nil, step == nil else {
+                throw .invalidParameter("times", value: times, accepted: "either times, or start with stop and step — not both")
+            }
+            guard times.utf8.count <= V1API.maxSeriesTimes * 40 else {
+                throw .invalidParameter("times", value: times, accepted: "at most \(V1API.maxSeriesTimes) comma-separated dates")
+            }
+            let parts = times.split(separator: ",", omittingEmptySubsequences: false)
+            guard parts.count <= V1API.maxSeriesTimes else {
+                throw .invalidParameter("times", value: times, accepted: "at most \(V1API.maxSeriesTimes) comma-separated dates", reason: "\(parts.count) given")
+            }
+            var list: [Instant] = []
+            list.reserveCapacity(parts.count)
+            var fresh = Freshness.fixed
+            for p in parts {
+                let s = String(p)
+                if s == "now" { fresh = .now }
+                list.append(try QueryParsing.instant(s, parameter: "times", now: clock))
+            }
+            return SeriesTimes(kind: .listed(list), count: list.count, freshness: fresh)
+        }
+        guard let start else { throw .missingParameter("start", accepted: "an ISO 8601 UTC date, jd:<UTC Julian date> or now (with stop and step), or use times") }
+        guard let stop else { throw .missingParameter("stop", accepted: "an ISO 8601 UTC date, jd:<UTC Julian date> or now") }
+        guard let step else { throw .missingParameter("step", accepted: stepAccepted) }
+        let t0 = try QueryParsing.instant(start, parameter: "start", now: clock)
+        let t1 = try QueryParsing.instant(stop, parameter: "stop", now: clock)
+        let stepS = try stepSeconds(step)
+        let spanSeconds = t1.seconds(since: t0)
+        guard spanSeconds >= 0 else {
+            throw .invalidParameter("stop", value: stop, accepted: "a date at or after start (\(t0.iso8601))", reason: "stop is before start")
+        }
+        // Tolerate rounding so that e.g. 2026-01-01..2026-01-02 at 6h gives 5 samples.
+        let intervals = (spanSeconds / stepS + 1e-6).rounded(.down)
+        guard intervals < Double(V1API.maxSeriesSamples) else {
+            let n = intervals + 1
+            throw .invalidParameter("step", value: step, accepted: "a step giving at most \(V1API.maxSeriesSamples) samples between start and stop",
+                                    reason: n < 1e15 ? "\(Int(n)) samples requested" : "too many samples requested")
+        }
+        let fresh: Freshness = (start == "now" || stop == "now") ? .now : .fixed
+        return SeriesTimes(kind: .stepped(start: t0, stepSeconds: stepS), count: Int(intervals) + 1, freshness: fresh)
+    }
+}
+
+/// JSON and CSV encodings of a time series, written chunk by chunk.
+enum SeriesEncoding {
+    static let csvHeader = Array("date,jd_tt,jd_tdb,x,y,z,vx,vy,vz,distance\n".utf8)
+    static let jsonTail = Array("]}".utf8)
+
+    static func jsonHead(_ h: SeriesHeader) -> [UInt8] {
+        var w = JSONWriter()
+        var out: [UInt8] = []
+        w.object { w in
+            w.key("id"); w.string(h.id.rawValue)
+            PositionsResult.writeSelection(h.selection, into: &w)
+            w.key("model"); w.string(h.model)
+            w.key("count"); w.int(h.count)
+        }
+        out = w.bytes
+        // Re-open the object to append the samples array: `{…,"samples":[`.
+        out.removeLast()
+        out.append(contentsOf: Array(#","samples":["#.utf8))
+        return out
+    }
+
+    static func jsonRows(_ rows: [(Instant, PositionEntry)], first: Bool) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(rows.count * 260)
+        for (k, (t, e)) in rows.enumerated() {
+            if !(first && k == 0) { out.append(UInt8(ascii: ",")) }
+            var w = JSONWriter(capacity: 256)
+            w.object { w in
+                PositionsResult.writeTime(t, into: &w)
+                PositionsResult.writeVectors(e, into: &w)
+            }
+            out.append(contentsOf: w.bytes)
+        }
+        return out
+    }
+
+    static func csvRows(_ rows: [(Instant, PositionEntry)]) -> [UInt8] {
+        var out = ""
+        out.reserveCapacity(rows.count * 220)
+        for (t, e) in rows {
+            let p = e.position, v = e.velocity
+            out += "\(t.iso8601),\(t.jdTT),\(t.jdTDB),\(p.x),\(p.y),\(p.z),\(v.x),\(v.y),\(v.z),\(e.distance)\n"
+        }
+        return Array(out.utf8)
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import HTTP
+import HTTPTestSupport
+@testable import SolarSystemAPI
+import Ephemeris
+
+/// The repository's data files, read the way `solarsystem serve` reads them.
+enum RepositoryFiles {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static func bytes(_ path: String) -> [UInt8] {
+        guard let data = FileManager.default.contents(atPath: root.appendingPathComponent(path).path) else {
+            fatalError("\(path) not found under \(root.path)")
+        }
+        return [UInt8](data)
+    }
+}
+
+/// One live server with the v1 API on an ephemeral loopback port, shared by the API suites.
+/// Its clock is pinned so `now` is reproducible: 2026-11-22T12:00:00Z.
+enum APIServer {
+    static let pinnedNow = 1_795_348_800.0
+
+    static let services: APIServices = {
+        do {
+            return APIServices(
+                catalogue: try Catalogue(json: RepositoryFiles.bytes("Resources/bodies.json")),
+                stars: try StarCatalogue(csv: RepositoryFiles.bytes("Resources/stars.csv")),
+                openAPIDocument: RepositoryFiles.bytes("openapi.yaml"),
+                clock: { pinnedNow })
+        } catch {
+            fatalError("services: \(error)")
+        }
+    }()
+
+    static let shared: TestServer = {
+        do {
+            let api = V1API(services: services)
+            return try TestServer { router in api.register(on: router) }
+        } catch {
+            fatalError("cannot start the API test server: \(error)")
+        }
+    }()
+
+    static func get(_ target: String, headers: [String: String] = [:]) throws -> RawResponse {
+        try shared.get(target, headers: headers)
+    }
+}
+
+extension RawResponse {
+    /// The body as JSON of any shape.
+    var anyJSON: Any? { try? JSONSerialization.jsonObject(with: Data(body)) }
+
+    /// `bodies` (or another array member) as a list of objects.
+    func objects(_ key: String) -> [[String: Any]] { json[key] as? [[String: Any]] ?? [] }
+
+    /// The CSV body as rows of fields (no quoting in this API's CSV).
+    var csvRows: [[String]] {
+        bodyText.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+    }
+}
+
+/// `[x, y, z]` from a JSON array of numbers.
+func vector(_ any: Any?) -> Vector3? {
+    guard let a = any as? [Double], a.count == 3 else {
+        guard let n = any as? [NSNumber], n.count == 3 else { return nil }
+        return Vector3(n[0].doubleValue, n[1].doubleValue, n[2].doubleValue)
+    }
+    return Vector3(a[0], a[1], a[2])
+}
+
+func number(_ any: Any?) -> Double? { (any as? NSNumber)?.doubleValue }
