@@ -29,6 +29,7 @@ let package = Package(
         ),
         .target(name: "Ephemeris"),
         .target(name: "Scene", dependencies: ["Ephemeris"]),
+        .target(name: "Storage", dependencies: ["CSQLite", .product(name: "Logging", package: "swift-log")]),
         .target(
             name: "HTTP",
             dependencies: ["CZlib", .product(name: "Logging", package: "swift-log")]
@@ -54,6 +55,7 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "SceneTests", dependencies: ["Scene", "Ephemeris"]),
+        .testTarget(name: "StorageTests", dependencies: ["Storage", "CSQLite", .product(name: "Logging", package: "swift-log")]),
         // Raw-socket client and live test server shared by the HTTP and API end-to-end tests.
         .target(
             name: "HTTPTestSupport",
