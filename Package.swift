@@ -30,6 +30,7 @@ let package = Package(
         .target(name: "Ephemeris"),
         .target(name: "Scene", dependencies: ["Ephemeris"]),
         .target(name: "Missions", dependencies: ["Scene", "Ephemeris"]),
+        .target(name: "Rendering", dependencies: ["Scene", "Ephemeris", "CZlib"]),
         .target(name: "Storage", dependencies: ["CSQLite", .product(name: "Logging", package: "swift-log")]),
         .target(
             name: "HTTP",
@@ -57,6 +58,7 @@ let package = Package(
         ),
         .testTarget(name: "SceneTests", dependencies: ["Scene", "Ephemeris"]),
         .testTarget(name: "MissionsTests", dependencies: ["Missions", "Scene", "Ephemeris"]),
+        .testTarget(name: "RenderingTests", dependencies: ["Rendering", "Scene", "Ephemeris", "CZlib"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "CSQLite", .product(name: "Logging", package: "swift-log")]),
         // Raw-socket client and live test server shared by the HTTP and API end-to-end tests.
         .target(
