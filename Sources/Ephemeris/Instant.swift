@@ -57,7 +57,23 @@ public struct Instant: Sendable, Hashable, Comparable {
     /// ISO 8601 echo of the UTC instant, e.g. `2026-11-22T00:00:00Z`.
     public var iso8601: String { utc.iso8601 }
 
-    /// The instant `seconds` later on the TT scale, keeping the UTC label consistent.
+    /// The instant `seconds` of TT later: elapsed physical time (a mission's clock). Across a
+    /// leap second the UTC label moves one second less than `seconds`.
+    public func addingTT(seconds: Double) -> Instant {
+        var label = CivilDateTime(julianDay: utc.julianDay + seconds / Constants.secondsPerDay)
+        var trial = TimeScale.instant(utc: label)
+        for _ in 0..<3 {
+            // The label moved by `seconds` of UTC; take off the leap seconds it crossed.
+            let error = trial.seconds(since: self) - seconds
+            if abs(error) < 1e-4 { break }
+            label = CivilDateTime(julianDay: label.julianDay - error / Constants.secondsPerDay)
+            trial = TimeScale.instant(utc: label)
+        }
+        return trial
+    }
+
+    /// The instant `seconds` of UTC later: the UTC label advances by exactly `seconds` (so daily
+    /// steps stay at the same clock time across a leap second); TT follows from the label.
     public func adding(seconds: Double) -> Instant {
         let days = seconds / Constants.secondsPerDay
         let utcJD = utc.julianDay + days

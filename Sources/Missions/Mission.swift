@@ -167,7 +167,7 @@ public struct Mission: Sendable, Hashable {
     public let subtitle: String
     /// The launch date exactly as written (`1969-07-16T13:32:00.000Z`).
     public let launchDate: String
-    /// The launch as an instant; mission time t (hours) is `launch.adding(seconds: t * 3600)`.
+    /// The launch as an instant; mission time t (hours) is `launch.addingTT(seconds: t * 3600) (elapsed TT)`.
     public let launch: Instant
     public let durationHours: Double
     /// The hour the geocentric waypoints' +X axis points at the Moon (geocentric missions).
@@ -210,7 +210,7 @@ public struct Mission: Sendable, Hashable {
     public func vehicle(_ id: String) -> Vehicle? { vehicles.first { $0.id == id } }
 
     /// The instant `t` hours after launch.
-    public func instant(atHours t: Double) -> Instant { launch.adding(seconds: t * 3600) }
+    public func instant(atHours t: Double) -> Instant { launch.addingTT(seconds: t * 3600) }
 
     /// Mission time (hours from launch, TT seconds / 3600) of an instant: for `?date=` queries.
     public func hours(at instant: Instant) -> Double { instant.seconds(since: launch) / 3600 }

@@ -161,3 +161,20 @@ struct TimeScaleTests {
         #expect(CivilDateTime.julianDayNumberAtMidnight(year: 1582, month: 10, day: 15) == 2_299_160.5)
     }
 }
+
+@Suite("Instant arithmetic across a leap second")
+struct InstantArithmeticTests {
+    @Test("addingTT counts elapsed TT: two days across 2016-12-31's leap second end at 23:59:59 UTC")
+    func addingTT() throws {
+        let t0 = try TimeScale.parse("2016-12-31T00:00:00Z")
+        let t1 = t0.addingTT(seconds: 2 * 86_400)
+        #expect(abs(t1.seconds(since: t0) - 2 * 86_400) < 1e-3)
+        #expect(t1.iso8601 == "2017-01-01T23:59:59Z")
+        let u1 = t0.adding(seconds: 2 * 86_400)
+        #expect(u1.iso8601 == "2017-01-02T00:00:00Z")
+        #expect(abs(u1.seconds(since: t0) - (2 * 86_400 + 1)) < 1e-3)
+        // Round trip: the TT difference of a parsed date gives it back.
+        let later = try TimeScale.parse("2017-07-01T00:00:00Z")
+        #expect(t0.addingTT(seconds: later.seconds(since: t0)).iso8601 == "2017-07-01T00:00:00Z")
+    }
+}

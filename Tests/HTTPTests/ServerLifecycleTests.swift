@@ -28,9 +28,9 @@ struct ServerLifecycleTests {
         #expect(try heavy.readResponse().bodyText == "hello")
     }
 
-    @Test func heavyRoutesBeyondTheCapGet503WithRetryAfter() throws {
+    @Test func heavyRoutesBeyondTheCapAndTheWaitListGet503WithRetryAfter() throws {
         let started = Latch(), release = Latch()
-        let s = try TestServer(configure: { $0.workerPoolSize = 1 }, routes: { r in
+        let s = try TestServer(configure: { $0.workerPoolSize = 1; $0.workerQueueLimit = 1 }, routes: { r in
             r.get("/render", execution: .offloaded) { _, _ in
                 started.open()
                 _ = release.wait(timeout: 30)
@@ -40,16 +40,21 @@ struct ServerLifecycleTests {
         let first = try s.client()
         try first.send("GET /render HTTP/1.1\r\nHost: t\r\n\r\n")
         #expect(started.wait())
-        let second = try s.get("/render")
-        #expect(second.status == 503)
-        #expect(second.header("retry-after") == "1")
-        #expect(second.header("content-type") == "application/problem+json")
+        // The second waits for the worker; the third finds the wait list full.
+        let second = try s.client()
+        try second.send("GET /render HTTP/1.1\r\nHost: t\r\n\r\n")
+        #expect(TestServer.eventually { s.server.offloadedInFlight == 2 })
+        let third = try s.get("/render")
+        #expect(third.status == 503)
+        #expect(third.header("retry-after") == "1")
+        #expect(third.header("content-type") == "application/problem+json")
         #expect(s.server.metrics.offloadRejected.value() == 1)
         release.open()
         #expect(try first.readResponse().bodyText == "rendered")
+        #expect(try second.readResponse().bodyText == "rendered")
         #expect(TestServer.eventually { s.server.offloadedInFlight == 0 })
-        let third = try s.get("/render")
-        #expect(third.bodyText == "rendered")
+        let fourth = try s.get("/render")
+        #expect(fourth.bodyText == "rendered")
     }
 
     @Test func gracefulShutdownFinishesTheRequestInFlight() throws {

@@ -49,7 +49,7 @@ public struct QueryParameters: Sendable, Sequence {
     public func int(_ name: String, in range: ClosedRange<Int>? = nil) throws(ProblemDetails) -> Int? {
         guard let raw = try string(name) else { return nil }
         let accepted = range.map { "an integer from \($0.lowerBound) to \($0.upperBound)" } ?? "an integer"
-        guard let v = Int(raw) else { throw ProblemDetails.invalidParameter(name, value: raw, accepted: accepted, reason: "not an integer") }
+        guard let v = DecimalNumber.int(raw) else { throw ProblemDetails.invalidParameter(name, value: raw, accepted: accepted, reason: "not an integer") }
         if let range, !range.contains(v) { throw ProblemDetails.invalidParameter(name, value: raw, accepted: accepted, reason: "out of range") }
         return v
     }
@@ -62,7 +62,7 @@ public struct QueryParameters: Sendable, Sequence {
     public func double(_ name: String, in range: ClosedRange<Double>? = nil) throws(ProblemDetails) -> Double? {
         guard let raw = try string(name) else { return nil }
         let accepted = range.map { "a number from \(format($0.lowerBound)) to \(format($0.upperBound))" } ?? "a finite number"
-        guard let v = Double(raw), v.isFinite else { throw ProblemDetails.invalidParameter(name, value: raw, accepted: accepted, reason: "not a finite number") }
+        guard let v = DecimalNumber.double(raw) else { throw ProblemDetails.invalidParameter(name, value: raw, accepted: accepted, reason: "not a finite decimal number") }
         if let range, !range.contains(v) { throw ProblemDetails.invalidParameter(name, value: raw, accepted: accepted, reason: "out of range") }
         return v
     }

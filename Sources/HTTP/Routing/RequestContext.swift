@@ -95,7 +95,7 @@ public struct RouteParameters: Sendable, Sequence {
     /// The parameter as an integer, or a 400 problem naming it.
     public func requireInt(_ name: String) throws(ProblemDetails) -> Int {
         let raw = try require(name)
-        guard let v = Int(raw) else {
+        guard let v = DecimalNumber.int(raw) else {
             throw ProblemDetails.invalidParameter(name, value: raw, accepted: "an integer").with("location", "path")
         }
         return v

@@ -125,7 +125,7 @@ final class ServerCore: @unchecked Sendable {
         self.metrics = metrics
         self.logger = logger
         loops = (0..<max(1, configuration.eventLoopCount)).map { EventLoop(index: $0) }
-        workers = WorkerPool(size: configuration.workerPoolSize, name: "http.worker")
+        workers = WorkerPool(size: configuration.workerPoolSize, queueLimit: configuration.workerQueueLimit, name: "http.worker")
         serverHeaderLine = Array("Server: \(configuration.serverName)\r\n".utf8)
         highWater = max(16 * 1024, configuration.outputHighWaterMark)
         headerTimeoutNanos = nanos(configuration.headerReadTimeout)

@@ -29,8 +29,10 @@ public struct HTTPServerConfiguration: Sendable {
     /// Smallest body gzip-compressed.
     public var gzipMinimumSize: Int = 1024
     public var gzipLevel: Int32 = 6
-    /// Threads for `.offloaded` routes; requests beyond them get 503 with Retry-After.
+    /// Threads for `.offloaded` routes.
     public var workerPoolSize: Int = max(2, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    /// Offloaded requests that may wait for a worker; beyond them the answer is 503 with Retry-After.
+    public var workerQueueLimit: Int = 16
     /// Bytes an event stream may have queued for a client before it is dropped.
     public var eventStreamQueueLimit: Int = 256 * 1024
     /// Interval of the `: heartbeat` comment on idle event streams.

@@ -1,8 +1,9 @@
 import Foundation
 
-/// A fixed set of threads for `.offloaded` routes. `trySubmit` refuses work when every thread is
-/// busy (the caller answers 503), so a slow renderer can never queue up unbounded work or stall
-/// a connection queue.
+/// A fixed set of threads for `.offloaded` routes with a short bounded wait list. `trySubmit`
+/// refuses work when every thread is busy and `queueLimit` jobs already wait (the caller answers
+/// 503), so a slow renderer can never queue up unbounded work or stall a connection queue, while
+/// a burst of a few requests (a page loading several images) is served rather than refused.
 final class WorkerPool: @unchecked Sendable {
     private let condition = NSCondition()
     private var jobs: [@Sendable () -> Void] = []
@@ -11,10 +12,12 @@ final class WorkerPool: @unchecked Sendable {
     private var idle = 0
     private var stopped = false
     let size: Int
+    let queueLimit: Int
     let name: String
 
-    init(size: Int, name: String) {
+    init(size: Int, queueLimit: Int = 0, name: String) {
         self.size = max(1, size)
+        self.queueLimit = max(0, queueLimit)
         self.name = name
     }
 
@@ -25,11 +28,12 @@ final class WorkerPool: @unchecked Sendable {
         return busy
     }
 
-    /// Runs `job` on a worker thread unless all `size` workers are busy.
+    /// Runs `job` on a worker thread, or queues it while fewer than `queueLimit` jobs wait;
+    /// false when both are full.
     func trySubmit(_ job: @escaping @Sendable () -> Void) -> Bool {
         condition.lock()
         defer { condition.unlock() }
-        guard !stopped, busy < size else { return false }
+        guard !stopped, busy < size + queueLimit else { return false }
         busy += 1
         jobs.append(job)
         if idle == 0, threads < size {
