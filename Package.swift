@@ -30,8 +30,8 @@ let package = Package(
         .target(name: "Ephemeris"),
         .target(name: "Scene", dependencies: ["Ephemeris"]),
         .target(name: "Missions", dependencies: ["Scene", "Ephemeris"]),
-        .target(name: "Rendering", dependencies: ["Scene", "Ephemeris", "CZlib"]),
         .target(name: "Storage", dependencies: ["CSQLite", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "Rendering", dependencies: ["Scene", "Ephemeris", "CZlib"]),
         .target(
             name: "HTTP",
             dependencies: ["CZlib", .product(name: "Logging", package: "swift-log")]
@@ -39,14 +39,14 @@ let package = Package(
         .target(
             name: "SolarSystemAPI",
             dependencies: [
-                "HTTP", "Scene", "Ephemeris",
+                "HTTP", "Storage", "Rendering", "Missions", "Scene", "Ephemeris",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .executableTarget(
             name: "solarsystem",
             dependencies: [
-                "SolarSystemAPI", "HTTP", "Scene", "Ephemeris",
+                "SolarSystemAPI", "HTTP", "Storage", "Rendering", "Missions", "Scene", "Ephemeris",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -58,8 +58,8 @@ let package = Package(
         ),
         .testTarget(name: "SceneTests", dependencies: ["Scene", "Ephemeris"]),
         .testTarget(name: "MissionsTests", dependencies: ["Missions", "Scene", "Ephemeris"]),
-        .testTarget(name: "RenderingTests", dependencies: ["Rendering", "Scene", "Ephemeris", "CZlib"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "CSQLite", .product(name: "Logging", package: "swift-log")]),
+        .testTarget(name: "RenderingTests", dependencies: ["Rendering", "Scene", "Ephemeris", "CZlib"]),
         // Raw-socket client and live test server shared by the HTTP and API end-to-end tests.
         .target(
             name: "HTTPTestSupport",
@@ -69,7 +69,8 @@ let package = Package(
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "HTTPTestSupport", "CZlib"]),
         .testTarget(
             name: "SolarSystemAPITests",
-            dependencies: ["SolarSystemAPI", "HTTP", "HTTPTestSupport", "Scene", "Ephemeris"]
+            dependencies: ["SolarSystemAPI", "HTTP", "HTTPTestSupport", "Storage", "Rendering", "Missions", "Scene", "Ephemeris", "CZlib",
+                           .product(name: "Logging", package: "swift-log")]
         ),
     ]
 )

@@ -1,16 +1,22 @@
 #!/usr/bin/env bash
 # API conformance: validates openapi.yaml, builds and starts the server on a free loopback port,
 # checks that GET /openapi.yaml serves the file byte for byte, then runs Schemathesis against
-# every documented operation with all checks. Exits non-zero on any failure.
+# every documented operation with all checks except the mission replay stream (an SSE stream
+# that runs for as long as the replay lasts), which is checked with curl: a complete fast replay
+# must end with `event: end`, every event's data must match its schema, and Last-Event-ID must
+# resume. The rendered views (/v1/views/system.{svg,ppm,png}) run under Schemathesis with fewer
+# examples and a pixel budget (see step 5), and are also checked directly: the PNG signature and
+# IHDR size, the PPM byte count, the SVG parsing as XML (step 7). Exits non-zero on any failure.
 #
 #   scripts/api-conformance.sh                 # defaults: 50 examples per operation
 #   MAX_EXAMPLES=200 scripts/api-conformance.sh
 #   SKIP_BUILD=1 scripts/api-conformance.sh    # reuse .build-conformance/swift
+#   VIEW_MAX_EXAMPLES=10 VIEW_MAX_PIXELS=262144 scripts/api-conformance.sh   # cheaper view renders
 #
 # Everything it installs or builds lives under .build-conformance/ (ignored by git):
 #   venv/   Python virtual environment with openapi-spec-validator and schemathesis
 #   swift/  SwiftPM scratch path
-#   report/ Schemathesis JUnit report, server log
+#   report/ Schemathesis JUnit report, server log, the recorded replay stream
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -22,6 +28,10 @@ SCRATCH="$WORK/swift"
 REPORT="$WORK/report"
 SPEC="$ROOT/openapi.yaml"
 MAX_EXAMPLES="${MAX_EXAMPLES:-50}"
+# Views (step 5): Hypothesis examples per view operation, and the most pixels (width x height) a
+# generated view request may ask for (1 Mpx: ~0.8 s for a PNG in the debug build made here).
+VIEW_MAX_EXAMPLES="${VIEW_MAX_EXAMPLES:-20}"
+VIEW_MAX_PIXELS="${VIEW_MAX_PIXELS:-1048576}"
 WORKERS="${WORKERS:-4}"
 SEED="${SEED:-}"
 # Pinned to the major version whose CLI this script speaks (`run --url`, `--phases`, ...).
@@ -61,7 +71,10 @@ PORT="${PORT:-$("$VENV/bin/python" -c 'import socket; s = socket.socket(); s.bin
 BASE="http://127.0.0.1:$PORT"
 SERVER_LOG="$REPORT/server.log"
 log "starting the server on $BASE (log: $SERVER_LOG)"
-"$BIN" serve --host 127.0.0.1 --port "$PORT" --log-level warning >"$SERVER_LOG" 2>&1 &
+# The trajectory sample cache lives in an in-memory SQLite database (migrated from Migrations/ at
+# start-up), so every run starts cold and leaves nothing behind.
+"$BIN" serve --host 127.0.0.1 --port "$PORT" --log-level warning \
+    --db :memory: --migrations "$ROOT/Migrations" >"$SERVER_LOG" 2>&1 &
 SERVER_PID=$!
 stop_server() {
     if kill -0 "$SERVER_PID" 2>/dev/null; then
@@ -99,9 +112,73 @@ fi
 #   /v1/positions, /v1/positions/{id}: `units` vs `frame` (scene units only with frame=scene);
 #   /v1/positions/{id}: `times` excludes start/stop/step, which go together; stop >= start;
 #                       step >= 1 s and at most 100,000 samples.
-# For those two operations (only) a 400 on positive data is accepted. `times` may be long enough
+#   /v1/missions/{id}/telemetry, /framing: `t` (and `date`) must lie within *that* mission's replay
+#                       span (the schema can only bound `t` by the longest mission, 0..105000 h),
+#                       and `t` excludes `date`;
+#   /v1/missions/{id}/events: `at` within the mission's span, `at` excludes `from`/`to`, to >= from.
+#   /v1/views/system.{svg,ppm,png}: `date` excludes `mission`; `t` needs `mission` and must lie within
+#                       *that* mission's span; an orbit camera (`azimuth`, `elevation`, `distance`)
+#                       may end up inside a body (400 naming `distance`).
+# For those operations (only) a 400 on positive data is accepted. `times` may be long enough
 # for its percent-encoded request line to pass the server's 8 KiB limit, which answers 414: for
 # /v1/positions/{id} a 414 counts as a rejection of negative data and is tolerated for positive data.
+# /v1/missions/{id}/trajectory: `vehicle` must be one of *that* mission's vehicles (the schema lists
+# every mission's); another mission's vehicle gives 404, which positive-data acceptance allows anyway.
+#
+# /v1/missions/{id}/stream (operationId streamMission) is excluded from Schemathesis: a replay lasts
+# replayEndHours x 3600 / speed seconds, so schema-valid speeds (down to just above 0) would hold a
+# request open for hours. Step 6 checks it with curl instead.
+#
+# Views are expensive: the server ray-casts every pixel (a 4096x4096 PNG takes ~0.6 s in a release
+# build and ~13 s in the debug build this script makes; that PPM is 48 MiB). The schema keeps the
+# true bounds (16..4096), so Schemathesis still generates and sends 4096 and its out-of-range
+# neighbours; two things keep the run tractable without misdescribing the API:
+#   * the view operations get VIEW_MAX_EXAMPLES (default 20) Hypothesis examples instead of
+#     MAX_EXAMPLES (a per-operation generation override in the config below);
+#   * a `before_call` hook ($WORK/view_hooks.py, loaded through SCHEMATHESIS_HOOKS) caps the pixel
+#     count of a view request whose width and height are both valid (16..4096 integers; absent
+#     means the 1280x720 default): when width x height > VIEW_MAX_PIXELS it lowers the *smaller*
+#     side to max(16, VIEW_MAX_PIXELS // larger side) and sends the larger side as generated, so a
+#     generated 4096 still reaches the server (4096x4096 becomes 4096x256) and the request stays
+#     schema-valid. Requests whose width or height is invalid or repeated go out untouched (the
+#     server rejects them before rendering). Schemathesis revalidates a case a hook edits, so the
+#     checks judge what was actually sent.
+# Step 7 also requests a 4096x4096 SVG and a 4096-wide PNG directly.
+HOOKS="$WORK/view_hooks.py"
+cat >"$HOOKS" <<'HOOK'
+"""Schemathesis hook for scripts/api-conformance.sh: caps the pixel count of generated view requests."""
+import os
+
+import schemathesis
+
+MAX_PIXELS = int(os.environ.get("VIEW_MAX_PIXELS", "1048576"))
+DEFAULTS = {"width": 1280, "height": 720}
+
+
+def _size(query, name):
+    """The effective size in pixels, or None when the value is malformed, repeated or out of 16..4096."""
+    if name not in query:
+        return DEFAULTS[name]
+    value = query[name]
+    if isinstance(value, bool) or not isinstance(value, (int, str)):
+        return None
+    text = str(value)
+    if not (text.isascii() and text.isdigit() and len(text) <= 18):
+        return None
+    n = int(text)
+    return n if 16 <= n <= 4096 else None
+
+
+@schemathesis.hook
+def before_call(context, case, kwargs):
+    if not case.operation.path.startswith("/v1/views/") or not isinstance(case.query, dict):
+        return
+    w, h = _size(case.query, "width"), _size(case.query, "height")
+    if w is None or h is None or w * h <= MAX_PIXELS:
+        return
+    smaller = "height" if h <= w else "width"
+    case.query[smaller] = max(16, MAX_PIXELS // max(w, h))
+HOOK
 CONFIG="$WORK/schemathesis.toml"
 cat >"$CONFIG" <<EOF
 [cache]
@@ -115,10 +192,28 @@ checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", "400", "404"]
 include-path = "/v1/positions/{id}"
 checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", "400", "404", "414"]
 checks.negative_data_rejection.expected-statuses = ["400", "404", "405", "406", "414", "5xx"]
+
+[[operations]]
+include-path = "/v1/missions/{id}/telemetry"
+checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", "400", "404"]
+
+[[operations]]
+include-path = "/v1/missions/{id}/events"
+checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", "400", "404"]
+
+[[operations]]
+include-path = "/v1/missions/{id}/framing"
+checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", "400", "404"]
+
+[[operations]]
+include-path = ["/v1/views/system.svg", "/v1/views/system.ppm", "/v1/views/system.png"]
+generation.max-examples = $VIEW_MAX_EXAMPLES
+checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", "400", "404"]
 EOF
 
 ST_ARGS=(
     --url "$BASE"
+    --exclude-operation-id streamMission
     --checks all
     --phases examples,coverage,fuzzing,stateful
     --mode all
@@ -134,11 +229,300 @@ ST_ARGS=(
 
 log "schemathesis run openapi.yaml ${ST_ARGS[*]}"
 set +e
-"$VENV/bin/schemathesis" --config-file "$CONFIG" run "$SPEC" "${ST_ARGS[@]}" 2>&1 | tee "$REPORT/schemathesis.txt"
+SCHEMATHESIS_HOOKS="$HOOKS" VIEW_MAX_PIXELS="$VIEW_MAX_PIXELS" \
+    "$VENV/bin/schemathesis" --config-file "$CONFIG" run "$SPEC" "${ST_ARGS[@]}" 2>&1 | tee "$REPORT/schemathesis.txt"
 ST_STATUS=${PIPESTATUS[0]}
 set -e
 
-# --- 6. summary -------------------------------------------------------------------------------
+# --- 6. the mission replay stream ---------------------------------------------------------------
+# Excluded from Schemathesis (see step 5). One complete fast replay (Apollo 11 at 1e6 x: about a
+# second) must arrive as text/event-stream, open with `retry: 2000`, carry telemetry and
+# mission-event events whose `id:` is the MET in ms and whose data match the spec's schemas, and
+# end with `event: end` (reason `completed`) after which the server closes the stream. A resume
+# with Last-Event-ID must start there without repeating earlier events, and bad parameters must get
+# problem+json 400/404 before any stream starts.
+STREAM="$REPORT/stream.txt"
+log "checking GET /v1/missions/{id}/stream with curl"
+set +e
+curl -sS -N --max-time 30 -D "$REPORT/stream-headers.txt" -o "$STREAM" \
+    "$BASE/v1/missions/apollo11/stream?speed=1e6&rate=30"
+CURL_STATUS=$?
+curl -sS -N --max-time 30 -H 'Last-Event-ID: 700000000' -o "$REPORT/stream-resumed.txt" \
+    "$BASE/v1/missions/apollo11/stream?speed=1e6"
+CURL_RESUME_STATUS=$?
+"$VENV/bin/python" - "$SPEC" "$BASE" "$REPORT" "$CURL_STATUS" "$CURL_RESUME_STATUS" <<'PY'
+import json, sys, urllib.error, urllib.request
+import yaml
+from jsonschema import Draft202012Validator
+from referencing import Registry, Resource
+from referencing.jsonschema import DRAFT202012
+
+spec_path, base, report, curl_status, resume_status = sys.argv[1:6]
+spec = yaml.safe_load(open(spec_path, encoding="utf-8"))
+registry = Registry().with_resource("urn:spec", Resource.from_contents(spec, default_specification=DRAFT202012))
+def validator(name):
+    return Draft202012Validator({"$ref": f"urn:spec#/components/schemas/{name}"}, registry=registry)
+schemas = {"telemetry": validator("Telemetry"), "mission-event": validator("StreamMissionEvent"),
+           "end": validator("StreamEnd"), "problem": validator("Problem")}
+failures = []
+def fail(msg):
+    failures.append(msg)
+
+def parse(text):
+    """SSE blocks as dicts (field -> value; data lines joined with newlines)."""
+    blocks = []
+    for raw in text.replace("\r\n", "\n").split("\n\n"):
+        if not raw.strip():
+            continue
+        block = {}
+        for line in raw.split("\n"):
+            field, _, value = line.partition(":")
+            value = value[1:] if value.startswith(" ") else value
+            block[field] = block[field] + "\n" + value if field in block else value
+        blocks.append(block)
+    return blocks
+
+def check_events(name, blocks, first_id_at_least=0):
+    if not blocks or blocks[0] != {"retry": "2000"}:
+        fail(f"{name}: does not open with 'retry: 2000' (got {blocks[:1]})")
+    events = [b for b in blocks if "event" in b]
+    kinds = [b["event"] for b in events]
+    if not kinds or kinds[-1] != "end":
+        fail(f"{name}: the last event is {kinds[-1:] or 'missing'}, not 'end'")
+    if kinds.count("end") != 1:
+        fail(f"{name}: {kinds.count('end')} 'end' events")
+    if "telemetry" not in kinds:
+        fail(f"{name}: no telemetry event")
+    last_id = -1
+    for b in events:
+        kind = b["event"]
+        if kind not in schemas:
+            fail(f"{name}: unknown event {kind!r}"); continue
+        try:
+            data = json.loads(b.get("data", ""))
+        except ValueError as e:
+            fail(f"{name}: {kind} data is not JSON: {e}"); continue
+        for err in list(schemas[kind].iter_errors(data))[:3]:
+            fail(f"{name}: {kind} data violates the schema at {list(err.absolute_path)}: {err.message[:200]}")
+        try:
+            event_id = int(b.get("id", ""))
+        except ValueError:
+            fail(f"{name}: {kind} has no integer id ({b.get('id')!r})"); continue
+        if event_id < last_id:
+            fail(f"{name}: ids go backwards ({last_id} then {event_id})")
+        last_id = event_id
+        t = data.get("t") if isinstance(data, dict) else None
+        if kind in ("telemetry", "end") and isinstance(t, (int, float)) and abs(t * 3_600_000 - event_id) > 1:
+            fail(f"{name}: {kind} id {event_id} is not the MET in ms of t={t}")
+        if kind == "mission-event" and isinstance(t, (int, float)) and t * 3_600_000 < first_id_at_least - 1:
+            fail(f"{name}: resumed stream repeats the event at t={t}")
+        if event_id < first_id_at_least:
+            fail(f"{name}: resumed stream sends id {event_id} before Last-Event-ID {first_id_at_least}")
+    if kinds and kinds[-1] == "end":
+        end = json.loads(events[-1]["data"])
+        if end.get("reason") != "completed" or end.get("t") != 195.3:
+            fail(f"{name}: end event {end} is not a completed replay at 195.3 h")
+    return kinds
+
+if curl_status != "0":
+    fail(f"stream: curl exited {curl_status} (28 = the stream did not end within 30 s)")
+headers = open(f"{report}/stream-headers.txt", encoding="utf-8", errors="replace").read().lower()
+for needle in ("http/1.1 200", "content-type: text/event-stream", "cache-control: no-store", "x-request-id:"):
+    if needle not in headers:
+        fail(f"stream: response head lacks {needle!r}")
+kinds = check_events("stream", parse(open(f"{report}/stream.txt", encoding="utf-8").read()))
+if kinds.count("mission-event") != 9:
+    fail(f"stream: {kinds.count('mission-event')} mission-event events, expected Apollo 11's 9")
+if resume_status != "0":
+    fail(f"resumed stream: curl exited {resume_status}")
+resumed = check_events("resumed stream", parse(open(f"{report}/stream-resumed.txt", encoding="utf-8").read()), 700_000_000)
+if resumed.count("mission-event") != 1:
+    fail(f"resumed stream: {resumed.count('mission-event')} mission-event events, expected only Splashdown")
+
+# Errors come before the stream starts, as problems.
+for query, status in (("apollo11/stream?speed=0", 400), ("apollo11/stream?speed=1e9", 400),
+                      ("apollo11/stream?rate=31", 400), ("apollo11/stream?from=196", 400),
+                      ("apollo11/stream?foo=1", 400), ("vulcan/stream", 404)):
+    try:
+        r = urllib.request.urlopen(f"{base}/v1/missions/{query}", timeout=10)
+        got, ctype, body = r.status, r.headers.get("Content-Type", ""), r.read(4096)
+        r.close()
+    except urllib.error.HTTPError as e:
+        got, ctype, body = e.code, e.headers.get("Content-Type", ""), e.read()
+    if got != status or not ctype.startswith("application/problem+json"):
+        fail(f"{query}: {got} {ctype}, expected {status} application/problem+json")
+        continue
+    for err in list(schemas["problem"].iter_errors(json.loads(body)))[:3]:
+        fail(f"{query}: problem violates the schema: {err.message[:200]}")
+
+for f in failures:
+    print(f"FAIL: {f}", file=sys.stderr)
+print(f"stream: {len(kinds)} events ({kinds.count('telemetry')} telemetry, {kinds.count('mission-event')} mission-event, "
+      f"{kinds.count('end')} end); resumed: {len(resumed)} events; {len(failures)} failures", file=sys.stderr)
+sys.exit(1 if failures else 0)
+PY
+STREAM_STATUS=$?
+set -e
+
+# --- 7. the rendered views, byte by byte ----------------------------------------------------------
+# Schemathesis cannot look inside image bodies. Small renders must be what their Content-Type
+# says: a PNG with the 8-byte signature and an IHDR of the requested size (also at the 4096 bound,
+# 4096x16), a P6 PPM of exactly header + width x height x 3 bytes, an SVG that parses as XML
+# (python3 xml.etree) with the requested root width/height (also 4096x4096, cheap for a vector
+# drawing). Fixed dates and missions are immutable with an ETag that answers If-None-Match with
+# 304; absent dates are no-store without one. Errors are problems with the documented status.
+log "checking GET /v1/views/system.{png,ppm,svg} directly"
+set +e
+"$VENV/bin/python" - "$SPEC" "$BASE" <<'PY'
+import json, re, struct, sys, urllib.error, urllib.request
+import xml.etree.ElementTree as ET
+import yaml
+from jsonschema import Draft202012Validator
+from referencing import Registry, Resource
+from referencing.jsonschema import DRAFT202012
+
+spec_path, base = sys.argv[1:3]
+spec = yaml.safe_load(open(spec_path, encoding="utf-8"))
+registry = Registry().with_resource("urn:spec", Resource.from_contents(spec, default_specification=DRAFT202012))
+problem_schema = Draft202012Validator({"$ref": "urn:spec#/components/schemas/Problem"}, registry=registry)
+IMMUTABLE = "public, max-age=31536000, immutable"
+failures, passed = [], 0
+
+def fail(msg):
+    failures.append(msg)
+
+def get(query, headers=None):
+    req = urllib.request.Request(f"{base}/v1/views/{query}", headers=headers or {})
+    try:
+        with urllib.request.urlopen(req, timeout=60) as r:
+            return r.status, r.headers, r.read()
+    except urllib.error.HTTPError as e:
+        return e.code, e.headers, e.read()
+
+def expect_image(query, media, cache_control, etag):
+    status, headers, body = get(query)
+    ctype = headers.get("Content-Type", "")
+    if status != 200 or ctype.split(";")[0].strip() != media:
+        fail(f"{query}: {status} {ctype}, expected 200 {media}"); return None
+    if headers.get("Cache-Control") != cache_control:
+        fail(f"{query}: Cache-Control {headers.get('Cache-Control')!r}, expected {cache_control!r}")
+    tag = headers.get("ETag")
+    if etag and not (tag and re.fullmatch(r'"[0-9a-f]{32}"', tag)):
+        fail(f"{query}: ETag {tag!r}, expected a strong 32-hex tag")
+    if not etag and tag is not None:
+        fail(f"{query}: ETag {tag!r} on a no-store answer")
+    if not headers.get("X-Request-Id"):
+        fail(f"{query}: no X-Request-Id")
+    if etag and tag:
+        again, _, rest = get(query, {"If-None-Match": tag})
+        if again != 304 or rest:
+            fail(f"{query}: If-None-Match {tag} gave {again} with {len(rest)} bytes, expected an empty 304")
+    return body
+
+def check_png(query, width, height, **kw):
+    global passed
+    body = expect_image(query, "image/png", **kw)
+    if body is None:
+        return
+    if body[:8] != b"\x89PNG\r\n\x1a\n":
+        fail(f"{query}: no PNG signature (starts {body[:8]!r})"); return
+    length, kind = struct.unpack(">I4s", body[8:16])
+    if kind != b"IHDR" or length != 13:
+        fail(f"{query}: first chunk is {kind!r} ({length} bytes), not a 13-byte IHDR"); return
+    w, h, depth, colour = struct.unpack(">IIBB", body[16:26])
+    if (w, h) != (width, height):
+        fail(f"{query}: IHDR says {w}x{h}, expected {width}x{height}")
+    if depth != 8 or colour not in (2, 6):
+        fail(f"{query}: IHDR bit depth {depth}, colour type {colour}; expected 8-bit RGB(A)")
+    if body[-12:-4] != b"\x00\x00\x00\x00IEND":
+        fail(f"{query}: does not end with an IEND chunk")
+    passed += 1
+
+def check_ppm(query, width, height, **kw):
+    global passed
+    body = expect_image(query, "image/x-portable-pixmap", **kw)
+    if body is None:
+        return
+    # P6 header: magic, width, height, maxval separated by whitespace (comments allowed), then one
+    # whitespace byte before the raster.
+    m = re.match(rb"P6(?:\s+(?:#[^\n]*\n\s*)*)(\d+)(?:\s+(?:#[^\n]*\n\s*)*)(\d+)(?:\s+(?:#[^\n]*\n\s*)*)(\d+)\s", body)
+    if not m:
+        fail(f"{query}: no P6 header (starts {body[:20]!r})"); return
+    w, h, maxval = (int(g) for g in m.groups())
+    if (w, h, maxval) != (width, height, 255):
+        fail(f"{query}: header says {w}x{h} maxval {maxval}, expected {width}x{height} maxval 255")
+    if len(body) != m.end() + w * h * 3:
+        fail(f"{query}: {len(body)} bytes, expected a {m.end()}-byte header + {w}x{h}x3 = {m.end() + w * h * 3}")
+    passed += 1
+
+def check_svg(query, width, height, **kw):
+    global passed
+    body = expect_image(query, "image/svg+xml", **kw)
+    if body is None:
+        return
+    try:
+        root = ET.fromstring(body)
+    except ET.ParseError as e:
+        fail(f"{query}: the SVG does not parse as XML: {e}"); return
+    if root.tag != "{http://www.w3.org/2000/svg}svg":
+        fail(f"{query}: root element {root.tag}, expected svg in the SVG namespace")
+    if (root.get("width"), root.get("height")) != (str(width), str(height)):
+        fail(f"{query}: root width/height {root.get('width')}x{root.get('height')}, expected {width}x{height}")
+    passed += 1
+
+def check_problem(query, status, parameter=None, valid_ids=False):
+    global passed
+    got, headers, body = get(query)
+    ctype = headers.get("Content-Type", "")
+    if got != status or not ctype.startswith("application/problem+json"):
+        fail(f"{query}: {got} {ctype}, expected {status} application/problem+json"); return
+    problem = json.loads(body)
+    for err in list(problem_schema.iter_errors(problem))[:3]:
+        fail(f"{query}: problem violates the schema: {err.message[:200]}")
+    if parameter and problem.get("parameter") != parameter:
+        fail(f"{query}: problem names parameter {problem.get('parameter')!r}, expected {parameter!r}")
+    if valid_ids and not problem.get("validIds"):
+        fail(f"{query}: problem has no validIds")
+    passed += 1
+
+fixed = dict(cache_control=IMMUTABLE, etag=True)
+now = dict(cache_control="no-store", etag=False)
+check_png("system.png?date=2026-01-01&width=64&height=48", 64, 48, **fixed)
+check_png("system.png?date=2026-01-01&width=4096&height=16&labels=none", 4096, 16, **fixed)
+check_png("system.png?mission=apollo11&t=80&width=40&height=30", 40, 30, **fixed)
+check_ppm("system.ppm?date=2026-01-01&width=64&height=48&labels=all", 64, 48, **fixed)
+check_ppm("system.ppm?width=17&height=16", 17, 16, **now)
+check_ppm("system.ppm?mission=cassini&t=1000&width=33&height=20&focus=saturn", 33, 20, **fixed)
+check_svg("system.svg?date=2026-01-01&width=64&height=48", 64, 48, **fixed)
+check_svg("system.svg?width=320&height=200&focus=saturn&labels=planets,stars", 320, 200, **now)
+check_svg("system.svg?date=2026-01-01&width=4096&height=4096", 4096, 4096, **fixed)
+check_svg("system.svg?mission=apollo11&t=102.75&width=200&height=100&azimuth=1&elevation=-0.5&distance=3", 200, 100, **fixed)
+
+for fmt in ("svg", "ppm", "png"):
+    check_problem(f"system.{fmt}?width=4097", 400, "width")
+check_problem("system.svg?height=15", 400, "height")
+check_problem("system.svg?focus=vulcan", 400, "focus", valid_ids=True)
+check_problem("system.png?mission=vulcan", 404, "mission", valid_ids=True)
+check_problem("system.svg?distance=0.01", 400, "distance")
+check_problem("system.svg?distance=0", 400, "distance")
+check_problem("system.svg?elevation=1.6", 400, "elevation")
+check_problem("system.svg?azimuth=abc", 400, "azimuth")
+check_problem("system.svg?labels=planets,comets", 400, "labels")
+check_problem("system.svg?t=1", 400, "t")
+check_problem("system.svg?mission=apollo11&t=196", 400, "t")
+check_problem("system.svg?mission=apollo11&date=2026-01-01", 400, "date")
+check_problem("system.svg?foo=1", 400, "foo")
+check_problem("system.svg?width=64&width=64", 400, "width")
+
+for f in failures:
+    print(f"FAIL: {f}", file=sys.stderr)
+print(f"views: {passed} checks passed, {len(failures)} failures", file=sys.stderr)
+sys.exit(1 if failures else 0)
+PY
+VIEWS_STATUS=$?
+set -e
+
+# --- 8. summary -------------------------------------------------------------------------------
 echo
 echo "================ API conformance summary ================"
 echo "spec validation            : ok"
@@ -151,6 +535,16 @@ if [[ $ST_STATUS -eq 0 ]]; then
     echo "schemathesis (all checks)  : ok"
 else
     echo "schemathesis (all checks)  : FAILED (exit $ST_STATUS; see $REPORT/schemathesis.txt)"
+fi
+if [[ $STREAM_STATUS -eq 0 ]]; then
+    echo "mission stream (curl)      : ok (complete replay ends with event: end; resume; errors)"
+else
+    echo "mission stream (curl)      : FAILED (see above and $REPORT/stream.txt)"
+fi
+if [[ $VIEWS_STATUS -eq 0 ]]; then
+    echo "views (PNG/PPM/SVG bytes)  : ok (PNG signature + IHDR, PPM length, SVG parses; errors)"
+else
+    echo "views (PNG/PPM/SVG bytes)  : FAILED (see above)"
 fi
 # Per-check tallies over every test case, from the NDJSON event log.
 if [[ -s "$REPORT/events.ndjson" ]]; then
@@ -195,4 +589,4 @@ if ! kill -0 "$SERVER_PID" 2>/dev/null; then
 fi
 echo "=========================================================="
 
-[[ $SERVED_OK -eq 1 && $ST_STATUS -eq 0 ]]
+[[ $SERVED_OK -eq 1 && $ST_STATUS -eq 0 && $STREAM_STATUS -eq 0 && $VIEWS_STATUS -eq 0 ]]

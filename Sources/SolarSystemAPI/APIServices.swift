@@ -1,6 +1,10 @@
 import Ephemeris
 import HTTP
+import Logging
+import Missions
+import Rendering
 import Scene
+import Storage
 
 /// Everything the v1 handlers read: the engine, the catalogues, the spec, the clock. Built once
 /// at start-up from the resource files; immutable afterwards.
@@ -14,8 +18,31 @@ public struct APIServices: Sendable {
     public let openAPIDocument: [UInt8]
     /// Unix seconds; injected so tests can pin `now`.
     public let clock: @Sendable () -> Double
+    /// The missions and one trajectory engine per mission, keyed by id.
+    public let missions: MissionCatalogue
+    let missionEngines: [String: MissionEngine]
+    /// The SQLite sample cache (nil: compute every time).
+    public let sampleCache: SampleCache?
+    /// Encoded `/trajectory` bodies in memory (64 MiB), in front of `sampleCache`: encoding
+    /// 5,000 samples costs more than computing them, so only this tier makes repeats cheap.
+    public let trajectoryBodies = ByteBoundedCache<TrajectoryBodyKey>(capacityBytes: 64 << 20)
+    /// The view renderer (nil when no textures were handed in: the views answer 503).
+    public let renderer: ViewRenderer?
+    /// Rendered fixed-date views in memory, 128 MiB, least recently used out first.
+    public let views = ByteBoundedCache<ViewCacheKey>(capacityBytes: 128 << 20)
+    /// Where cache failures are reported (they degrade to a miss, never to an error).
+    let logger: Logger
+    /// Live SSE mission streams (for /metrics and tests).
+    public let streams = StreamCounter()
 
-    public init(catalogue: Catalogue, stars: StarCatalogue, openAPIDocument: [UInt8], clock: @escaping @Sendable () -> Double) {
+    public init(
+        catalogue: Catalogue, stars: StarCatalogue, missions: MissionCatalogue, sampleCache: SampleCache? = nil,
+        textures: TextureSet? = nil, openAPIDocument: [UInt8], logger: Logger = Logger(label: "api"),
+        clock: @escaping @Sendable () -> Double
+    ) {
+        self.missions = missions
+        self.sampleCache = sampleCache
+        self.logger = logger
         self.catalogue = catalogue
         self.engine = EphemerisService(catalogue: catalogue)
         self.stars = stars
@@ -24,6 +51,15 @@ public struct APIServices: Sendable {
         }
         self.openAPIDocument = openAPIDocument
         self.clock = clock
+        self.missionEngines = MissionEngine.all(missions, ephemeris: engine.ephemeris)
+        let ephemeris = engine.ephemeris
+        self.renderer = textures.map { ViewRenderer(ephemeris: ephemeris, stars: stars, textures: $0) }
+    }
+
+    /// The engine of mission `id`, or a 404 listing the valid ids.
+    func missionEngine(_ id: String) throws(ProblemDetails) -> MissionEngine {
+        guard let e = missionEngines[id] else { throw .unknownId("mission", id: id, parameter: nil, valid: missions.ids) }
+        return e
     }
 
     public var ephemeris: Ephemeris { engine.ephemeris }

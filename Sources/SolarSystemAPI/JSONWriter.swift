@@ -1,3 +1,4 @@
+import Ephemeris
 /// A streaming JSON writer with a fixed key order and round-trip number formatting, writing
 /// UTF-8 straight into a byte buffer (no intermediate `String`s or dictionaries on hot paths).
 ///
@@ -90,6 +91,50 @@ public struct JSONWriter: Sendable {
         var scale = 1.0
         for _ in 0..<digits { scale *= 10 }
         number((v * scale).rounded() / scale)
+    }
+
+    /// A number with at most `digits` (0…9) decimals, written straight from an integer: no
+    /// `Double.description` and no allocation, for bulk output (trajectories). Trailing zeros
+    /// are dropped.
+    public mutating func fixed(_ v: Double, decimals digits: Int) {
+        var scale: Int64 = 1
+        for _ in 0..<digits { scale *= 10 }
+        let scaled = (v * Double(scale)).rounded()
+        guard v.isFinite, abs(scaled) < 9e17 else { number(v); return }
+        separate()
+        var n = Int64(scaled)
+        if n < 0 { bytes.append(UInt8(ascii: "-")); n = -n }
+        appendDigits(UInt64(n / scale), minimumWidth: 1)
+        var frac = n % scale
+        guard frac != 0 else { return }
+        var width = digits
+        while frac % 10 == 0 { frac /= 10; width -= 1 }
+        bytes.append(UInt8(ascii: "."))
+        appendDigits(UInt64(frac), minimumWidth: width)
+    }
+
+    /// Decimal digits of `n`, left-padded with zeros to `minimumWidth`, written in place.
+    private mutating func appendDigits(_ n: UInt64, minimumWidth: Int) {
+        var count = 1, probe = n
+        while probe >= 10 { probe /= 10; count += 1 }
+        let width = max(count, minimumWidth)
+        let start = bytes.count
+        bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: width))
+        var i = start + width - 1, m = n
+        while m > 0 {
+            bytes[i] = UInt8(ascii: "0") + UInt8(m % 10)
+            m /= 10
+            i -= 1
+        }
+    }
+
+    /// `[x, y, z]` with `fixed` formatting.
+    public mutating func fixed(_ v: Vector3, decimals digits: Int) {
+        array { w in
+            w.fixed(v.x, decimals: digits)
+            w.fixed(v.y, decimals: digits)
+            w.fixed(v.z, decimals: digits)
+        }
     }
 
     public mutating func numbers(_ values: [Double]) {

@@ -127,3 +127,25 @@ extension Database {
         return destination
     }
 }
+
+extension Database {
+    /// Whether the database takes writes now: a write lock is taken (`BEGIN IMMEDIATE`) and
+    /// released at once. For readiness probes; false on any error (read-only file, full disk,
+    /// a lock held past the busy timeout, a closed connection).
+    public func isWritable() -> Bool {
+        do {
+            try perform { db in
+                try db.execute("BEGIN IMMEDIATE")
+                try db.execute("ROLLBACK")
+            }
+            return true
+        } catch {
+            return false
+        }
+    }
+}
+
+extension SampleCache {
+    /// Whether the cache's database takes writes now (see ``Database/isWritable()``).
+    public func isWritable() -> Bool { database.isWritable() }
+}

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Ephemeris
 import Foundation
+import Missions
+import Rendering
 
 /// Where the data files (`bodies.json`, `stars.csv`, `missions.json`, textures) are found:
 /// `--resources`, then `$SOLARSYSTEM_RESOURCES`, then `./Resources`, then next to the
@@ -57,6 +59,22 @@ struct ResourceOptions: ParsableArguments {
     func loadStars() throws -> StarCatalogue {
         do { return try StarCatalogue(csv: try read("stars.csv")) } catch let e as StarCatalogueError {
             throw CLIError("stars.csv: \(e)")
+        }
+    }
+
+    func loadMissions() throws -> MissionCatalogue {
+        do { return try MissionCatalogue(json: try read("missions.json")) } catch let e as MissionDataError {
+            throw CLIError(e.description)
+        }
+    }
+
+    /// The surface and ring textures under `textures/`, decoded (a missing or damaged file
+    /// stops start-up with its path).
+    func loadTextures() throws -> TextureSet {
+        var files: [String: [UInt8]] = [:]
+        for name in TextureSet.fileNames { files[name] = try read("textures/" + name) }
+        do { return try TextureSet.decode(files: files) } catch {
+            throw CLIError("textures: \(error)")
         }
     }
 

@@ -2,7 +2,9 @@ import ArgumentParser
 import Foundation
 import HTTP
 import Logging
+import Missions
 import SolarSystemAPI
+import Storage
 
 /// `solarsystem serve`: the HTTP server on 0.0.0.0:8080 with the v1 API, `/healthz`, `/readyz`
 /// and `/metrics`.
@@ -18,31 +20,39 @@ struct ServeCommand: ParsableCommand {
 
     @OptionGroup var server: ServerOptions
     @OptionGroup var resources: ResourceOptions
+    @OptionGroup var database: DatabaseOptions
 
     func run() throws {
         let logger = server.bootstrapLogging(label: "solarsystem")
+        let missions = try resources.loadMissions()
+        for warning in missions.warnings { logger.warning("mission data", metadata: ["warning": "\(warning)"]) }
+        let (db, report, applied) = try database.openMigrated(logger: logger)
+        if let moved = report.movedAsideTo { logger.warning("cache database was unreadable; moved aside and rebuilt", metadata: ["movedTo": "\(moved)"]) }
+        let cache = SampleCache(database: db)
         let services = try APIServices(
-            catalogue: resources.loadCatalogue(), stars: resources.loadStars(),
-            openAPIDocument: resources.loadOpenAPIDocument(), clock: { Date().timeIntervalSince1970 })
+            catalogue: resources.loadCatalogue(), stars: resources.loadStars(), missions: missions, sampleCache: cache,
+            textures: resources.loadTextures(), openAPIDocument: resources.loadOpenAPIDocument(), logger: logger, clock: { Date().timeIntervalSince1970 })
         let directory = try resources.directory().path
-        logger.info("resources loaded", metadata: ["directory": "\(directory)", "stars": .stringConvertible(services.stars.stars.count)])
+        logger.info("resources loaded", metadata: [
+            "directory": "\(directory)", "stars": .stringConvertible(services.stars.stars.count),
+            "missions": .stringConvertible(missions.missions.count), "db": "\(database.path)",
+            "migrationsApplied": .stringConvertible(applied.count),
+        ])
         let metrics = HTTPMetrics(registry: MetricsRegistry())
         let api = V1API(services: services)
+        api.registerMetrics(on: metrics.registry)
         let router = ServeCommand.makeRouter(metrics: metrics, routes: [api.register(on:)])
         try server.runUntilSignalled(router: router, metrics: metrics, logger: logger)
+        db.close()
     }
 
-    /// The router the server runs: `/healthz`, `/readyz`, `/metrics`, then every `routes` closure
-    /// in order (the API module's route registration goes here). The process builds its services
-    /// before it listens, so once it answers it is ready.
+    /// The router the server runs: `/healthz`, `/metrics`, then every `routes` closure in order
+    /// (the API module registers `/readyz` and the v1 routes).
     static func makeRouter(metrics: HTTPMetrics, routes: [(Router) -> Void] = []) -> Router {
         let router = Router()
         let health: [UInt8] = Array(#"{"status":"ok"}"#.utf8)
         router.get("/healthz") { _, _ in
             HTTPResponse.json(health).noStore()
-        }
-        router.get("/readyz") { _, _ in
-            HTTPResponse.json(Array(#"{"status":"ready"}"#.utf8)).noStore()
         }
         let registry = metrics.registry
         router.get("/metrics") { _, _ in

@@ -5,6 +5,7 @@ import Foundation
 
 public struct ClientError: Error, CustomStringConvertible {
     public let description: String
+    public init(description: String) { self.description = description }
 }
 
 /// A parsed response read off a raw socket.

@@ -3,6 +3,10 @@ import HTTP
 import HTTPTestSupport
 @testable import SolarSystemAPI
 import Ephemeris
+import Logging
+import Missions
+import Rendering
+import Storage
 
 /// The repository's data files, read the way `solarsystem serve` reads them.
 enum RepositoryFiles {
@@ -21,11 +25,25 @@ enum RepositoryFiles {
 enum APIServer {
     static let pinnedNow = 1_795_348_800.0
 
+    /// The sample cache on an in-memory database, migrated from the repository's `Migrations/`.
+    static let cache: SampleCache = {
+        do {
+            let db = try Database(path: ":memory:")
+            _ = try Migrator(directory: RepositoryFiles.root.appendingPathComponent("Migrations")).migrate(db)
+            return SampleCache(database: db)
+        } catch {
+            fatalError("cache: \(error)")
+        }
+    }()
+
     static let services: APIServices = {
         do {
             return APIServices(
                 catalogue: try Catalogue(json: RepositoryFiles.bytes("Resources/bodies.json")),
                 stars: try StarCatalogue(csv: RepositoryFiles.bytes("Resources/stars.csv")),
+                missions: try MissionCatalogue(json: RepositoryFiles.bytes("Resources/missions.json")),
+                sampleCache: cache,
+                textures: try TextureSet.decode(files: Dictionary(uniqueKeysWithValues: TextureSet.fileNames.map { ($0, RepositoryFiles.bytes("Resources/textures/" + $0)) })),
                 openAPIDocument: RepositoryFiles.bytes("openapi.yaml"),
                 clock: { pinnedNow })
         } catch {

@@ -134,8 +134,9 @@ struct PositionsEndpointTests {
         let cli = APIServer.services.engine.positions(query).json()
         let api = try APIServer.get("/v1/positions?date=2026-11-22T00:00:00Z&bodies=earth,moon,mars&frame=equatorial-j2000&center=earth&units=km")
         #expect(api.body == cli)
-        // And the real executable, when the build has it (swift test builds every product).
+        // And the real executable (swift test builds every product).
         let exe = RepositoryFiles.executable
+        #expect(FileManager.default.isExecutableFile(atPath: exe.path), "no executable at \(exe.path)")
         if FileManager.default.isExecutableFile(atPath: exe.path) {
             let p = Process()
             p.executableURL = exe
@@ -153,10 +154,14 @@ struct PositionsEndpointTests {
 }
 
 extension RepositoryFiles {
-    /// The `solarsystem` executable beside the test bundle.
+    /// The `solarsystem` executable `swift test` built beside the test bundle.
     static var executable: URL {
-        var dir = Bundle.main.bundleURL
-        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") { dir = bundle.bundleURL }
-        return dir.deletingLastPathComponent().appendingPathComponent("solarsystem")
+        var candidates: [URL] = []
+        for bundle in [Bundle.main] + Bundle.allBundles {
+            let url = bundle.bundleURL
+            candidates.append(url.appendingPathComponent("solarsystem"))
+            candidates.append(url.deletingLastPathComponent().appendingPathComponent("solarsystem"))
+        }
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
     }
 }

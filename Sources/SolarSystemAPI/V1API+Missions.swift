@@ -1,0 +1,254 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Ephemeris
+import HTTP
+import Missions
+import Scene
+import Storage
+
+/// `/v1/missions…`: list, detail, trajectory, telemetry, events, framing (the stream is in
+/// `V1API+MissionStream.swift`). Mission data never changes while the process runs, so every
+/// answer that does not depend on `now` is immutable.
+extension V1API {
+    static let defaultTrajectorySamples = 500
+
+    /// `GET /v1/missions`
+    func missionList(_ req: HTTPRequest) throws -> HTTPResponse {
+        try req.query.rejectUnknown([])
+        return .catalogueJSON(missionListJSON)
+    }
+
+    static func encodeMissionList(_ services: APIServices) -> [UInt8] {
+        var w = JSONWriter(capacity: 8 * 1024)
+        w.object { w in
+            w.key("missions")
+            w.array { w in
+                for m in services.missions.missions { MissionEncoding.summary(m, into: &w) }
+            }
+        }
+        return w.bytes
+    }
+
+    /// `GET /v1/missions/{id}`
+    func missionDetail(_ req: HTTPRequest, _ ctx: RequestContext) throws -> HTTPResponse {
+        try req.query.rejectUnknown([])
+        let engine = try services.missionEngine(try ctx.parameters.require("id"))
+        var w = JSONWriter(capacity: 8 * 1024)
+        MissionEncoding.detail(engine, into: &w)
+        return .catalogueJSON(w.bytes)
+    }
+
+    /// `GET /v1/missions/{id}/trajectory?vehicle=&samples=&frame=`
+    func missionTrajectory(_ req: HTTPRequest, _ ctx: RequestContext) throws -> HTTPResponse {
+        let q = req.query
+        try q.rejectUnknown(["vehicle", "samples", "frame"])
+        let count = try q.int("samples", in: MissionEngine.sampleCountRange, default: Self.defaultTrajectorySamples)
+        let frame = try q.oneOf("frame", default: TrajectoryFrame.native)
+        let body = try trajectoryJSON(mission: try ctx.parameters.require("id"), vehicle: try q.string("vehicle"), count: count, frame: frame)
+        return HTTPResponse.json(body).immutable()
+    }
+
+    /// The `/trajectory` body: every vehicle's line (or one), samples from the cache when there.
+    public func trajectoryJSON(mission id: String, vehicle: String?, count: Int, frame: TrajectoryFrame) throws(ProblemDetails) -> [UInt8] {
+        let engine = try services.missionEngine(id)
+        let key = TrajectoryBodyKey(mission: id, vehicle: vehicle, count: count, frame: frame)
+        if let body = services.trajectoryBodies[key] { return body }
+        let vehicles: [ResolvedVehicle]
+        if let vehicle {
+            guard let v = engine.vehicles.first(where: { $0.vehicle.id == vehicle }) else {
+                throw ProblemDetails.unknownId("vehicle", id: vehicle, parameter: "vehicle", valid: engine.vehicleIDs)
+            }
+            vehicles = [v]
+        } else {
+            vehicles = engine.vehicles
+        }
+        let lines = vehicles.map { cachedSamples(engine, $0, count: count, frame: frame) }
+        var w = JSONWriter(capacity: count * vehicles.count * 90 + 1024)
+        MissionEncoding.trajectory(engine, vehicles: vehicles, lines: lines, count: count, frame: frame, into: &w)
+        services.trajectoryBodies.insert(w.bytes, for: key)
+        return w.bytes
+    }
+
+    /// The samples of one line: from the SQLite cache when there, computed and stored otherwise.
+    /// A cache failure is logged and treated as a miss.
+    func cachedSamples(_ engine: MissionEngine, _ v: ResolvedVehicle, count: Int, frame: TrajectoryFrame) -> [TrajectorySample] {
+        let key = SampleCacheKey(
+            mission: engine.mission.id, vehicle: v.vehicle.id, samples: count, frame: frame.rawValue,
+            dataHash: engine.mission.dataHash, engineVersion: MissionEngine.engineVersion)
+        if let cache = services.sampleCache {
+            do {
+                if let packed = try cache.get(key), let samples = TrajectoryPacking.unpack(packed, count: count) { return samples }
+            } catch {
+                services.logger.warning("sample cache read failed; computing", metadata: ["error": "\(error)", "mission": "\(key.mission)"])
+            }
+        }
+        let samples = (try? engine.sample(v.vehicle.id, count: count, frame: frame).samples) ?? []
+        if let cache = services.sampleCache {
+            do { try cache.put(key, values: TrajectoryPacking.pack(samples)) } catch {
+                services.logger.warning("sample cache write failed", metadata: ["error": "\(error)", "mission": "\(key.mission)"])
+            }
+        }
+        return samples
+    }
+
+    /// The mission time of a request: `t` (hours from launch) or `date` (an instant), never both;
+    /// absent → `defaultHours`. Outside the replay span → 400 naming the span.
+    func missionTime(_ q: QueryParameters, _ engine: MissionEngine, parameter: String = "t", defaultHours: Double?) throws -> Double {
+        let m = engine.mission
+        let span = 0...m.replayEndHours
+        let accepted = "hours from launch in \(JSONWriter.plain(span.lowerBound))…\(JSONWriter.plain(span.upperBound)) (the mission's replay span)"
+        let tText = try q.string(parameter), dateText = try q.string("date")
+        if tText != nil, dateText != nil {
+            throw ProblemDetails.invalidParameter("date", value: dateText ?? "", accepted: "either \(parameter) or date, not both")
+        }
+        if let dateText {
+            let instant = try QueryParsing.instant(dateText, now: services.clock)
+            let t = m.hours(at: instant)
+            guard span.contains(t) else {
+                throw ProblemDetails.invalidParameter("date", value: dateText, accepted: "a date from \(m.instant(atHours: 0).iso8601) to \(m.instant(atHours: span.upperBound).iso8601)",
+                                                      reason: "outside the mission")
+            }
+            return t
+        }
+        guard let tText else {
+            guard let defaultHours else { throw ProblemDetails.missingParameter(parameter, accepted: accepted) }
+            return defaultHours
+        }
+        guard let t = DecimalNumber.double(tText) else { throw ProblemDetails.invalidParameter(parameter, value: tText, accepted: accepted) }
+        guard span.contains(t) else { throw ProblemDetails.invalidParameter(parameter, value: tText, accepted: accepted, reason: "outside the mission") }
+        return t
+    }
+
+    /// `GET /v1/missions/{id}/telemetry?t=` or `?date=`
+    func missionTelemetry(_ req: HTTPRequest, _ ctx: RequestContext) throws -> HTTPResponse {
+        let q = req.query
+        try q.rejectUnknown(["t", "date"])
+        let engine = try services.missionEngine(try ctx.parameters.require("id"))
+        let t = try missionTime(q, engine, defaultHours: 0)
+        let fresh: Freshness = (try q.string("date")) == "now" ? .now : .fixed
+        var w = JSONWriter(capacity: 2048)
+        MissionEncoding.telemetry(try engine.telemetry(at: t), into: &w)
+        return .json(w.bytes, freshness: fresh)
+    }
+
+    /// `GET /v1/missions/{id}/events?from=&to=` or `?at=`
+    func missionEvents(_ req: HTTPRequest, _ ctx: RequestContext) throws -> HTTPResponse {
+        let q = req.query
+        try q.rejectUnknown(["from", "to", "at"])
+        let engine = try services.missionEngine(try ctx.parameters.require("id"))
+        let m = engine.mission
+        var w = JSONWriter(capacity: 4096)
+        if try q.string("at") != nil {
+            if try q.string("from") != nil || q.string("to") != nil {
+                throw ProblemDetails.invalidParameter("at", value: try q.string("at") ?? "", accepted: "either at, or from/to — not both")
+            }
+            let t = try missionTime(q, engine, parameter: "at", defaultHours: nil)
+            let status = m.eventStatus(at: t)
+            w.object { w in
+                w.key("mission"); w.string(m.id)
+                w.key("at"); w.number(t)
+                w.key("met"); w.string(MissionClock.met(hours: t))
+                w.key("lastEvent"); MissionEncoding.optionalEvent(status.lastEvent, into: &w)
+                w.key("nextEvent"); MissionEncoding.optionalEvent(status.nextEvent, into: &w)
+                w.key("visibleLabels"); w.array { w in for e in status.visibleLabels { MissionEncoding.event(e, into: &w) } }
+            }
+            return HTTPResponse.json(w.bytes).immutable()
+        }
+        let from = try q.double("from"), to = try q.double("to")
+        if let from, let to, to < from {
+            throw ProblemDetails.invalidParameter("to", value: try q.string("to") ?? "", accepted: "hours at or after from (\(JSONWriter.plain(from)))", reason: "to is before from")
+        }
+        let events = m.events(from: from, to: to)
+        w.object { w in
+            w.key("mission"); w.string(m.id)
+            w.key("from"); if let from { w.number(from) } else { w.null() }
+            w.key("to"); if let to { w.number(to) } else { w.null() }
+            w.key("events"); w.array { w in for e in events { MissionEncoding.event(e, into: &w) } }
+        }
+        return HTTPResponse.json(w.bytes).immutable()
+    }
+
+    /// `GET /v1/missions/{id}/framing?aspect=&t=`: the seeds' mission camera. For viewports
+    /// narrower than tall the distance grows so the radius fits the horizontal field of view
+    /// (tan(hFOV/2) = aspect · tan(vFOV/2)).
+    func missionFraming(_ req: HTTPRequest, _ ctx: RequestContext) throws -> HTTPResponse {
+        let q = req.query
+        try q.rejectUnknown(["aspect", "t"])
+        let engine = try services.missionEngine(try ctx.parameters.require("id"))
+        let aspect = try q.double("aspect", in: 0.1...10, default: 16.0 / 9.0)
+        let t = try missionTime(q, engine, defaultHours: 0)
+        let f = engine.framing(atHours: t)
+        var w = JSONWriter(capacity: 1024)
+        w.object { w in
+            w.key("mission"); w.string(engine.mission.id)
+            w.key("t"); w.number(t)
+            w.key("aspect"); w.number(aspect)
+            w.key("mode"); w.string(f.mode.rawValue)
+            w.key("referenceFrame"); w.string(engine.mission.referenceFrame.rawValue)
+            if let pose = f.pose, let radius = f.radius {
+                let distance = max(radius * 1.4 / (tan(Double.pi / 6) * min(aspect, 1)), 1.5)
+                w.key("target"); w.numbers(pose.target.array)
+                w.key("distance"); w.number(distance)
+                w.key("azimuthRad"); w.number(pose.azimuthRad)
+                w.key("elevationRad"); w.number(pose.elevationRad)
+                w.key("fieldOfViewDeg"); w.number(pose.fieldOfViewDeg)
+                w.key("radius"); w.number(radius)
+                w.key("localCenter"); w.numbers((f.localCenter ?? .zero).array)
+                w.key("followLerp"); w.number(MissionFraming.followLerp)
+            } else {
+                w.key("target"); w.null()
+                w.key("distance"); w.null()
+                w.key("azimuthRad"); w.null()
+                w.key("elevationRad"); w.null()
+                w.key("fieldOfViewDeg"); w.number(60)
+                w.key("radius"); w.null()
+                w.key("localCenter"); w.null()
+                w.key("followLerp"); w.null()
+            }
+        }
+        return HTTPResponse.json(w.bytes).immutable()
+    }
+}
+
+/// What a `/trajectory` body depends on (mission data is fixed for the process's life).
+public struct TrajectoryBodyKey: Hashable, Sendable {
+    let mission: String
+    let vehicle: String?
+    let count: Int
+    let frame: TrajectoryFrame
+}
+
+/// Trajectory samples as packed doubles for the cache: 7 per sample (t, x, y, z, r, g, b).
+enum TrajectoryPacking {
+    static let stride = 7
+
+    static func pack(_ samples: [TrajectorySample]) -> [Double] {
+        var out: [Double] = []
+        out.reserveCapacity(samples.count * stride)
+        for s in samples {
+            out += [s.timeHours, s.position.x, s.position.y, s.position.z, s.color.r, s.color.g, s.color.b]
+        }
+        return out
+    }
+
+    /// Nil when the payload does not hold `count` samples (a stale or damaged row: recompute).
+    static func unpack(_ v: [Double], count: Int) -> [TrajectorySample]? {
+        guard v.count == count * stride else { return nil }
+        return (0..<count).map { k in
+            let i = k * stride
+            return TrajectorySample(timeHours: v[i], position: Vector3(v[i + 1], v[i + 2], v[i + 3]), color: RGB(v[i + 4], v[i + 5], v[i + 6]))
+        }
+    }
+}
+
+extension JSONWriter {
+    /// A number as text for problem messages (`195.3`, `0`).
+    static func plain(_ v: Double) -> String {
+        var w = JSONWriter(capacity: 32)
+        w.number(v)
+        return String(decoding: w.bytes, as: UTF8.self)
+    }
+}

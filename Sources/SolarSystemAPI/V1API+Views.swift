@@ -1,0 +1,169 @@
+import Ephemeris
+import HTTP
+import Missions
+import Rendering
+import Scene
+
+/// A view request as parsed from the query (or the CLI's flags): what to draw, the mission
+/// overlays, and whether the answer can be cached forever.
+public struct ViewQuery: Sendable {
+    public let request: ViewRequest
+    public let overlays: ViewOverlays
+    let freshness: Freshness
+
+    public static let parameters: Set<String> = ["date", "width", "height", "focus", "mission", "t", "azimuth", "elevation", "distance", "labels"]
+
+    /// Parses the view parameters (all optional, as strings). `mission` (+ `t`, hours from
+    /// launch, default 0) sets the date and, unless a focus or angles are given, the mission's
+    /// camera; its trajectories and visible event labels are drawn.
+    public static func parse(
+        date: String?, width: String?, height: String?, focus: String?, mission: String?, t: String?,
+        azimuth: String?, elevation: String?, distance: String?, labels: String?, services: APIServices
+    ) throws(ProblemDetails) -> ViewQuery {
+        func int(_ name: String, _ text: String?, default value: Int) throws(ProblemDetails) -> Int {
+            guard let text else { return value }
+            let accepted = "an integer in \(ViewRequest.sizeRange.lowerBound)…\(ViewRequest.sizeRange.upperBound) (pixels)"
+            guard let v = DecimalNumber.int(text) else { throw .invalidParameter(name, value: text, accepted: accepted) }
+            guard ViewRequest.sizeRange.contains(v) else { throw .invalidParameter(name, value: text, accepted: accepted, reason: "out of range") }
+            return v
+        }
+        func number(_ name: String, _ text: String?, accepted: String) throws(ProblemDetails) -> Double? {
+            guard let text else { return nil }
+            guard let v = DecimalNumber.double(text) else { throw .invalidParameter(name, value: text, accepted: accepted) }
+            return v
+        }
+        let w = try int("width", width, default: 1280)
+        let h = try int("height", height, default: 720)
+        var focusID: BodyID?
+        if let focus {
+            guard let id = BodyID(rawValue: focus) else {
+                var p = ProblemDetails.invalidParameter("focus", value: focus, accepted: "a body id: \(BodyID.allCases.map(\.rawValue).joined(separator: ", "))", reason: "unknown body")
+                p.extensions.append(("validIds", .array(BodyID.allCases.map { .string($0.rawValue) })))
+                throw p
+            }
+            focusID = id
+        }
+        let az = try number("azimuth", azimuth, accepted: "radians (a finite number)")
+        let el = try number("elevation", elevation, accepted: "radians in −π/2…π/2")
+        if let el, abs(el) > Double.pi / 2 { throw .invalidParameter("elevation", value: elevation ?? "", accepted: "radians in −π/2…π/2", reason: "out of range") }
+        let dist = try number("distance", distance, accepted: "scene units in (0, 10000]")
+        if let dist, !(dist > 0 && dist <= 1e4) { throw .invalidParameter("distance", value: distance ?? "", accepted: "scene units in (0, 10000]", reason: "out of range") }
+        var labelOptions = LabelOptions.standard
+        if let labels {
+            switch LabelOptions.parse(labels) {
+            case let .success(o): labelOptions = o
+            case let .failure(e): throw .invalidParameter("labels", value: labels, accepted: "a comma list of planets, moons, stars, events, all, none", reason: e.description)
+            }
+        }
+        var camera = CameraChoice.from(focus: focusID, azimuthRad: az, elevationRad: el, distance: dist)
+        let instant: Instant
+        var freshness = Freshness(dateParameter: date)
+        var overlays = ViewOverlays.none
+        var missionHours: Double?
+        if let mission {
+            guard let engine = services.missionEngines[mission] else {
+                throw .unknownId("mission", id: mission, parameter: "mission", valid: services.missions.ids)
+            }
+            if let date { throw .invalidParameter("date", value: date, accepted: "either date, or mission with t — not both") }
+            let span = 0...engine.mission.replayEndHours
+            let accepted = "hours from launch in 0…\(JSONWriter.plain(span.upperBound)) (the mission's replay span)"
+            let hours = try number("t", t, accepted: accepted) ?? 0
+            guard span.contains(hours) else { throw .invalidParameter("t", value: t ?? "", accepted: accepted, reason: "outside the mission") }
+            missionHours = hours
+            instant = engine.mission.instant(atHours: hours)
+            freshness = .fixed
+            if focusID == nil, az == nil, el == nil, dist == nil {
+                let framing = engine.framing(atHours: hours)
+                camera = framing.pose.map { .pose($0) } ?? .overview
+            }
+            overlays = Self.missionOverlays(engine, atHours: hours, services: services)
+        } else {
+            if let t { throw .invalidParameter("t", value: t, accepted: "t only together with mission") }
+            instant = try QueryParsing.instant(date, now: services.clock)
+        }
+        let request: ViewRequest
+        do {
+            request = try ViewRequest(instant: instant, width: w, height: h, camera: camera, labels: labelOptions, mission: mission, missionHours: missionHours)
+        } catch {
+            throw .invalidParameter("width", value: "\(w)×\(h)", accepted: error.description)
+        }
+        try Self.rejectCameraInsideBody(request, services: services)
+        return ViewQuery(request: request, overlays: overlays, freshness: freshness)
+    }
+
+    /// A camera whose eye lies inside a body's scene sphere sees nothing useful: 400.
+    static func rejectCameraInsideBody(_ r: ViewRequest, services: APIServices) throws(ProblemDetails) {
+        let bodies = services.layout.bodies(services.ephemeris.snapshot(at: r.instant))
+        var positions = [Vector3](repeating: .zero, count: BodyID.count)
+        for b in bodies { positions[b.id.index] = b.position }
+        let camera = ViewCamera.make(r.camera, positions: positions, layout: services.layout, width: r.width, height: r.height)
+        for b in bodies where (camera.eye - b.position).length < b.radius {
+            throw .invalidParameter("distance", value: JSONWriter.plain((camera.eye - camera.target).length),
+                                    accepted: "a camera outside every body (\(b.id.rawValue)'s scene radius is \(JSONWriter.plain(b.radius)))",
+                                    reason: "the camera is inside \(b.id.rawValue)")
+        }
+    }
+
+    /// Every vehicle's line (in scene units, split into segments carrying the colour gradient),
+    /// the vehicles' current places, and the event labels visible at `t`.
+    static func missionOverlays(_ engine: MissionEngine, atHours t: Double, services: APIServices) -> ViewOverlays {
+        let origin = engine.sceneOrigin == .earth ? engine.earthScenePosition(atHours: t) : .zero
+        var lines: [ViewPolyline] = []
+        var labels: [OverlayLabel] = []
+        let segments = 24
+        for v in engine.vehicles {
+            let samples = (try? engine.sample(v.vehicle.id, count: 385, frame: .scene).samples) ?? []
+            guard samples.count > 1 else { continue }
+            let per = max(1, (samples.count - 1) / segments)
+            var start = 0
+            while start < samples.count - 1 {
+                let end = min(samples.count - 1, start + per)
+                let mid = samples[(start + end) / 2].color
+                lines.append(ViewPolyline(points: samples[start...end].map { origin + $0.position }, color: RGBColor(mid.r, mid.g, mid.b), opacity: 0.9, width: 1.5))
+                start = end
+            }
+            if let (native, _) = engine.position(v, atHours: t) {
+                labels.append(OverlayLabel(text: v.vehicle.name, position: engine.scenePosition(native: native, atHours: t),
+                                           color: RGBColor(v.vehicle.color.r, v.vehicle.color.g, v.vehicle.color.b)))
+            }
+        }
+        let primary = engine.vehicles.first { $0.vehicle.primary } ?? engine.vehicles.first
+        for e in engine.mission.eventStatus(at: t).visibleLabels {
+            guard let primary, let (native, _) = engine.position(primary, atHours: min(max(e.timeHours, primary.spanHours.lowerBound), primary.spanHours.upperBound)) else { continue }
+            labels.append(OverlayLabel(text: e.name, position: engine.scenePosition(native: native, atHours: t)))
+        }
+        return ViewOverlays(polylines: lines, labels: labels)
+    }
+}
+
+/// Rendered views in memory: key = everything the bytes depend on.
+public struct ViewCacheKey: Hashable, Sendable {
+    let request: ViewRequest
+    let format: ViewFormat
+}
+
+extension V1API {
+    /// `GET /v1/views/system.{svg,ppm,png}`: runs on the worker pool (a 4096×4096 ray-cast must
+    /// not hold a connection queue; beyond the pool's capacity the server answers 503).
+    func view(_ req: HTTPRequest, format: ViewFormat) throws -> HTTPResponse {
+        let q = req.query
+        try q.rejectUnknown(ViewQuery.parameters)
+        guard let renderer = services.renderer else {
+            throw ProblemDetails(status: .serviceUnavailable, detail: "views are unavailable: the textures were not loaded")
+        }
+        let v = try ViewQuery.parse(
+            date: try q.string("date"), width: try q.string("width"), height: try q.string("height"), focus: try q.string("focus"),
+            mission: try q.string("mission"), t: try q.string("t"), azimuth: try q.string("azimuth"), elevation: try q.string("elevation"),
+            distance: try q.string("distance"), labels: try q.string("labels"), services: services)
+        let key = ViewCacheKey(request: v.request, format: format)
+        let body: [UInt8]
+        if v.freshness == .fixed, let cached = services.views[key] {
+            body = cached
+        } else {
+            body = renderer.render(v.request, format: format, overlays: v.overlays)
+            if v.freshness == .fixed { services.views.insert(body, for: key) }
+        }
+        let contentType = format == .svg ? "image/svg+xml; charset=utf-8" : format.contentType
+        return v.freshness.apply(.bytes(body, contentType: contentType))
+    }
+}

@@ -1,0 +1,67 @@
+import ArgumentParser
+import Foundation
+import Logging
+import Missions
+import SolarSystemAPI
+import Storage
+
+/// `solarsystem bench trajectory`: the `/trajectory` body computed cold (empty caches: sample
+/// the curve, store the samples, encode), from the SQLite samples (a restarted process: read
+/// the packed samples, encode) and from the in-memory body cache, on a SQLite file in a
+/// temporary directory. Medians over `--runs`.
+struct TrajectoryBenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "trajectory",
+        abstract: "Cold vs cached /v1/missions/{id}/trajectory body (median times and their ratio)."
+    )
+
+    @Option(help: "Mission id.") var mission = "apollo11"
+    @Option(help: "Samples per vehicle.") var samples = 5000
+    @Option(help: "Runs of each kind; the median is reported.") var runs = 21
+    @OptionGroup var resources: ResourceOptions
+    @OptionGroup var database: DatabaseOptions
+
+    func run() throws {
+        var logger = Logger(label: "bench")
+        logger.logLevel = .error
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("solarsystem-bench-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var options = database
+        options.path = dir.appendingPathComponent("bench.sqlite").path
+        let (db, _, _) = try options.openMigrated(logger: logger)
+        defer { db.close() }
+        let cache = SampleCache(database: db)
+        let services = APIServices(
+            catalogue: try resources.loadCatalogue(), stars: try resources.loadStars(), missions: try resources.loadMissions(),
+            sampleCache: cache, openAPIDocument: [], logger: logger, clock: { Date().timeIntervalSince1970 })
+        let api = V1API(services: services)
+        func time(_ body: () throws -> Int) rethrows -> (Double, Int) {
+            let start = DispatchTime.now().uptimeNanoseconds
+            let n = try body()
+            return (Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6, n)
+        }
+        var cold: [Double] = [], disk: [Double] = [], memory: [Double] = []
+        var bytes = 0
+        func body() throws -> Int { try api.trajectoryJSON(mission: mission, vehicle: nil, count: samples, frame: .native).count }
+        for _ in 0..<runs {
+            // Cold: both tiers empty. Disk: the SQLite samples only (a restarted process).
+            // Memory: the encoded body in the in-memory tier.
+            try cache.removeAll()
+            services.trajectoryBodies.removeAll()
+            let (c, n) = try time(body)
+            cold.append(c)
+            bytes = n
+            services.trajectoryBodies.removeAll()
+            disk.append(try time(body).0)
+            memory.append(try time(body).0)
+        }
+        let mc = median(cold), md = median(disk), mm = median(memory)
+        print(String(format: "trajectory %@ samples=%d (%d bytes), medians of %d runs: cold %.2f ms; SQLite samples (after a restart) %.2f ms, %.1f×; in memory %.3f ms, %.0f×",
+                     mission, samples, bytes, runs, mc, md, mc / md, mm, mc / mm))
+    }
+
+    func median(_ v: [Double]) -> Double {
+        let s = v.sorted()
+        return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+import HTTPTestSupport
+import Testing
+
+@Suite("GET /v1/missions…")
+struct MissionEndpointsTests {
+    @Test("the list: 11 missions with frames, durations and time scales")
+    func list() throws {
+        let r = try APIServer.get("/v1/missions")
+        #expect(r.status == 200)
+        let missions = r.objects("missions")
+        #expect(missions.count == 11)
+        let apollo11 = missions.first { $0["id"] as? String == "apollo11" }
+        #expect(apollo11?["referenceFrame"] as? String == "geocentric")
+        #expect(number(apollo11?["replayEndHours"]) == 195.3)
+        #expect(number(apollo11?["autoTimeScale"]) == 10_000)
+        #expect(missions.first { $0["id"] as? String == "voyager1" }?["referenceFrame"] as? String == "heliocentric")
+    }
+
+    @Test("detail: events in time order, vehicles with spans and phases; unknown id 404 with the valid ids")
+    func detail() throws {
+        let j = try APIServer.get("/v1/missions/apollo11").json
+        let events = j["events"] as? [[String: Any]] ?? []
+        #expect(events.count == 9)
+        let times = events.compactMap { number($0["t"]) }
+        #expect(times == times.sorted())
+        #expect(events.allSatisfy { $0["name"] is String && $0["detail"] is String && $0["showLabel"] is Bool })
+        let vehicles = j["vehicles"] as? [[String: Any]] ?? []
+        #expect(vehicles.compactMap { $0["id"] as? String } == ["saturn_v", "csm_columbia", "lm_eagle"])
+        let missing = try APIServer.get("/v1/missions/apollo12")
+        #expect(missing.status == 404)
+        #expect((missing.json["validIds"] as? [String])?.contains("apollo11") == true)
+    }
+
+    @Test("telemetry: Columbia in lunar orbit at T+80 h, Eagle on the Moon at T+105 h; t or date")
+    func telemetry() throws {
+        let at80 = try APIServer.get("/v1/missions/apollo11/telemetry?t=80").json
+        #expect(at80["met"] as? String == "T+03:08:00:00")
+        #expect(at80["date"] as? String == "1969-07-19T21:32:00Z")
+        let columbia = (at80["vehicles"] as? [[String: Any]])?.first { $0["id"] as? String == "csm_columbia" }
+        #expect(columbia?["phase"] as? String == "moonOrbit")
+        let d = number(columbia?["distanceKm"]) ?? 0
+        #expect(d > 350_000 && d < 420_000)
+        #expect((vector(columbia?["position"])?.length ?? 0) - d < 1e-6)
+        #expect((at80["lastEvent"] as? [String: Any])?["name"] as? String == "LOI")
+        let at105 = try APIServer.get("/v1/missions/apollo11/telemetry?t=105").json
+        let eagle = (at105["vehicles"] as? [[String: Any]])?.first { $0["id"] as? String == "lm_eagle" }
+        #expect(eagle?["phase"] as? String == "moonLanding")
+        let byDate = try APIServer.get("/v1/missions/apollo11/telemetry?date=1969-07-19T21:32:00Z")
+        #expect(byDate.body == (try APIServer.get("/v1/missions/apollo11/telemetry?t=80")).body)
+        // Mission time is elapsed TT: a date across leap seconds comes back as itself.
+        let cassini = try APIServer.get("/v1/missions/cassini/telemetry?date=2004-07-01T00:00:00Z").json
+        #expect(cassini["date"] as? String == "2004-07-01T00:00:00Z")
+        let end = try APIServer.get("/v1/missions/voyager2").json
+        let lastDate = try APIServer.get("/v1/missions/voyager2/telemetry?t=\(number(end["replayEndHours"]) ?? 0)").json["date"] as? String ?? ""
+        #expect(try APIServer.get("/v1/missions/voyager2/telemetry?date=\(lastDate)").status == 200)
+        #expect(try APIServer.get("/v1/missions/apollo11/telemetry?t=0x10").status == 400)
+        #expect(try APIServer.get("/v1/missions/apollo11/trajectory?samples=%2B5").status == 400)
+        let helio = try APIServer.get("/v1/missions/voyager1/telemetry?t=20000").json
+        let v = (helio["vehicles"] as? [[String: Any]])?.first
+        #expect(v?["frame"] as? String == "heliocentric")
+        #expect((number(v?["distanceAU"]) ?? 0) > 1)
+    }
+
+    @Test("bad mission requests are 400 problems naming the parameter and the range", arguments: [
+        ("telemetry?t=500", "t"), ("telemetry?t=-1", "t"), ("telemetry?t=abc", "t"), ("telemetry?t=1&date=1969-07-17", "date"),
+        ("telemetry?date=2020-01-01", "date"), ("trajectory?samples=1", "samples"), ("trajectory?samples=20001", "samples"),
+        ("trajectory?frame=galactic", "frame"), ("events?from=10&to=5", "to"), ("events?at=1&from=0", "at"),
+        ("events?at=999", "at"), ("framing?aspect=0", "aspect"), ("stream?speed=0", "speed"), ("stream?speed=2e8", "speed"),
+        ("stream?rate=0", "rate"), ("stream?rate=31", "rate"), ("stream?from=999", "from"), ("telemetry?x=1", "x"),
+    ])
+    func badRequests(path: String, parameter: String) throws {
+        let r = try APIServer.get("/v1/missions/apollo11/\(path)")
+        #expect(r.status == 400, "\(path): \(r.bodyText)")
+        #expect(r.json["parameter"] as? String == parameter, "\(path): \(r.bodyText)")
+        if path.hasPrefix("telemetry?t=500") { #expect((r.json["accepted"] as? String)?.contains("195.3") == true) }
+    }
+
+    @Test("events: from/to window and the at lookup")
+    func events() throws {
+        let window = try APIServer.get("/v1/missions/apollo11/events?from=100&to=130").objects("events")
+        #expect(window.compactMap { $0["name"] as? String } == ["LM Undock", "Eagle Landing", "First Step", "LM Ascent"])
+        let at = try APIServer.get("/v1/missions/apollo11/events?at=100").json
+        #expect((at["lastEvent"] as? [String: Any])?["name"] as? String == "LOI")
+        #expect((at["nextEvent"] as? [String: Any])?["name"] as? String == "LM Undock")
+        #expect((at["visibleLabels"] as? [[String: Any]])?.isEmpty == false)
+    }
+
+    @Test("trajectory: every vehicle or one, times ascending, colours, scene frame; the cache serves the same bytes")
+    func trajectory() throws {
+        let r = try APIServer.get("/v1/missions/apollo11/trajectory?samples=64")
+        #expect(r.status == 200)
+        #expect(r.json["units"] as? String == "km")
+        let vehicles = r.objects("vehicles")
+        #expect(vehicles.count == 3)
+        for v in vehicles {
+            let times = v["times"] as? [Double] ?? []
+            #expect(times.count == 64 && times == times.sorted())
+            #expect((v["positions"] as? [[Double]])?.count == 64)
+            #expect((v["colors"] as? [[Double]])?.first == [1, 1, 1]) // white at launch
+        }
+        // Computed (SQLite miss), then from the SQLite samples (memory tier emptied, as after a
+        // restart), then from the in-memory body: the same bytes every time.
+        let url = "/v1/missions/perseverance/trajectory?samples=200&vehicle=perseverance&frame=scene"
+        let before = APIServer.cache.statistics
+        let one = try APIServer.get(url)
+        APIServer.services.trajectoryBodies.removeAll()
+        let fromSQLite = try APIServer.get(url)
+        let memoryHits = APIServer.services.trajectoryBodies.statistics.hits
+        let fromMemory = try APIServer.get(url)
+        #expect(one.status == 200, "\(one.bodyText)")
+        #expect(one.body == fromSQLite.body && one.body == fromMemory.body)
+        #expect(one.json["sceneOrigin"] as? String == "sun")
+        let after = APIServer.cache.statistics
+        #expect(after.misses >= before.misses + 1)
+        #expect(after.hits >= before.hits + 1)
+        #expect(APIServer.services.trajectoryBodies.statistics.hits == memoryHits + 1)
+        let unknown = try APIServer.get("/v1/missions/apollo11/trajectory?vehicle=enterprise")
+        #expect(unknown.status == 404 && (unknown.json["validIds"] as? [String])?.contains("lm_eagle") == true)
+    }
+
+    @Test("framing: the seeds' follow camera for lunar missions (wider for portrait), overview for heliocentric ones")
+    func framing() throws {
+        let wide = try APIServer.get("/v1/missions/apollo11/framing?aspect=2").json
+        #expect(wide["mode"] as? String == "follow")
+        #expect(number(wide["elevationRad"]) == 0.3)
+        let radius = number(wide["radius"]) ?? 0
+        #expect(abs((number(wide["distance"]) ?? 0) - max(radius * 1.4 / tan(Double.pi / 6), 1.5)) < 1e-9)
+        let tall = try APIServer.get("/v1/missions/apollo11/framing?aspect=0.5").json
+        #expect(abs((number(tall["distance"]) ?? 0) - max(radius * 1.4 / (tan(Double.pi / 6) * 0.5), 1.5)) < 1e-9)
+        let voyager = try APIServer.get("/v1/missions/voyager1/framing").json
+        #expect(voyager["mode"] as? String == "overview")
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import HTTPTestSupport
+import Testing
+
+/// One server-sent event as read off the wire.
+struct SSEEvent {
+    var event = "message"
+    var id: String?
+    var data = ""
+    var json: [String: Any] { (try? JSONSerialization.jsonObject(with: Data(data.utf8))) as? [String: Any] ?? [:] }
+}
+
+/// Splits an event-stream body into events (comments and `retry:` skipped).
+func parseSSE(_ text: String) -> [SSEEvent] {
+    text.components(separatedBy: "\n\n").compactMap { block -> SSEEvent? in
+        var e = SSEEvent(), hasData = false
+        for line in block.split(separator: "\n", omittingEmptySubsequences: true) {
+            if line.hasPrefix(":") { continue }
+            let parts = line.split(separator: ":", maxSplits: 1).map(String.init)
+            let value = parts.count > 1 ? String(parts[1].drop { $0 == " " }) : ""
+            switch parts[0] {
+            case "event": e.event = value
+            case "id": e.id = value
+            case "data": e.data += (hasData ? "\n" : "") + value; hasData = true
+            default: break
+            }
+        }
+        return hasData ? e : nil
+    }
+}
+
+@Suite("GET /v1/missions/{id}/stream")
+struct MissionStreamTests {
+    func replay(_ query: String, headers: [String: String] = [:]) throws -> (RawResponse, [SSEEvent]) {
+        let c = try APIServer.shared.client(receiveTimeout: 30)
+        defer { c.close() }
+        var text = "GET /v1/missions/apollo11/stream?\(query) HTTP/1.1\r\nHost: t\r\n"
+        for (k, v) in headers { text += "\(k): \(v)\r\n" }
+        try c.send(text + "\r\n")
+        let r = try c.readResponse()
+        return (r, parseSSE(r.bodyText))
+    }
+
+    @Test("a fast replay: telemetry in time order, each event exactly once, end last")
+    func fullReplay() throws {
+        let (r, events) = try replay("speed=1e6&rate=30")
+        #expect(r.status == 200)
+        #expect(r.header("content-type")?.hasPrefix("text/event-stream") == true)
+        #expect(r.header("cache-control") == "no-store")
+        #expect(events.first?.event == "telemetry")
+        #expect(events.last?.event == "end")
+        #expect(events.filter { $0.event == "end" }.count == 1)
+        let ids = events.compactMap { $0.id.flatMap { Int64($0) } }
+        #expect(ids == ids.sorted())
+        let fired = events.filter { $0.event == "mission-event" }.compactMap { $0.json["name"] as? String }
+        #expect(fired == ["Launch", "TLI", "LOI", "LM Undock", "Eagle Landing", "First Step", "LM Ascent", "TEI", "Splashdown"])
+        let telemetry = events.filter { $0.event == "telemetry" }
+        #expect(telemetry.count >= 2)
+        #expect(number(telemetry.last?.json["t"]) == 195.3)
+        #expect(telemetry.allSatisfy { $0.json["vehicles"] is [Any] && $0.json["met"] is String })
+        #expect(events.last?.json["reason"] as? String == "completed")
+    }
+
+    @Test("Last-Event-ID resumes there without repeating events; a bad one starts from `from`")
+    func resume() throws {
+        // MET 100 h in ms: after LOI (75.8 h), before LM Undock (100.2 h).
+        let (_, resumed) = try replay("speed=1e6&rate=30", headers: ["Last-Event-ID": "360000000"])
+        let first = resumed.first { $0.event == "telemetry" }
+        #expect((number(first?.json["t"]) ?? 0) >= 100)
+        let fired = resumed.filter { $0.event == "mission-event" }.compactMap { $0.json["name"] as? String }
+        #expect(fired == ["LM Undock", "Eagle Landing", "First Step", "LM Ascent", "TEI", "Splashdown"])
+        // Resuming exactly at an event's MET: that event was seen, it is not sent again.
+        let (_, atEvent) = try replay("speed=1e6&rate=30", headers: ["Last-Event-ID": "272880000"]) // 75.8 h = LOI
+        #expect(!atEvent.contains { $0.event == "mission-event" && $0.json["name"] as? String == "LOI" })
+        let (_, bad) = try replay("speed=1e6&rate=30&from=130", headers: ["Last-Event-ID": "soon"])
+        #expect(bad.filter { $0.event == "mission-event" }.compactMap { $0.json["name"] as? String } == ["TEI", "Splashdown"])
+    }
+
+    @Test("the stream's telemetry is exactly /telemetry's answer at that time")
+    func sameAsTelemetry() throws {
+        let (_, events) = try replay("speed=1e6&rate=30&from=80")
+        guard let first = events.first(where: { $0.event == "telemetry" }), let t = number(first.json["t"]) else {
+            Issue.record("no telemetry"); return
+        }
+        let r = try APIServer.get("/v1/missions/apollo11/telemetry?t=\(t)")
+        #expect(r.bodyText == first.data)
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import HTTPTestSupport
+import Testing
+
+@Suite("GET /v1/views/system.{svg,ppm,png}")
+struct ViewEndpointsTests {
+    @Test("SVG: well-formed XML with a viewBox, every planet's label and the date caption")
+    func svg() throws {
+        let r = try APIServer.get("/v1/views/system.svg?date=2026-11-22&width=1280&height=720")
+        #expect(r.status == 200)
+        #expect(r.header("content-type")?.hasPrefix("image/svg+xml") == true)
+        #expect(r.header("cache-control") == "public, max-age=31536000, immutable")
+        let parser = XMLParser(data: Data(r.body))
+        #expect(parser.parse(), "\(parser.parserError.map { "\($0)" } ?? "")")
+        let text = r.bodyText
+        #expect(text.contains("viewBox=\"0 0 1280 720\""))
+        for name in ["Mercury", "Venus", "Earth", "Mars", "Jupiter", "Saturn", "Uranus", "Neptune"] {
+            #expect(text.contains(">\(name)<"), "\(name) label")
+        }
+        #expect(text.contains("2026-11-22"))
+        #expect(!text.contains("href=\"http"))
+    }
+
+    @Test("PNG: signature, IHDR at the requested size; PPM: exact header and byte count")
+    func raster() throws {
+        let png = try APIServer.get("/v1/views/system.png?date=2026-11-22&focus=saturn&width=320&height=200")
+        #expect(png.status == 200 && png.header("content-type") == "image/png")
+        let b = png.body
+        #expect(Array(b.prefix(8)) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+        #expect(String(decoding: b[12..<16], as: UTF8.self) == "IHDR")
+        func be32(_ i: Int) -> Int { Int(b[i]) << 24 | Int(b[i + 1]) << 16 | Int(b[i + 2]) << 8 | Int(b[i + 3]) }
+        #expect(be32(16) == 320 && be32(20) == 200)
+        #expect(String(decoding: b.suffix(8).prefix(4), as: UTF8.self) == "IEND")
+        let ppm = try APIServer.get("/v1/views/system.ppm?date=2026-11-22&width=64&height=48")
+        let header = Array("P6\n64 48\n255\n".utf8)
+        #expect(Array(ppm.body.prefix(header.count)) == header)
+        #expect(ppm.body.count == header.count + 64 * 48 * 3)
+    }
+
+    @Test("a mission view: Apollo 11 at T+76 h carries its trajectory and vehicle labels; cached answers are identical")
+    func mission() throws {
+        let r = try APIServer.get("/v1/views/system.svg?mission=apollo11&t=76")
+        #expect(r.status == 200)
+        #expect(r.bodyText.contains("Columbia"))
+        #expect(r.bodyText.contains("1969-07-19"))
+        let again = try APIServer.get("/v1/views/system.svg?mission=apollo11&t=76")
+        #expect(again.body == r.body && again.header("etag") == r.header("etag"))
+    }
+
+    @Test("bad views are 400 problems with the reason; unknown mission 404", arguments: [
+        ("width=8", "width", 400), ("height=5000", "height", 400), ("width=abc", "width", 400), ("focus=vulcan", "focus", 400),
+        ("mission=apollo11&t=500", "t", 400), ("mission=apollo11&date=2026-01-01", "date", 400), ("t=5", "t", 400),
+        ("elevation=2", "elevation", 400), ("distance=-1", "distance", 400), ("labels=planets,comets", "labels", 400),
+        ("focus=earth&distance=0.05", "distance", 400), ("mission=apollo12", "mission", 404), ("zoom=2", "zoom", 400),
+    ])
+    func badViews(query: String, parameter: String, status: Int) throws {
+        let r = try APIServer.get("/v1/views/system.png?date=2026-11-22&\(query)".replacingOccurrences(of: "date=2026-11-22&mission", with: "mission"))
+        #expect(r.status == status, "\(query): \(r.bodyText)")
+        #expect(r.json["parameter"] as? String == parameter, "\(query): \(r.bodyText)")
+    }
+}

@@ -1,0 +1,113 @@
+#!/usr/bin/env python3
+"""SSE load: N concurrent mission replays at RATE Hz for SECONDS against a running server.
+
+Each client opens /v1/missions/MISSION/stream?speed=SPEED&rate=RATE on its own connection and
+reads telemetry events. The lag of an event is how far its mission time (the `id:`, MET in ms)
+trails what the wall clock says it should be since the client's request:
+    lag = (now - request_sent) - MET / SPEED
+(the server starts its replay clock when it answers, so this includes connection set-up).
+Prints events received, events/s, lag p50/p99/max, clients that ended early, and the server's
+resident memory (VmRSS of --pid) sampled every second (max and last).
+
+usage: scripts/sse-load.py --port 8080 --pid $(pgrep -f 'solarsystem serve') [--clients 1000]
+"""
+import argparse
+import asyncio
+import time
+
+
+async def client(args, stats, stop_at):
+    try:
+        reader, writer = await asyncio.open_connection(args.host, args.port, limit=1 << 20)
+    except OSError as e:
+        stats["connect_errors"] += 1
+        return
+    path = f"/v1/missions/{args.mission}/stream?speed={args.speed}&rate={args.rate}"
+    writer.write(f"GET {path} HTTP/1.1\r\nHost: load\r\nAccept: text/event-stream\r\n\r\n".encode())
+    sent = time.monotonic()
+    await writer.drain()
+    buf = b""
+    try:
+        head = await reader.readuntil(b"\r\n\r\n")
+        if b" 200 " not in head.split(b"\r\n", 1)[0]:
+            stats["bad_status"] += 1
+            return
+        while time.monotonic() < stop_at:
+            chunk = await asyncio.wait_for(reader.read(65536), timeout=5)
+            if not chunk:
+                stats["ended_early"] += 1
+                return
+            buf += chunk
+            while True:
+                i = buf.find(b"\n\n")
+                if i < 0:
+                    break
+                block, buf = buf[:i], buf[i + 2:]
+                if b"event: telemetry" not in block:
+                    continue
+                j = block.find(b"\nid: ")
+                if j < 0:
+                    continue
+                k = block.find(b"\n", j + 5)
+                met_ms = int(block[j + 5:k])
+                now = time.monotonic()
+                stats["events"] += 1
+                stats["lags"].append((now - sent) - met_ms / 1000.0 / args.speed)
+    except (asyncio.TimeoutError, asyncio.IncompleteReadError, ConnectionError) as e:
+        stats["errors"] += 1
+    finally:
+        writer.close()
+
+
+def rss_kb(pid):
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+    except OSError:
+        return None
+
+
+async def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, required=True)
+    p.add_argument("--pid", type=int)
+    p.add_argument("--clients", type=int, default=1000)
+    p.add_argument("--rate", type=int, default=10)
+    p.add_argument("--seconds", type=float, default=60)
+    p.add_argument("--speed", type=float, default=1000)
+    p.add_argument("--mission", default="apollo11")
+    args = p.parse_args()
+    stats = {"events": 0, "lags": [], "errors": 0, "ended_early": 0, "connect_errors": 0, "bad_status": 0}
+    start = time.monotonic()
+    stop_at = start + args.seconds
+    tasks = []
+    for n in range(args.clients):
+        tasks.append(asyncio.create_task(client(args, stats, stop_at)))
+        if n % 100 == 99:
+            await asyncio.sleep(0.05)
+    rss = []
+    while time.monotonic() < stop_at:
+        await asyncio.sleep(1)
+        if args.pid:
+            r = rss_kb(args.pid)
+            if r:
+                rss.append(r)
+    await asyncio.gather(*tasks, return_exceptions=True)
+    elapsed = time.monotonic() - start
+    lags = sorted(stats["lags"])
+    def pct(q):
+        return lags[min(len(lags) - 1, int(q * len(lags)))] if lags else float("nan")
+    expected = args.clients * args.rate * args.seconds
+    print(f"sse-load: {args.clients} clients x {args.rate} Hz for {args.seconds:.0f} s ({args.mission}, speed {args.speed:g})")
+    print(f"sse-load: {stats['events']} telemetry events ({stats['events'] / expected * 100:.1f}% of {expected:.0f}), {stats['events'] / elapsed:.0f}/s")
+    print(f"sse-load: lag p50 {pct(0.5) * 1000:.1f} ms, p99 {pct(0.99) * 1000:.1f} ms, max {lags[-1] * 1000 if lags else float('nan'):.1f} ms")
+    print(f"sse-load: errors {stats['errors']}, ended early {stats['ended_early']}, connect errors {stats['connect_errors']}, non-200 {stats['bad_status']}")
+    if rss:
+        print(f"sse-load: server RSS max {max(rss) / 1024:.1f} MiB, last {rss[-1] / 1024:.1f} MiB")
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
