@@ -7,16 +7,22 @@ import Storage
 /// `./data/solarsystem.sqlite`, `:memory:` allowed) and `--migrations` (then
 /// `$SOLARSYSTEM_MIGRATIONS`, `./Migrations`, next to the executable, `/usr/share/solarsystem/Migrations`).
 struct DatabaseOptions: ParsableArguments {
-    @Option(name: .customLong("db"), help: ArgumentHelp("SQLite file for the sample cache (:memory: for none on disk).", valueName: "path"))
-    var path: String = "./data/solarsystem.sqlite"
+    @Option(name: .customLong("db"), help: ArgumentHelp("SQLite file for the sample cache; :memory: keeps nothing on disk (env SOLARSYSTEM_DB; default ./data/solarsystem.sqlite).", valueName: "path"))
+    var db: String?
 
-    @Option(name: .customLong("migrations"), help: ArgumentHelp("Directory holding NNNN_name.sql migrations.", valueName: "dir"))
+    @Option(name: .customLong("migrations"), help: ArgumentHelp("Directory holding NNNN_name.sql migrations (env SOLARSYSTEM_MIGRATIONS; default ./Migrations, then next to the executable, then /usr/share/solarsystem/Migrations).", valueName: "dir"))
     var migrations: String?
+
+    /// The database path after the flag, the environment and the default.
+    var path: String {
+        get { Setting.string(flag: db, env: "SOLARSYSTEM_DB", default: "./data/solarsystem.sqlite") }
+        set { db = newValue }
+    }
 
     func migrationsDirectory() throws -> URL {
         var candidates: [(String, String)] = []
         if let migrations { candidates.append((migrations, "--migrations")) }
-        if let env = ProcessInfo.processInfo.environment["SOLARSYSTEM_MIGRATIONS"], !env.isEmpty { candidates.append((env, "SOLARSYSTEM_MIGRATIONS")) }
+        if let env = Setting.env("SOLARSYSTEM_MIGRATIONS") { candidates.append((env, "SOLARSYSTEM_MIGRATIONS")) }
         candidates.append((FileManager.default.currentDirectoryPath + "/Migrations", "./Migrations"))
         let exe = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
         candidates.append((exe.appendingPathComponent("Migrations").path, "next to the executable"))
@@ -26,7 +32,7 @@ struct DatabaseOptions: ParsableArguments {
             if FileManager.default.fileExists(atPath: c.0, isDirectory: &isDirectory), isDirectory.boolValue {
                 return URL(fileURLWithPath: c.0, isDirectory: true)
             }
-            if i == 0, migrations != nil { throw CLIError("--migrations \(c.0): not a directory") }
+            if i == 0, migrations != nil || Setting.env("SOLARSYSTEM_MIGRATIONS") != nil { throw CLIError("\(c.1) \(c.0): not a directory") }
         }
         throw CLIError("no Migrations directory found; tried \(candidates.map { "\($0.0) (\($0.1))" }.joined(separator: ", "))")
     }

@@ -55,7 +55,7 @@ struct HTTPFixtureCommand: ParsableCommand {
         if let eventLoops { arguments += ["--event-loops", String(eventLoops)] }
         var options = try ServerOptions.parse(arguments)
         try options.validate()
-        let logger = options.bootstrapLogging(label: "http-fixture")
+        let logger = try options.bootstrapLogging(label: "http-fixture")
         let metrics = HTTPMetrics(registry: MetricsRegistry())
         let fixture = HTTPFixtureCommand.fixtureJSON()
         let router = ServeCommand.makeRouter(metrics: metrics, routes: [{ router in

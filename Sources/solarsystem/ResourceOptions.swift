@@ -8,7 +8,7 @@ import Rendering
 /// `--resources`, then `$SOLARSYSTEM_RESOURCES`, then `./Resources`, then next to the
 /// executable, then `/usr/share/solarsystem`.
 struct ResourceOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("Directory holding bodies.json and the other data files.", valueName: "dir"))
+    @Option(name: .long, help: ArgumentHelp("Directory holding bodies.json, stars.csv, missions.json, textures/ (env SOLARSYSTEM_RESOURCES; default ./Resources, then next to the executable, then /usr/share/solarsystem).", valueName: "dir"))
     var resources: String?
 
     static let marker = "bodies.json"
@@ -16,7 +16,7 @@ struct ResourceOptions: ParsableArguments {
     func candidates() -> [(path: String, origin: String)] {
         var list: [(String, String)] = []
         if let r = resources { list.append((r, "--resources")) }
-        if let env = ProcessInfo.processInfo.environment["SOLARSYSTEM_RESOURCES"], !env.isEmpty { list.append((env, "SOLARSYSTEM_RESOURCES")) }
+        if let env = Setting.env("SOLARSYSTEM_RESOURCES") { list.append((env, "SOLARSYSTEM_RESOURCES")) }
         list.append((FileManager.default.currentDirectoryPath + "/Resources", "./Resources"))
         let exe = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
         list.append((exe.appendingPathComponent("Resources").path, "next to the executable"))
@@ -29,8 +29,8 @@ struct ResourceOptions: ParsableArguments {
         for (i, c) in candidates().enumerated() {
             let url = URL(fileURLWithPath: c.path, isDirectory: true)
             if FileManager.default.isReadableFile(atPath: url.appendingPathComponent(Self.marker).path) { return url }
-            if i == 0, resources != nil {
-                throw CLIError("--resources \(c.path): no readable \(Self.marker) there")
+            if i == 0, resources != nil || Setting.env("SOLARSYSTEM_RESOURCES") != nil {
+                throw CLIError("\(c.origin) \(c.path): no readable \(Self.marker) there")
             }
         }
         let tried = candidates().map { "\($0.path) (\($0.origin))" }.joined(separator: ", ")

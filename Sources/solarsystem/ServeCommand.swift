@@ -1,7 +1,11 @@
 import ArgumentParser
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import HTTP
 import Logging
+import Ephemeris
 import Missions
 import SolarSystemAPI
 import Storage
@@ -23,7 +27,7 @@ struct ServeCommand: ParsableCommand {
     @OptionGroup var database: DatabaseOptions
 
     func run() throws {
-        let logger = server.bootstrapLogging(label: "solarsystem")
+        let logger = try server.bootstrapLogging(label: "solarsystem")
         let missions = try resources.loadMissions()
         for warning in missions.warnings { logger.warning("mission data", metadata: ["warning": "\(warning)"]) }
         let (db, report, applied) = try database.openMigrated(logger: logger)
@@ -42,7 +46,10 @@ struct ServeCommand: ParsableCommand {
         let api = V1API(services: services)
         api.registerMetrics(on: metrics.registry)
         let router = ServeCommand.makeRouter(metrics: metrics, routes: [api.register(on:)])
-        try server.runUntilSignalled(router: router, metrics: metrics, logger: logger)
+        try server.runUntilSignalled(router: router, metrics: metrics, logger: logger, startup: [
+            "db": "\(database.path)", "resources": "\(directory)",
+            "ephemerisModel": "\(Ephemeris.modelSummary(jdTDB: (try? TimeScale.parse("now", now: { Date().timeIntervalSince1970 }))?.jdTDB ?? 2_451_545))",
+        ])
         db.close()
     }
 
@@ -67,82 +74,141 @@ enum LogFormat: String, ExpressibleByArgument, CaseIterable {
     case json, text
 }
 
-/// The flags every command that runs the server shares.
+/// The flags every command that runs the server shares. Each can also come from an
+/// environment variable (the flag wins); `validate()` resolves and checks them all, so an invalid
+/// value stops start-up with a message naming the flag or the variable.
 struct ServerOptions: ParsableArguments {
-    @Option(help: "Address to listen on (0.0.0.0, ::, 127.0.0.1, ::1, localhost).")
-    var host: String = "0.0.0.0"
+    @Option(help: "Address to listen on: 0.0.0.0, ::, 127.0.0.1, ::1, localhost (env SOLARSYSTEM_HOST; default 0.0.0.0).")
+    var host: String?
 
-    @Option(help: "TCP port; 0 picks a free one (the start-up log line reports it).")
-    var port: Int = 8080
+    @Option(help: "TCP port; 0 picks a free one, reported at start-up (env SOLARSYSTEM_PORT; default 8080).")
+    var port: Int?
 
-    @Option(name: .customLong("max-connections"), help: "Open connections beyond which new ones get 503.")
-    var maxConnections: Int = 16_384
+    @Option(name: .customLong("max-connections"), help: "Open connections beyond which new ones get 503 (env SOLARSYSTEM_MAX_CONNECTIONS; default 16384).")
+    var maxConnections: Int?
 
-    @Option(name: .customLong("cors-origins"), help: "Comma-separated origins CORS allows; * for any.")
-    var corsOrigins: String = "*"
+    @Option(name: .customLong("cors-origins"), help: "Comma-separated origins CORS allows; * for any (env SOLARSYSTEM_CORS_ORIGINS; default *).")
+    var corsOrigins: String?
 
-    @Option(name: .customLong("log-format"), help: "json (one object per line) or text.")
-    var logFormat: LogFormat = .json
+    @Option(name: .customLong("log-format"), help: "json (one object per line) or text (env SOLARSYSTEM_LOG_FORMAT; default json when stdout is not a terminal, text when it is).")
+    var logFormat: String?
 
-    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
-    var logLevel: String = "info"
+    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical (env SOLARSYSTEM_LOG_LEVEL; default info).")
+    var logLevel: String?
 
-    @Option(name: .customLong("shutdown-grace"), help: "Seconds in-flight requests get on SIGTERM/SIGINT.")
-    var shutdownGrace: Double = 10
+    @Option(name: .customLong("shutdown-grace"), help: "Seconds in-flight requests get on SIGTERM/SIGINT (env SOLARSYSTEM_SHUTDOWN_GRACE; default 10).")
+    var shutdownGrace: Double?
 
-    @Option(name: .customLong("event-loops"), help: "Serial queues connections are spread over (default: one per core).")
+    @Option(name: .customLong("event-loops"), help: "Serial queues connections are spread over (env SOLARSYSTEM_EVENT_LOOPS; default one per core).")
     var eventLoops: Int?
 
-    func validate() throws {
-        guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535") }
-        guard maxConnections > 0 else { throw ValidationError("--max-connections must be positive") }
-        guard Logger.Level(rawValue: logLevel) != nil else {
-            throw ValidationError("--log-level must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))")
-        }
-        guard shutdownGrace >= 0 else { throw ValidationError("--shutdown-grace must be ≥ 0") }
-        if let eventLoops, !(1...64).contains(eventLoops) { throw ValidationError("--event-loops must be 1…64") }
+    /// The settings after flags, environment and defaults.
+    struct Resolved {
+        var host: String
+        var port: Int
+        var maxConnections: Int
+        var corsOrigins: String
+        var logFormat: LogFormat
+        var logLevel: Logger.Level
+        var shutdownGrace: Double
+        var eventLoops: Int?
     }
 
-    var level: Logger.Level { Logger.Level(rawValue: logLevel) ?? .info }
+    func resolved() throws -> Resolved {
+        let levels = Logger.Level.allCases.map(\.rawValue)
+        let defaultFormat: LogFormat = isatty(STDOUT_FILENO) == 1 ? .text : .json
+        let format = try Setting.oneOf(flag: logFormat, env: "SOLARSYSTEM_LOG_FORMAT", flagName: "--log-format", default: defaultFormat.rawValue, allowed: LogFormat.allCases.map(\.rawValue))
+        let level = try Setting.oneOf(flag: logLevel, env: "SOLARSYSTEM_LOG_LEVEL", flagName: "--log-level", default: "info", allowed: levels)
+        var loops: Int?
+        if eventLoops != nil || Setting.env("SOLARSYSTEM_EVENT_LOOPS") != nil {
+            loops = try Setting.int(flag: eventLoops, env: "SOLARSYSTEM_EVENT_LOOPS", flagName: "--event-loops", default: 1, in: 1...64)
+        }
+        return Resolved(
+            host: Setting.string(flag: host, env: "SOLARSYSTEM_HOST", default: "0.0.0.0"),
+            port: try Setting.int(flag: port, env: "SOLARSYSTEM_PORT", flagName: "--port", default: 8080, in: 0...65535),
+            maxConnections: try Setting.int(flag: maxConnections, env: "SOLARSYSTEM_MAX_CONNECTIONS", flagName: "--max-connections", default: 16_384, in: 1...1_000_000),
+            corsOrigins: Setting.string(flag: corsOrigins, env: "SOLARSYSTEM_CORS_ORIGINS", default: "*"),
+            logFormat: LogFormat(rawValue: format) ?? .json,
+            logLevel: Logger.Level(rawValue: level) ?? .info,
+            shutdownGrace: try Setting.double(flag: shutdownGrace, env: "SOLARSYSTEM_SHUTDOWN_GRACE", flagName: "--shutdown-grace", default: 10, in: 0...3600),
+            eventLoops: loops
+        )
+    }
 
-    func bootstrapLogging(label: String) -> Logger {
-        let level = self.level
-        switch logFormat {
+    func validate() throws {
+        _ = try resolved()
+    }
+
+    func bootstrapLogging(label: String) throws -> Logger {
+        let settings = try resolved()
+        let level = settings.logLevel
+        switch settings.logFormat {
         case .json: LoggingSystem.bootstrap { JSONLogHandler(label: $0, level: level) }
         case .text: LoggingSystem.bootstrap { TextLogHandler(label: $0, level: level) }
         }
         return Logger(label: label)
     }
 
-    func configuration() -> HTTPServerConfiguration {
-        var config = HTTPServerConfiguration(host: host, port: port)
-        config.maxConnections = maxConnections
-        if let eventLoops { config.eventLoopCount = eventLoops }
-        config.corsAllowedOrigins = corsOrigins.split(separator: ",").map { String($0).trimmingSpaces() }.filter { !$0.isEmpty }
+    func configuration() throws -> HTTPServerConfiguration {
+        let settings = try resolved()
+        var config = HTTPServerConfiguration(host: settings.host, port: settings.port)
+        config.maxConnections = settings.maxConnections
+        if let loops = settings.eventLoops { config.eventLoopCount = loops }
+        config.corsAllowedOrigins = settings.corsOrigins.split(separator: ",").map { String($0).trimmingSpaces() }.filter { !$0.isEmpty }
         if config.corsAllowedOrigins.isEmpty { config.corsAllowedOrigins = ["*"] }
         return config
     }
 
     /// Starts the server, logs the bound address, blocks until SIGTERM/SIGINT has drained it.
-    func runUntilSignalled(router: Router, metrics: HTTPMetrics, logger: Logger, middleware: [any HTTPMiddleware]? = nil, configure: (inout HTTPServerConfiguration) -> Void = { _ in }) throws {
+    func runUntilSignalled(
+        router: Router, metrics: HTTPMetrics, logger: Logger, middleware: [any HTTPMiddleware]? = nil,
+        startup: Logger.Metadata = [:], configure: (inout HTTPServerConfiguration) -> Void = { _ in }
+    ) throws {
         HTTPServer.ignoreSIGPIPE()
         let fdLimit = ServerProcess.raiseFileDescriptorLimit()
-        var config = configuration()
+        var config = try configuration()
         configure(&config)
         let server = HTTPServer(configuration: config, router: router, middleware: middleware, metrics: metrics, logger: logger)
+        let grace = try resolved().shutdownGrace
+        // Signal handling is in place before the server listens (and long before the
+        // "listening" line a supervisor waits for); a signal during start-up is kept and acted
+        // on once the server runs.
+        let state = SignalState()
+        let signals = ServerProcess.onTerminationSignal { sig in
+            logger.info("signal received; draining", metadata: ["signal": .stringConvertible(Int(sig))])
+            if state.signalled() { server.shutdown(deadline: grace) }
+        }
         let address = try server.start()
-        logger.info("listening", metadata: [
+        if state.started() { server.shutdown(deadline: grace) }
+        logger.info("listening", metadata: startup.merging([
+            "version": "\(SolarSystemVersion.current)",
             "address": "\(address)", "host": "\(address.host)", "port": .stringConvertible(address.port),
             "maxConnections": .stringConvertible(config.maxConnections), "fdLimit": .stringConvertible(fdLimit),
             "eventLoops": .stringConvertible(config.eventLoopCount),
-        ])
-        let grace = shutdownGrace
-        let signals = ServerProcess.onTerminationSignal { sig in
-            logger.info("signal received; draining", metadata: ["signal": .stringConvertible(Int(sig))])
-            server.shutdown(deadline: grace)
-        }
+        ]) { $1 })
         server.waitUntilStopped()
         withExtendedLifetime(signals) {}
+    }
+}
+
+/// Whether a termination signal came before the server finished starting.
+final class SignalState: @unchecked Sendable {
+    private let lock = NSLock()
+    private var isStarted = false, pending = false
+
+    /// A signal arrived: true when the server runs (shut it down now), else it is kept.
+    func signalled() -> Bool {
+        lock.lock(); defer { lock.unlock() }
+        if isStarted { return true }
+        pending = true
+        return false
+    }
+
+    /// The server runs: true when a signal came during start-up (shut it down now).
+    func started() -> Bool {
+        lock.lock(); defer { lock.unlock() }
+        isStarted = true
+        return pending
     }
 }
 

@@ -8,19 +8,8 @@ import Testing
 struct ProcessLifecycleTests {
     /// Starts `solarsystem serve` and returns it with the port its start-up line reports.
     static func launch(_ extra: [String] = [], environment: [String: String] = [:]) throws -> (Process, Int, Pipe) {
-        let exe = RepositoryFiles.executable
-        guard FileManager.default.isExecutableFile(atPath: exe.path) else { throw ClientError(description: "no executable at \(exe.path)") }
-        let p = Process()
-        p.executableURL = exe
-        p.currentDirectoryURL = RepositoryFiles.root
-        p.arguments = ["serve", "--host", "127.0.0.1", "--port", "0", "--db", ":memory:", "--log-format", "json", "--shutdown-grace", "2"] + extra
-        var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("SOLARSYSTEM_") }
-        env.merge(environment) { $1 }
-        p.environment = env
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = out
-        try p.run()
+        let (p, out) = try start(["serve", "--host", "127.0.0.1", "--port", "0", "--db", ":memory:", "--log-format", "json", "--shutdown-grace", "2"] + extra,
+                                 environment: environment)
         var text = ""
         let deadline = Date().addingTimeInterval(30)
         while Date() < deadline {
@@ -38,6 +27,37 @@ struct ProcessLifecycleTests {
         throw ClientError(description: "no listening line; output: \(text)")
     }
 
+    /// Starts the executable in `directory` with the environment minus every `SOLARSYSTEM_`
+    /// variable plus `environment`; stdout and stderr go to the returned pipe.
+    static func start(_ args: [String], environment: [String: String], directory: URL = RepositoryFiles.root) throws -> (Process, Pipe) {
+        let exe = RepositoryFiles.executable
+        guard FileManager.default.isExecutableFile(atPath: exe.path) else { throw ClientError(description: "no executable at \(exe.path)") }
+        let p = Process()
+        p.executableURL = exe
+        p.currentDirectoryURL = directory
+        p.arguments = args
+        var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("SOLARSYSTEM_") }
+        env.merge(environment) { $1 }
+        p.environment = env
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = out
+        try p.run()
+        return (p, out)
+    }
+
+    /// Waits for `p` to exit; after `timeout` seconds it is killed and the wait reported, so a
+    /// lost signal fails the test instead of hanging the suite.
+    static func waitForExit(_ p: Process, timeout: Double = 20) {
+        let deadline = Date().addingTimeInterval(timeout)
+        while p.isRunning, Date() < deadline { usleep(20_000) }
+        if p.isRunning {
+            Issue.record("process \(p.processIdentifier) still running after \(timeout) s; killed")
+            kill(p.processIdentifier, SIGKILL)
+        }
+        p.waitUntilExit()
+    }
+
     @Test("SIGTERM with an open mission stream: the stream gets `end`, the process exits 0")
     func sigtermEndsStreams() throws {
         let (process, port, _) = try Self.launch()
@@ -50,7 +70,91 @@ struct ProcessLifecycleTests {
         let rest = try c.readUntil { String(decoding: $0, as: UTF8.self).contains("event: end") }
         let text = String(decoding: rest, as: UTF8.self)
         #expect(text.contains("\"reason\":\"shutdown\""))
-        process.waitUntilExit()
+        Self.waitForExit(process)
         #expect(process.terminationReason == .exit && process.terminationStatus == 0)
+    }
+}
+
+/// Configuration of the real executable: flags, environment, resources, health check.
+@Suite("solarsystem configuration")
+struct ConfigurationTests {
+    /// Runs the executable to completion; (exit status, stdout + stderr).
+    static func run(_ args: [String], environment: [String: String] = [:], directory: URL = RepositoryFiles.root) throws -> (Int32, String) {
+        let (p, out) = try ProcessLifecycleTests.start(args, environment: environment, directory: directory)
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    @Test("invalid settings stop start-up with a message naming the flag or variable", arguments: [
+        (["serve", "--port", "99999"], [:], "--port"),
+        (["serve"], ["SOLARSYSTEM_PORT": "abc"], "SOLARSYSTEM_PORT=abc"),
+        (["serve"], ["SOLARSYSTEM_LOG_FORMAT": "xml"], "SOLARSYSTEM_LOG_FORMAT=xml"),
+        (["serve"], ["SOLARSYSTEM_MAX_CONNECTIONS": "0"], "SOLARSYSTEM_MAX_CONNECTIONS=0"),
+        (["serve", "--log-level", "loud"], [:], "--log-level loud"),
+        (["serve", "--resources", "/nonexistent"], [:], "/nonexistent"),
+        (["serve", "--db", ":memory:"], ["SOLARSYSTEM_RESOURCES": "/nowhere"], "SOLARSYSTEM_RESOURCES /nowhere"),
+        (["serve", "--db", ":memory:", "--migrations", "/nonexistent"], [:], "--migrations /nonexistent"),
+    ] as [([String], [String: String], String)])
+    func invalid(args: [String], environment: [String: String], message: String) throws {
+        let (status, output) = try Self.run(args, environment: environment)
+        #expect(status != 0)
+        #expect(output.contains(message), "\(output)")
+    }
+
+    @Test("a flag wins over its variable; the variable over the default")
+    func precedence() throws {
+        // Text format from the environment: the start-up line is not JSON.
+        // launch() passes --log-format json and finds the JSON start-up line even though the
+        // environment asks for text: the flag won.
+        let (p1, port1, _) = try ProcessLifecycleTests.launch([], environment: ["SOLARSYSTEM_LOG_FORMAT": "text"])
+        #expect(port1 > 0)
+        p1.terminate(); ProcessLifecycleTests.waitForExit(p1)
+        #expect(p1.terminationStatus == 0)
+        // With no flag, the environment's port is used (an invalid one proves it was read).
+        let (bad, message) = try Self.run(["serve", "--db", ":memory:"], environment: ["SOLARSYSTEM_PORT": "70000"])
+        #expect(bad != 0 && message.contains("SOLARSYSTEM_PORT=70000"))
+        // The environment picks the resources when no flag is given; a flag overrides it.
+        let (status, output) = try Self.run(["positions", "--date", "2026-01-01", "--bodies", "earth"], environment: ["SOLARSYSTEM_RESOURCES": "/nowhere"])
+        #expect(status != 0 && output.contains("/nowhere"))
+        let (ok, json) = try Self.run(["positions", "--date", "2026-01-01", "--bodies", "earth", "--resources", "Resources"], environment: ["SOLARSYSTEM_RESOURCES": "/nowhere"])
+        #expect(ok == 0 && json.contains("\"earth\""))
+    }
+
+    @Test("resources are found in ./Resources when nothing names them; --help lists the variables")
+    func lookup() throws {
+        let (status, output) = try Self.run(["positions", "--date", "2026-01-01", "--bodies", "mars"])
+        #expect(status == 0 && output.contains("\"mars\""))
+        let elsewhere = FileManager.default.temporaryDirectory
+        let (missing, message) = try Self.run(["positions", "--date", "2026-01-01"], directory: elsewhere)
+        #expect(missing != 0 && message.contains("Resources"))
+        let (_, help) = try Self.run(["serve", "--help"])
+        for name in ["SOLARSYSTEM_HOST", "SOLARSYSTEM_PORT", "SOLARSYSTEM_DB", "SOLARSYSTEM_RESOURCES", "SOLARSYSTEM_LOG_LEVEL", "SOLARSYSTEM_LOG_FORMAT", "SOLARSYSTEM_CORS_ORIGINS", "SOLARSYSTEM_MAX_CONNECTIONS"] {
+            #expect(help.contains(name), "\(name) missing from --help")
+        }
+    }
+
+    @Test("healthcheck exits 0 for a healthy server, 1 for an error status or no server, 64 for a bad URL")
+    func healthcheck() throws {
+        let (process, port, _) = try ProcessLifecycleTests.launch()
+        defer { if process.isRunning { process.terminate(); ProcessLifecycleTests.waitForExit(process) } }
+        #expect(try Self.run(["healthcheck", "--url", "http://127.0.0.1:\(port)/healthz"]).0 == 0)
+        #expect(try Self.run(["healthcheck", "--url", "http://127.0.0.1:\(port)/nothing-here"]).0 == 1)
+        process.terminate(); ProcessLifecycleTests.waitForExit(process)
+        #expect(try Self.run(["healthcheck", "--url", "http://127.0.0.1:\(port)/healthz", "--timeout", "1"]).0 == 1)
+        #expect(try Self.run(["healthcheck", "--url", "ftp://example"]).0 == 64)
+    }
+
+    @Test("migrate applies once and lists what it applied")
+    func migrate() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("solarsystem-migrate-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = dir.appendingPathComponent("db.sqlite").path
+        let (s1, o1) = try Self.run(["migrate", "--db", db])
+        #expect(s1 == 0 && o1.contains("0001_trajectory_cache.sql"))
+        let (s2, o2) = try Self.run(["migrate", "--db", db])
+        #expect(s2 == 0 && o2.contains("nothing to apply"))
+        let (s3, o3) = try Self.run(["migrate", "--db", db, "--list"])
+        #expect(s3 == 0 && o3.contains("0001") && o3.contains("applied"))
     }
 }

@@ -205,9 +205,25 @@ final class ServerCore: @unchecked Sendable {
         }
     }
 
-    /// Beyond max connections: a best-effort 503 problem, then close.
+    /// Shed connections since the last warning, and when it was logged (uptime ns).
+    private let shedLog = Locked((count: 0, lastWarning: UInt64(0)))
+
+    /// Beyond max connections: a best-effort 503 problem, then close. A warning is logged at
+    /// most once a second, with the number shed since the previous one.
     private func shed(_ fd: Int32, peer: String) {
         metrics.shedConnections.increment()
+        let now = DispatchTime.now().uptimeNanoseconds
+        let report: Int? = shedLog.withLock { s in
+            s.count += 1
+            guard now - s.lastWarning >= 1_000_000_000 else { return nil }
+            defer { s = (0, now) }
+            return s.count
+        }
+        if let report, !isDraining {
+            logger.warning("connections shed: at the connection limit", metadata: [
+                "shed": .stringConvertible(report), "maxConnections": .stringConvertible(configuration.maxConnections), "peer": "\(peer)",
+            ])
+        }
         var problem = ProblemDetails(status: .serviceUnavailable, detail: isDraining ? "the server is shutting down" : "too many open connections; retry shortly")
         problem.instance = "/"
         let bytes = ResponseWriter.standalone(problem: problem, serverHeaderLine: serverHeaderLine, retryAfter: configuration.retryAfterSeconds)
