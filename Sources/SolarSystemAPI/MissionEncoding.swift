@@ -4,16 +4,21 @@ import Missions
 /// JSON bodies of the mission endpoints and of the stream's events (one encoder for both, so a
 /// stream's `telemetry` data is exactly what `/telemetry` answers).
 enum MissionEncoding {
+    /// The members the list and the detail share (inside an open object).
+    static func identity(_ m: Mission, into w: inout JSONWriter) {
+        w.key("id"); w.string(m.id)
+        w.key("name"); w.string(m.name)
+        w.key("subtitle"); w.string(m.subtitle)
+        w.key("launchDate"); w.string(m.launch.iso8601)
+        w.key("durationHours"); w.number(m.durationHours)
+        w.key("replayEndHours"); w.number(m.replayEndHours)
+        w.key("referenceFrame"); w.string(m.referenceFrame.rawValue)
+        w.key("autoTimeScale"); w.number(m.autoTimeScale)
+    }
+
     static func summary(_ m: Mission, into w: inout JSONWriter) {
         w.object { w in
-            w.key("id"); w.string(m.id)
-            w.key("name"); w.string(m.name)
-            w.key("subtitle"); w.string(m.subtitle)
-            w.key("launchDate"); w.string(m.launch.iso8601)
-            w.key("durationHours"); w.number(m.durationHours)
-            w.key("replayEndHours"); w.number(m.replayEndHours)
-            w.key("referenceFrame"); w.string(m.referenceFrame.rawValue)
-            w.key("autoTimeScale"); w.number(m.autoTimeScale)
+            identity(m, into: &w)
             w.key("eventCount"); w.int(m.events.count)
             w.key("vehicles"); w.array { w in for v in m.vehicles { w.string(v.id) } }
         }
@@ -22,17 +27,10 @@ enum MissionEncoding {
     static func detail(_ engine: MissionEngine, into w: inout JSONWriter) {
         let m = engine.mission
         w.object { w in
-            w.key("id"); w.string(m.id)
-            w.key("name"); w.string(m.name)
-            w.key("subtitle"); w.string(m.subtitle)
-            w.key("launchDate"); w.string(m.launch.iso8601)
-            w.key("durationHours"); w.number(m.durationHours)
-            w.key("replayEndHours"); w.number(m.replayEndHours)
+            identity(m, into: &w)
             w.key("flybyTimeHours"); if let f = m.flybyTimeHours { w.number(f) } else { w.null() }
-            w.key("referenceFrame"); w.string(m.referenceFrame.rawValue)
             w.key("units"); w.string(m.referenceFrame.unit.lowercased())
             w.key("autoTrajectory"); w.optionalString(m.autoTrajectory?.rawValue)
-            w.key("autoTimeScale"); w.number(m.autoTimeScale)
             w.key("labelWindowHours"); w.number(m.labelWindowHours)
             w.key("dataHash"); w.string(m.dataHash)
             w.key("vehicles")
