@@ -143,6 +143,15 @@ public struct Ephemeris: Sendable {
         return StateVector(positionAU: s.positionAU, velocityAUPerDay: s.velocityAUPerDay)
     }
 
+    /// Heliocentric position alone (for snapshots): the same theories as `planetState`.
+    func planetPosition(_ body: BodyID, jdTDB: Double) -> Vector3 {
+        if body == .pluto, Self.plutoUsesMeeus(jdTDB: jdTDB) { return PlutoTheory.position(jdTDB: jdTDB) }
+        if body != .pluto, Self.vsop87Range.contains(jdTDB), let planet = Self.vsopPlanet[body.index] {
+            return VSOP87.position(planet, jdTDB: jdTDB)
+        }
+        return planetState(body, jdTDB: jdTDB).positionAU
+    }
+
     static let vsopPlanet: [VSOP87.Planet?] = BodyID.allCases.map { id in
         switch id {
         case .mercury: .mercury
@@ -196,10 +205,10 @@ public struct Ephemeris: Sendable {
         var earlier = [Vector3](repeating: .zero, count: BodyID.count)
 
         for body in BodyID.heliocentric where body != .earth {
-            helio[body.index] = planetState(body, jdTDB: jd).positionAU
+            helio[body.index] = planetPosition(body, jdTDB: jd)
         }
         let moonKm = LunarTheory.geocentricPositionKm(jdTDB: jd)
-        helio[BodyID.earth.index] = planetState(.earth, jdTDB: jd).positionAU - moonKm / Constants.auKm * Self.emratFactor
+        helio[BodyID.earth.index] = planetPosition(.earth, jdTDB: jd) - moonKm / Constants.auKm * Self.emratFactor
         rel[BodyID.moon.index] = moonKm
 
         let issNow = iss.state(daysSinceJ2000: d)

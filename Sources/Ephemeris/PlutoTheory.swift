@@ -51,6 +51,27 @@ public enum PlutoTheory {
         return (position, velocity)
     }
 
+    /// Heliocentric position (au) alone (no rates: what a snapshot needs).
+    public static func position(jdTDB: Double) -> Vector3 {
+        let T = (jdTDB - Constants.jdJ2000) / Constants.daysPerJulianCentury
+        let rad = Angle.radiansPerDegree
+        let j = (jupiterDeg.at2000 + jupiterDeg.perCentury * T) * rad
+        let s = (saturnDeg.at2000 + saturnDeg.perCentury * T) * rad
+        let p = (plutoDeg.at2000 + plutoDeg.perCentury * T) * rad
+        var l = 0.0, b = 0.0, r = 0.0
+        for n in stride(from: 0, to: terms.count, by: 9) {
+            let alpha = terms[n] * j + terms[n + 1] * s + terms[n + 2] * p
+            let (sa, ca) = (sin(alpha), cos(alpha))
+            l += terms[n + 3] * sa + terms[n + 4] * ca
+            b += terms[n + 5] * sa + terms[n + 6] * ca
+            r += terms[n + 7] * sa + terms[n + 8] * ca
+        }
+        l = (l + longitudeDeg.at2000 + longitudeDeg.perCentury * T) * rad
+        b = (b + latitudeOffsetDeg) * rad
+        r += radiusOffsetAU
+        return Vector3(r * cos(b) * cos(l), r * cos(b) * sin(l), r * sin(b))
+    }
+
     /// l, b (radians) and r (au) with their rates per day, as the series gives them.
     static func sphericalState(jdTDB: Double) -> (
         longitude: Double, latitude: Double, radiusAU: Double,

@@ -40,6 +40,11 @@ public enum VSOP87 {
 
     static let daysPerJulianMillennium = 365_250.0 // VSOP87 time unit (Bretagnon & Francou 1988)
 
+    /// Heliocentric position (au) alone, ecliptic J2000 (cheaper than `state`).
+    public static func position(_ planet: Planet, jdTDB: Double) -> Vector3 {
+        evaluators[planet.rawValue].position(t: (jdTDB - Constants.jdJ2000) / daysPerJulianMillennium)
+    }
+
     /// Heliocentric position (au) and velocity (au/day) in the ecliptic J2000 frame.
     public static func state(_ planet: Planet, jdTDB: Double) -> (positionAU: Vector3, velocityAUPerDay: Vector3) {
         let t = (jdTDB - Constants.jdJ2000) / daysPerJulianMillennium
@@ -122,7 +127,12 @@ public enum VSOP87 {
         }
 
         /// Position (au) and its derivative with respect to t (au per millennium).
-        func evaluate(t: Double) -> (Vector3, Vector3) {
+        func evaluate(t: Double) -> (Vector3, Vector3) { evaluate(t: t, derivative: true) }
+
+        /// Position (au) alone (the derivative is left zero): a snapshot needs no velocities.
+        func position(t: Double) -> Vector3 { evaluate(t: t, derivative: false).0 }
+
+        @inline(__always) func evaluate(t: Double, derivative: Bool) -> (Vector3, Vector3) {
             let m = frequencies.count
             return withUnsafeTemporaryAllocation(of: Double.self, capacity: 2 * m) { trig in
                 // trig[2j] = cos(C_j t), trig[2j + 1] = sin(C_j t)
@@ -147,7 +157,15 @@ public enum VSOP87 {
                 var p = SIMD3<Double>(), d = SIMD3<Double>()
                 coefficients.withUnsafeBufferPointer { k in
                 frequencyIndex.withUnsafeBufferPointer { index in
-                for s in series {
+                for s in series where !derivative {
+                    var sumCos = 0.0
+                    for i in s.range {
+                        let j = index[i]
+                        sumCos += k[4 * i] * trig[2 * j] - k[4 * i + 1] * trig[2 * j + 1]
+                    }
+                    p[s.coordinate] += Self.power(t, s.power) * sumCos
+                }
+                for s in series where derivative {
                     // Σ A cos(B + Ct) and Σ A C sin(B + Ct) over the series.
                     var sumCos = 0.0, sumCSin = 0.0
                     for i in s.range {

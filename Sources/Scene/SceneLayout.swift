@@ -28,6 +28,9 @@ public struct SceneLayout: Sendable {
     public let radii: [Double]
     /// Scene distance of each satellite from its parent (0 for others), by `BodyID.index`.
     public let moonDistances: [Double]
+    /// Inner and outer ring radii in scene units for ringed bodies, by `BodyID.index` (read from
+    /// the catalogue once: looking entries up per frame cost more than the rest of the layout).
+    let ringRadii: [(inner: Double, outer: Double)?]
 
     public init(catalogue: Catalogue) {
         self.catalogue = catalogue
@@ -46,6 +49,11 @@ public struct SceneLayout: Sendable {
         }
         self.radii = radii
         self.moonDistances = moonDistances
+        ringRadii = BodyID.allCases.map { id in
+            guard let rings = catalogue[id].rings else { return nil }
+            let scale = radii[id.index] / catalogue[id].radiusKm
+            return (rings.innerRadiusKm * scale, rings.outerRadiusKm * scale)
+        }
     }
 
     /// Scene position of a heliocentric position in AU (planets, heliocentric spacecraft).
@@ -88,8 +96,7 @@ public struct SceneLayout: Sendable {
 
     /// The ring plane of a ringed body (Saturn), lying in its equator.
     public func ringPlane(_ id: BodyID, orientation o: Orientation) -> RingPlane? {
-        guard let rings = catalogue[id].rings else { return nil }
-        let scale = radii[id.index] / catalogue[id].radiusKm
+        guard let rings = ringRadii[id.index] else { return nil }
         let normal = SceneAxes.scene(fromEcliptic: o.poleEcliptic)
         // The disc keeps the tilt, not the spin: rotate the model's +Y onto the pole along the
         // shortest arc, which is the planet's orientation with its spin about the pole removed.
@@ -97,6 +104,6 @@ public struct SceneLayout: Sendable {
         let axis = up.cross(normal)
         let angle = up.angle(to: normal)
         let q = axis.length > 1e-12 ? Quaternion(angle: angle, axis: axis) : (normal.y >= 0 ? .identity : Quaternion(angle: .pi, axis: Vector3(1, 0, 0)))
-        return RingPlane(normal: normal, innerRadius: rings.innerRadiusKm * scale, outerRadius: rings.outerRadiusKm * scale, quaternion: q)
+        return RingPlane(normal: normal, innerRadius: rings.inner, outerRadius: rings.outer, quaternion: q)
     }
 }

@@ -82,3 +82,17 @@ struct PlanetAccuracyTests {
         }
     }
 }
+
+@Suite("Position-only planet paths")
+struct PlanetPositionPathTests {
+    @Test("planetPosition equals planetState's position (VSOP87, Meeus's Pluto, Standish outside)")
+    func samePositions() {
+        for jd in [2_451_545.0, 2_461_367.5, 2_488_100.5, 2_000_000.5, 2_900_000.5] {
+            for body in BodyID.heliocentric {
+                let a = TestEngine.ephemeris.planetPosition(body, jdTDB: jd)
+                let b = TestEngine.ephemeris.planetState(body, jdTDB: jd).positionAU
+                #expect((a - b).length <= 1e-12 * b.length, "\(body) at JD \(jd)")
+            }
+        }
+    }
+}
