@@ -1,3 +1,4 @@
+import Dispatch
 import Ephemeris
 import HTTP
 import Logging
@@ -30,6 +31,8 @@ public struct APIServices: Sendable {
     public let renderer: ViewRenderer?
     /// Rendered fixed-date views in memory, 128 MiB, least recently used out first.
     public let views = ByteBoundedCache<ViewCacheKey>(capacityBytes: 128 << 20)
+    /// Admits one large raster render at a time (see `V1API.largeViewPixels`).
+    let largeRenders = DispatchSemaphore(value: 1)
     /// Where cache failures are reported (they degrade to a miss, never to an error).
     let logger: Logger
     /// Live SSE mission streams (for /metrics and tests).

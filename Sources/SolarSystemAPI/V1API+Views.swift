@@ -1,3 +1,4 @@
+import Dispatch
 import Ephemeris
 import HTTP
 import Missions
@@ -143,6 +144,9 @@ public struct ViewCacheKey: Hashable, Sendable {
 }
 
 extension V1API {
+    /// Raster views above this many pixels (2048 × 2048) render one at a time.
+    static let largeViewPixels = 2048 * 2048
+
     /// `GET /v1/views/system.{svg,ppm,png}`: runs on the worker pool (a 4096×4096 ray-cast must
     /// not hold a connection queue; beyond the pool's capacity the server answers 503).
     func view(_ req: HTTPRequest, format: ViewFormat) throws -> HTTPResponse {
@@ -160,6 +164,17 @@ extension V1API {
         if v.freshness == .fixed, let cached = services.views[key] {
             body = cached
         } else {
+            // A large raster holds an image buffer of width × height × 3 bytes (48 MiB at
+            // 4096 × 4096): one at a time, so two cannot push the process past its memory budget.
+            let large = format != .svg && v.request.width * v.request.height > Self.largeViewPixels
+            if large {
+                guard services.largeRenders.wait(timeout: .now() + .seconds(10)) == .success else {
+                    var headers = HTTPHeaders()
+                    headers.add(name: "Retry-After", value: "5")
+                    throw ProblemDetails(status: .serviceUnavailable, detail: "another large image is being rendered; retry shortly (images over \(Self.largeViewPixels) pixels render one at a time)", headers: headers)
+                }
+            }
+            defer { if large { services.largeRenders.signal() } }
             body = renderer.render(v.request, format: format, overlays: v.overlays)
             if v.freshness == .fixed { services.views.insert(body, for: key) }
         }

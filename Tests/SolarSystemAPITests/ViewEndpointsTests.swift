@@ -50,6 +50,20 @@ struct ViewEndpointsTests {
         #expect(again.body == r.body && again.header("etag") == r.header("etag"))
     }
 
+    @Test("two large rasters at once are both served (one at a time, the second waits)")
+    func largeRendersQueue() async throws {
+        let sizes = [(2050, 2049), (2049, 2050)]
+        let results = try await withThrowingTaskGroup(of: (Int, Int).self) { g in
+            for (w, h) in sizes {
+                g.addTask { (try APIServer.get("/v1/views/system.ppm?date=2026-11-22&width=\(w)&height=\(h)&labels=none")).status == 200 ? (w, h) : (0, 0) }
+            }
+            var out: [(Int, Int)] = []
+            for try await r in g { out.append(r) }
+            return out
+        }
+        #expect(results.filter { $0.0 > 0 }.count == 2)
+    }
+
     @Test("bad views are 400 problems with the reason; unknown mission 404", arguments: [
         ("width=8", "width", 400), ("height=5000", "height", 400), ("width=abc", "width", 400), ("focus=vulcan", "focus", 400),
         ("mission=apollo11&t=500", "t", 400), ("mission=apollo11&date=2026-01-01", "date", 400), ("t=5", "t", 400),
