@@ -44,8 +44,12 @@ public struct ViewRenderer: Sendable {
         SVGRenderer.render(scene(request, overlays: overlays))
     }
 
+    /// The ray-cast image with the labels and the date caption drawn over it.
     public func image(_ request: ViewRequest, overlays: ViewOverlays = .none) -> RGBImage {
-        caster.render(scene(request, overlays: overlays))
+        let s = scene(request, overlays: overlays)
+        var image = caster.render(s)
+        TextRenderer.drawLabels(of: s, into: &image)
+        return image
     }
 
     /// The encoded body for `format`.
