@@ -75,6 +75,22 @@ struct PixelBuffer: @unchecked Sendable {
     let base: UnsafeMutablePointer<UInt8>
     let width: Int
     let height: Int
+
+    /// Calls `body(offset, coverage)` for each pixel an anti-aliased disc of `radius` centred on
+    /// (`x`, `y`) covers (offset of the pixel's red byte, coverage in (0, 1]).
+    func disc(x cx: Double, y cy: Double, radius: Double, _ body: (Int, Float) -> Void) {
+        let x0 = max(0, Int(cx - radius - 1)), x1 = min(width - 1, Int(cx + radius + 1))
+        let y0 = max(0, Int(cy - radius - 1)), y1 = min(height - 1, Int(cy + radius + 1))
+        guard x0 <= x1, y0 <= y1 else { return }
+        for y in y0...y1 {
+            for x in x0...x1 {
+                let dx = Double(x) + 0.5 - cx, dy = Double(y) + 0.5 - cy
+                let cov = Float(max(0, min(1, radius + 0.5 - (dx * dx + dy * dy).squareRoot())))
+                guard cov > 0 else { continue }
+                body((y * width + x) * 3, cov)
+            }
+        }
+    }
 }
 
 /// A surface map's dimensions and bytes, without the owning reference.
@@ -440,19 +456,10 @@ struct Frame: @unchecked Sendable {
             let radius = max(0.5, s.size / 2)
             let brightness = max(0.3, min(1, 1 - (s.magnitude - 1) / 7))
             let color = SIMD3(Float(s.color.r), Float(s.color.g), Float(s.color.b)) * Float(brightness) * 255
-            let x0 = max(0, Int(p.x - radius - 1)), x1 = min(px.width - 1, Int(p.x + radius + 1))
-            let y0 = max(0, Int(p.y - radius - 1)), y1 = min(px.height - 1, Int(p.y + radius + 1))
-            guard x0 <= x1, y0 <= y1 else { continue }
-            for y in y0...y1 {
-                for x in x0...x1 {
-                    let dx = Double(x) + 0.5 - p.x, dy = Double(y) + 0.5 - p.y
-                    let cov = Float(max(0, min(1, radius + 0.5 - (dx * dx + dy * dy).squareRoot())))
-                    guard cov > 0 else { continue }
-                    let o = (y * px.width + x) * 3
-                    px.base[o] = UInt8(min(255, Float(px.base[o]) + color.x * cov))
-                    px.base[o + 1] = UInt8(min(255, Float(px.base[o + 1]) + color.y * cov))
-                    px.base[o + 2] = UInt8(min(255, Float(px.base[o + 2]) + color.z * cov))
-                }
+            px.disc(x: p.x, y: p.y, radius: radius) { o, cov in
+                px.base[o] = UInt8(min(255, Float(px.base[o]) + color.x * cov))
+                px.base[o + 1] = UInt8(min(255, Float(px.base[o + 1]) + color.y * cov))
+                px.base[o + 2] = UInt8(min(255, Float(px.base[o + 2]) + color.z * cov))
             }
         }
     }
@@ -530,19 +537,10 @@ struct Frame: @unchecked Sendable {
             // Brighten toward the catalogue look: a dot stands for a whole lit disc.
             let c = albedo * (0.25 + 0.95 * phase) * 1.6
             let enc = SIMD3(Float(encode(c.x)), Float(encode(c.y)), Float(encode(c.z)))
-            let x0 = max(0, Int(s.x - minR - 1)), x1 = min(px.width - 1, Int(s.x + minR + 1))
-            let y0 = max(0, Int(s.y - minR - 1)), y1 = min(px.height - 1, Int(s.y + minR + 1))
-            guard x0 <= x1, y0 <= y1 else { continue }
-            for y in y0...y1 {
-                for x in x0...x1 {
-                    let dx = Double(x) + 0.5 - s.x, dy = Double(y) + 0.5 - s.y
-                    let cov = Float(max(0, min(1, minR + 0.5 - (dx * dx + dy * dy).squareRoot())))
-                    guard cov > 0 else { continue }
-                    let o = (y * px.width + x) * 3
-                    px.base[o] = UInt8(Float(px.base[o]) * (1 - cov) + enc.x * cov)
-                    px.base[o + 1] = UInt8(Float(px.base[o + 1]) * (1 - cov) + enc.y * cov)
-                    px.base[o + 2] = UInt8(Float(px.base[o + 2]) * (1 - cov) + enc.z * cov)
-                }
+            px.disc(x: s.x, y: s.y, radius: minR) { o, cov in
+                px.base[o] = UInt8(Float(px.base[o]) * (1 - cov) + enc.x * cov)
+                px.base[o + 1] = UInt8(Float(px.base[o + 1]) * (1 - cov) + enc.y * cov)
+                px.base[o + 2] = UInt8(Float(px.base[o + 2]) * (1 - cov) + enc.z * cov)
             }
         }
     }
