@@ -41,22 +41,4 @@ public enum Precession {
     public static let equatorialToEclipticJ2000 = Matrix3.rotationX(-Constants.obliquityJ2000Radians)
     /// Ecliptic J2000 → ICRF / equatorial J2000.
     public static let eclipticToEquatorialJ2000 = Matrix3.rotationX(Constants.obliquityJ2000Radians)
-
-    /// Mean obliquity of the ecliptic of date in radians (Laskar 1986 via Meeus eq. 22.3, valid ±10,000 years).
-    public static func meanObliquity(jdTT: Double) -> Double {
-        let u = (jdTT - Constants.jdJ2000) / (Constants.daysPerJulianCentury * 100)
-        // Horner form of Σ c_k u^k, k = 1…10 (no array: this runs in every snapshot).
-        var arcsec = 2.45
-        arcsec = arcsec * u + 5.79
-        arcsec = arcsec * u + 27.87
-        arcsec = arcsec * u + 7.12
-        arcsec = arcsec * u - 39.05
-        arcsec = arcsec * u - 249.67
-        arcsec = arcsec * u - 51.38
-        arcsec = arcsec * u + 1999.25
-        arcsec = arcsec * u - 1.55
-        arcsec = arcsec * u - 4680.93
-        arcsec *= u
-        return (84_381.448 + arcsec) * Angle.radiansPerArcsecond
-    }
 }
