@@ -59,6 +59,7 @@ final class MissionReplay: @unchecked Sendable {
     private var timer: DispatchSourceTimer?
     private var startUptime: UInt64 = 0
     private var finished = false
+    private var sentFirst = false
 
     init(engine: MissionEngine, stream: EventStream, startHours: Double, resumed: Bool, speed: Double, rate: Int, counter: StreamCounter) {
         self.engine = engine
@@ -84,7 +85,6 @@ final class MissionReplay: @unchecked Sendable {
         queue.async { [self] in
             guard !finished else { return }
             _ = stream.send(retry: 2000)
-            startUptime = DispatchTime.now().uptimeNanoseconds
             let t = DispatchSource.makeTimerSource(queue: queue)
             t.schedule(deadline: .now(), repeating: interval, leeway: .milliseconds(5))
             t.setEventHandler { [weak self] in self?.tick() }
@@ -95,6 +95,7 @@ final class MissionReplay: @unchecked Sendable {
 
     /// The mission time now: start + elapsed wall time × speed.
     private func currentHours() -> Double {
+        guard sentFirst else { return startHours }
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - startUptime) / 1e9
         return startHours + elapsed * speed / 3600
     }
@@ -102,6 +103,12 @@ final class MissionReplay: @unchecked Sendable {
     private func tick() {
         guard !finished else { return }
         let end = engine.mission.replayEndHours
+        // The first event is the state at the start; the replay clock runs from when it is
+        // sent, so a slow first tick (a loaded server) does not skip the beginning.
+        if !sentFirst {
+            sentFirst = true
+            startUptime = DispatchTime.now().uptimeNanoseconds
+        }
         let t = min(currentHours(), end)
         guard send(t) else { stop(); return }
         if t >= end { finish(reason: "completed", atHours: end) }
