@@ -131,16 +131,17 @@ extension Database {
 extension Database {
     /// Whether the database takes writes now: a write lock is taken (`BEGIN IMMEDIATE`) and
     /// released at once. For readiness probes; false on any error (read-only file, full disk,
-    /// a lock held past the busy timeout, a closed connection).
+    /// a lock held past the busy timeout, a closed connection). Waits up to `busyTimeout`.
     public func isWritable() -> Bool {
-        do {
-            try perform { db in
-                try db.execute("BEGIN IMMEDIATE")
-                try db.execute("ROLLBACK")
-            }
-            return true
-        } catch {
-            return false
+        (try? checkWritable()) != nil
+    }
+
+    /// `isWritable()` that says why not: throws the `StorageError` of the failed
+    /// `BEGIN IMMEDIATE` (`isBusy` when another connection holds the write lock).
+    public func checkWritable() throws {
+        try perform { db in
+            try db.execute("BEGIN IMMEDIATE")
+            try db.execute("ROLLBACK")
         }
     }
 }

@@ -25,11 +25,10 @@ import Foundation
 public final class Database: @unchecked Sendable {
     /// The path given at open (`:memory:` for an in-memory database).
     public let path: String
-    /// How long a call waits for another connection's lock before failing with `SQLITE_BUSY`.
-    public let busyTimeout: Duration
 
     // Only touched on `queue`.
     private var handle: OpaquePointer?
+    private var currentBusyTimeout: Duration
     private var savepointCounter = 0
 
     private let queue: DispatchQueue
@@ -41,9 +40,15 @@ public final class Database: @unchecked Sendable {
     /// Opens (creating it and its parent directory if needed) the database at `path` and applies
     /// the connection pragmas. Throws `StorageError` for anything SQLite refuses, including a
     /// file that is not a database (`isCorruption`); this initialiser never moves files.
-    public init(path: String, busyTimeout: Duration = Database.defaultBusyTimeout) throws {
+    public convenience init(path: String, busyTimeout: Duration = Database.defaultBusyTimeout) throws {
+        try self.init(path: path, busyTimeout: busyTimeout, writeAheadLog: true)
+    }
+
+    /// `writeAheadLog: false` keeps SQLite's rollback journal, where a writer's lock also stops
+    /// readers: only tests use it, to make a read meet a lock.
+    init(path: String, busyTimeout: Duration, writeAheadLog: Bool) throws {
         self.path = path
-        self.busyTimeout = busyTimeout
+        self.currentBusyTimeout = busyTimeout
         self.queue = DispatchQueue(label: "solarsystem.storage.connection")
         queue.setSpecific(key: queueKey, value: true)
 
@@ -67,12 +72,10 @@ public final class Database: @unchecked Sendable {
         }
         handle = opened
         sqlite3_extended_result_codes(opened, 1)
-        let (seconds, attoseconds) = busyTimeout.components
-        let milliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000
-        sqlite3_busy_timeout(opened, Int32(clamping: milliseconds))
+        sqlite3_busy_timeout(opened, Self.milliseconds(busyTimeout))
 
         // On failure from here `deinit` closes the handle (the object is fully initialised).
-        if !isInMemory {
+        if !isInMemory, writeAheadLog {
             // journal_mode=WAL reads the header, so a non-database file fails here with SQLITE_NOTADB.
             try execute("PRAGMA journal_mode=WAL")
         }
@@ -84,6 +87,27 @@ public final class Database: @unchecked Sendable {
         // Statements hold a strong reference to their database, so none is alive here and nothing
         // else can be using the handle.
         if let handle { sqlite3_close_v2(handle) }
+    }
+
+    /// How long a call waits for another connection's lock before failing with `SQLITE_BUSY`.
+    /// Setting it applies to the next call.
+    ///
+    /// ```swift
+    /// db.busyTimeout = .milliseconds(30) // fail fast: the caller has something better to do
+    /// ```
+    public var busyTimeout: Duration {
+        get { onQueue { currentBusyTimeout } }
+        set {
+            onQueue {
+                currentBusyTimeout = newValue
+                if let handle { sqlite3_busy_timeout(handle, Self.milliseconds(newValue)) }
+            }
+        }
+    }
+
+    private static func milliseconds(_ duration: Duration) -> Int32 {
+        let (seconds, attoseconds) = duration.components
+        return Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000)
     }
 
     /// Whether this is an in-memory database (no file, no WAL, no recovery).

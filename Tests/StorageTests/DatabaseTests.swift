@@ -212,6 +212,32 @@ struct DatabaseTests {
         #expect(throws: StorageError.self) { try s.reset() }
     }
 
+    @Test("the busy timeout can be shortened: a write lock held elsewhere fails fast, and checkWritable says busy")
+    func busyTimeoutSetter() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let db = try Database(path: dir.path("cache.sqlite"))
+        let other = try Database(path: dir.path("cache.sqlite"))
+        defer {
+            db.close()
+            other.close()
+        }
+        db.busyTimeout = .milliseconds(20)
+        #expect(db.busyTimeout == .milliseconds(20))
+        #expect(try db.query("PRAGMA busy_timeout")[0][0] == .integer(20))
+        #expect(db.isWritable())
+        try other.execute("BEGIN IMMEDIATE")
+        // Well below the 5 s default: the point is that it does not wait for it.
+        let elapsed = ContinuousClock().measure {
+            let error = #expect(throws: StorageError.self) { try db.checkWritable() }
+            #expect(error?.isBusy == true)
+        }
+        #expect(elapsed < .seconds(1), "took \(elapsed)")
+        #expect(!db.isWritable())
+        try other.execute("ROLLBACK")
+        #expect(db.isWritable())
+    }
+
     @Test("an unopenable path is a StorageError naming the path")
     func unopenable() throws {
         let dir = try TemporaryDirectory()
