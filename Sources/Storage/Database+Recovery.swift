@@ -145,8 +145,3 @@ extension Database {
         }
     }
 }
-
-extension SampleCache {
-    /// Whether the cache's database takes writes now (see ``Database/isWritable()``).
-    public func isWritable() -> Bool { database.isWritable() }
-}

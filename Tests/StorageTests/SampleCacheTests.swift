@@ -1,12 +1,14 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import Storage
 
 @Suite("SampleCache: packed doubles keyed by mission, vehicle, samples, frame, data and engine")
 struct SampleCacheTests {
-    static func key(_ mission: String = "apollo11", vehicle: String = "csm", samples: Int = 500) -> SampleCacheKey {
+    static func key(_ mission: String = "apollo11", vehicle: String = "csm", samples: Int = 500,
+                    dataHash: String = "d41d8cd9", engineVersion: String = "1") -> SampleCacheKey {
         SampleCacheKey(mission: mission, vehicle: vehicle, samples: samples, frame: "ecliptic-j2000",
-                       dataHash: "d41d8cd9", engineVersion: "1")
+                       dataHash: dataHash, engineVersion: engineVersion)
     }
 
     /// A migrated database at `path`.
@@ -16,14 +18,23 @@ struct SampleCacheTests {
         return db
     }
 
+    /// Writes a row directly, as another process's cache would.
+    static func insertRow(_ db: Database, _ key: SampleCacheKey, payload: DatabaseValue, lastUsed: Int64 = 0) throws {
+        try db.execute(
+            "INSERT OR REPLACE INTO trajectory_cache VALUES (?, ?, ?, ?, ?, ?, ?, ?, '2026-01-01T00:00:00Z', ?)",
+            arguments: key.arguments + [.integer(1024), .integer(lastUsed), payload])
+    }
+
     @Test("get, put (replacing), remove, count, removeAll and the counters")
     func basics() throws {
         let db = try Self.open(":memory:")
-        let cache = SampleCache(database: db)
+        let cache = SampleCache(database: db, configuration: .fast())
         #expect(try cache.get(Self.key()) == nil)
-        try cache.put(Self.key(), values: [1, 2, 3])
-        try cache.put(Self.key(), values: [4, 5]) // INSERT OR REPLACE
-        try cache.put(Self.key(vehicle: "lm"), values: [])
+        #expect(cache.put(Self.key(), values: [1, 2, 3]))
+        #expect(cache.put(Self.key(), values: [4, 5])) // replaces, queued or stored
+        #expect(cache.put(Self.key(vehicle: "lm"), values: []))
+        #expect(try cache.get(Self.key()) == [4, 5]) // answered from the queue or the table
+        #expect(cache.waitForPendingWrites())
         #expect(try cache.get(Self.key()) == [4, 5])
         #expect(try cache.get(Self.key(vehicle: "lm")) == []) // empty is a hit, not a miss
         #expect(try cache.get(Self.key(samples: 501)) == nil) // every key part matters
@@ -32,7 +43,10 @@ struct SampleCacheTests {
         #expect(try cache.count() == 1)
         try cache.removeAll()
         #expect(try cache.count() == 0)
-        #expect(cache.statistics == SampleCache.Statistics(hits: 2, misses: 2, discarded: 0))
+        let s = cache.statistics
+        #expect(s.hits == 3 && s.misses == 2 && s.discarded == 0 && s.busy == 0)
+        #expect(s.writes >= 2 && s.writesDropped == 0)
+        #expect(s.rows == 0 && s.bytes == 0 && s.pendingBytes == 0)
     }
 
     @Test("the cache survives a restart bit-exactly (NaN payloads, ±inf, −0, subnormals)")
@@ -43,14 +57,21 @@ struct SampleCacheTests {
         let values = PackedDoublesTests.awkward + (0..<3000).map { Double($0) * 1.000_000_000_1e-3 }
         do {
             let db = try Self.open(path)
-            try SampleCache(database: db).put(Self.key(), values: values)
+            let cache = SampleCache(database: db, configuration: .fast())
+            cache.put(Self.key(), values: values)
+            #expect(cache.close())
             db.close()
         }
         // A second connection object, as a second process would have.
         let db = try Self.open(path)
         defer { db.close() }
-        let back = try #require(try SampleCache(database: db).get(Self.key()))
+        let cache = SampleCache(database: db, configuration: .fast())
+        defer { cache.close() }
+        let back = try #require(try cache.get(Self.key()))
         #expect(back.map(\.bitPattern) == values.map(\.bitPattern))
+        #expect(cache.waitForPendingWrites())
+        #expect(cache.statistics.rows == 1)
+        #expect(cache.statistics.bytes == values.count * 8 + SampleCache.rowOverheadBytes)
     }
 
     @Test("a payload that is not a whole number of doubles is a miss and is deleted", arguments: [
@@ -58,41 +79,56 @@ struct SampleCacheTests {
     ])
     func malformedPayload(payload: DatabaseValue) throws {
         let db = try Self.open(":memory:")
-        let cache = SampleCache(database: db)
+        let cache = SampleCache(database: db, configuration: .fast())
         let k = Self.key()
-        try db.execute(
-            "INSERT INTO trajectory_cache VALUES (?, ?, ?, ?, ?, ?, ?, '2026-01-01T00:00:00Z')",
-            arguments: [.text(k.mission), .text(k.vehicle), .integer(Int64(k.samples)), .text(k.frame),
-                        .text(k.dataHash), .text(k.engineVersion), payload]
-        )
+        try Self.insertRow(db, k, payload: payload)
         #expect(try cache.get(k) == nil)
+        #expect(cache.waitForPendingWrites())
         #expect(try cache.count() == 0)
-        #expect(cache.statistics == SampleCache.Statistics(hits: 0, misses: 1, discarded: 1))
-        try cache.put(k, values: [1])
+        #expect(cache.statistics.misses == 1 && cache.statistics.discarded == 1 && cache.statistics.hits == 0)
+        cache.put(k, values: [1])
+        #expect(cache.waitForPendingWrites())
         #expect(try cache.get(k) == [1])
+    }
+
+    @Test("a malformed row replaced by a valid one before the writer runs is kept")
+    func malformedThenRewritten() throws {
+        let db = try Self.open(":memory:")
+        let cache = SampleCache(database: db, configuration: .fast())
+        let k = Self.key()
+        try Self.insertRow(db, k, payload: .blob([1, 2, 3]))
+        // Another process stores a valid row between the read and the clean-up.
+        try db.perform { db in
+            #expect(try cache.get(k) == nil)
+            try Self.insertRow(db, k, payload: .blob(PackedDoubles.pack([7, 8])))
+        }
+        #expect(cache.waitForPendingWrites())
+        #expect(try cache.get(k) == [7, 8])
     }
 
     @Test("one cache shared by many threads")
     func sharedCache() throws {
         let db = try Self.open(":memory:")
-        let cache = SampleCache(database: db)
+        let cache = SampleCache(database: db, configuration: .fast())
         DispatchQueue.concurrentPerform(iterations: 16) { thread in
             do {
                 for i in 0..<50 {
                     let k = Self.key("m\(thread)", samples: i)
                     let values = (0..<i).map { Double(thread * 1000 + $0) }
-                    try cache.put(k, values: values)
+                    cache.put(k, values: values)
                     if try cache.get(k) != values { Issue.record("thread \(thread) row \(i) read back wrong") }
                 }
             } catch {
                 Issue.record("\(error)")
             }
         }
+        #expect(cache.waitForPendingWrites())
         #expect(try cache.count() == 16 * 50)
         #expect(cache.statistics.hits == 16 * 50)
+        #expect(cache.statistics.writesDropped == 0)
     }
 
-    @Test("readers on other connections while one writes: no SQLITE_BUSY, only complete transactions")
+    @Test("readers on other connections while one writes: no lock met, only complete transactions")
     func concurrentReadersAndWriter() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
@@ -108,9 +144,9 @@ struct SampleCacheTests {
         @Sendable func values(_ batch: Int, _ row: Int) -> [Double] {
             (0..<valuesPerRow).map { Double(batch * 10_000 + row * 1000) + Double($0) / 7 }
         }
-        let done = Flag()
+        let done = Atomic(false)
         let readersReady = DispatchSemaphore(value: 0)
-        let readsDuringWrites = Counter()
+        let readsDuringWrites = Atomic(0)
         let finished = DispatchGroup()
 
         // Real threads, not concurrentPerform: with fewer cores than workers it may run them one
@@ -120,11 +156,12 @@ struct SampleCacheTests {
             Thread {
                 defer { finished.leave() }
                 readersReady.signal()
+                let cache = SampleCache(database: reader, configuration: .fast())
+                defer { cache.close() }
                 do {
-                    let cache = SampleCache(database: reader)
                     var finalPass = false
                     while !finalPass {
-                        finalPass = done.isSet
+                        finalPass = done.load(ordering: .acquiring)
                         // Every batch is absent or complete: transactions are atomic to readers.
                         let groups = try reader.query("SELECT mission, count(*) FROM trajectory_cache GROUP BY mission")
                         for group in groups where group[1] != .integer(Int64(rowsPerBatch)) {
@@ -137,13 +174,14 @@ struct SampleCacheTests {
                                 let got = try cache.get(Self.key("batch-\(newest)", vehicle: "v\(row)"))
                                 if got != values(newest, row) { Issue.record("batch \(newest) row \(row) read back wrong") }
                             }
-                            if !finalPass { readsDuringWrites.increment() }
+                            if !finalPass { readsDuringWrites.add(1, ordering: .relaxed) }
                         }
                     }
                     let final = try reader.query("SELECT count(*) FROM trajectory_cache")[0][0]
                     if final != .integer(Int64(batches * rowsPerBatch)) { Issue.record("final count \(final)") }
+                    if cache.statistics.busy != 0 { Issue.record("a read met a lock") }
                 } catch {
-                    Issue.record("reader: \(error)") // an SQLITE_BUSY would land here
+                    Issue.record("reader: \(error)")
                 }
             }.start()
         }
@@ -151,16 +189,16 @@ struct SampleCacheTests {
         finished.enter()
         Thread {
             defer {
-                done.set()
+                done.store(true, ordering: .releasing)
                 finished.leave()
             }
             for _ in readers { readersReady.wait() }
             do {
-                let cache = SampleCache(database: writer)
                 for batch in 0..<batches {
-                    try writer.transaction { _ in
+                    try writer.transaction { db in
                         for row in 0..<rowsPerBatch {
-                            try cache.put(Self.key("batch-\(batch)", vehicle: "v\(row)"), values: values(batch, row))
+                            try Self.insertRow(db, Self.key("batch-\(batch)", vehicle: "v\(row)"),
+                                               payload: .blob(PackedDoubles.pack(values(batch, row))))
                         }
                     }
                 }
@@ -170,14 +208,12 @@ struct SampleCacheTests {
         }.start()
 
         finished.wait()
-        #expect(readsDuringWrites.value > 0)
-        #expect(try SampleCache(database: writer).count() == batches * rowsPerBatch)
+        #expect(readsDuringWrites.load(ordering: .relaxed) > 0)
+        #expect(try writer.query("SELECT count(*) FROM trajectory_cache")[0][0] == .integer(Int64(batches * rowsPerBatch)))
     }
-}
 
-extension SampleCacheTests {
-    @Test("two writers on separate connections wait for each other instead of failing with SQLITE_BUSY")
-    func twoWriters() throws {
+    @Test("two caches on one file, as two processes: every row is stored or counted as dropped")
+    func twoCaches() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let path = dir.path("cache.sqlite")
@@ -187,40 +223,24 @@ extension SampleCacheTests {
             first.close()
             second.close()
         }
-        let finished = DispatchGroup()
-        for (n, db) in [first, second].enumerated() {
-            finished.enter()
-            Thread {
-                defer { finished.leave() }
-                let cache = SampleCache(database: db)
-                do {
-                    for i in 0..<100 {
-                        try db.transaction { _ in
-                            try cache.put(Self.key("writer\(n)", samples: i), values: [Double(i), Double(n)])
-                            try cache.put(Self.key("writer\(n)", vehicle: "lm", samples: i), values: [Double(i)])
-                        }
-                    }
-                } catch {
-                    Issue.record("writer \(n): \(error)")
-                }
-            }.start()
+        let caches = [SampleCache(database: first, configuration: .fast()), SampleCache(database: second, configuration: .fast())]
+        DispatchQueue.concurrentPerform(iterations: 2) { n in
+            for i in 0..<100 {
+                caches[n].put(Self.key("writer\(n)", samples: i), values: [Double(i), Double(n)])
+            }
         }
-        finished.wait()
-        #expect(try SampleCache(database: first).count() == 400)
+        for cache in caches { #expect(cache.close()) }
+        let dropped = caches.reduce(0) { $0 + $1.statistics.writesDropped }
+        let stored = try first.query("SELECT count(*) FROM trajectory_cache")[0][0].int64 ?? -1
+        #expect(stored + Int64(dropped) == 200)
+        #expect(stored > 0)
     }
 }
 
-/// A thread-safe boolean for the concurrency test.
-final class Flag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = false
-    var isSet: Bool { lock.withLock { value } }
-    func set() { lock.withLock { value = true } }
-}
-
-final class Counter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var count = 0
-    var value: Int { lock.withLock { count } }
-    func increment() { lock.withLock { count += 1 } }
+extension SampleCache.Configuration {
+    /// Short delays so that retries, read times and readiness checks happen within a test.
+    static func fast(maxBytes: Int? = nil, retryDelay: Duration = .milliseconds(50), maxPendingBytes: Int = 32 << 20) -> Self {
+        .init(maxBytes: maxBytes, retryDelay: retryDelay, maxPendingBytes: maxPendingBytes,
+              touchDelay: .milliseconds(20), readinessInterval: .milliseconds(100))
+    }
 }
