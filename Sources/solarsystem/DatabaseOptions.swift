@@ -3,12 +3,16 @@ import Foundation
 import Logging
 import Storage
 
-/// Where the SQLite cache lives and where its migrations are: `--db` (default
-/// `./data/solarsystem.sqlite`, `:memory:` allowed) and `--migrations` (then
-/// `$SOLARSYSTEM_MIGRATIONS`, `./Migrations`, next to the executable, `/usr/share/solarsystem/Migrations`).
+/// Where the SQLite cache lives, how large it may grow and where its migrations are: `--db`
+/// (default `./data/solarsystem.sqlite`, `:memory:` allowed), `--cache-max-mb` (default 256) and
+/// `--migrations` (then `$SOLARSYSTEM_MIGRATIONS`, `./Migrations`, next to the executable,
+/// `/usr/share/solarsystem/Migrations`).
 struct DatabaseOptions: ParsableArguments {
     @Option(name: .customLong("db"), help: ArgumentHelp("SQLite file for the sample cache; :memory: keeps nothing on disk (env SOLARSYSTEM_DB; default ./data/solarsystem.sqlite).", valueName: "path"))
     var db: String?
+
+    @Option(name: .customLong("cache-max-mb"), help: ArgumentHelp("Cap on the SQLite sample cache in MiB; least recently used rows are evicted beyond it (env SOLARSYSTEM_CACHE_MAX_MB; default 256).", valueName: "MiB"))
+    var cacheMaxMB: Int?
 
     @Option(name: .customLong("migrations"), help: ArgumentHelp("Directory holding NNNN_name.sql migrations (env SOLARSYSTEM_MIGRATIONS; default ./Migrations, then next to the executable, then /usr/share/solarsystem/Migrations).", valueName: "dir"))
     var migrations: String?
@@ -17,6 +21,15 @@ struct DatabaseOptions: ParsableArguments {
     var path: String {
         get { Setting.string(flag: db, env: "SOLARSYSTEM_DB", default: "./data/solarsystem.sqlite") }
         set { db = newValue }
+    }
+
+    /// The sample cache's cap in bytes, after the flag, the environment and the default (256 MiB).
+    func cacheMaxBytes() throws -> Int {
+        try Setting.int(flag: cacheMaxMB, env: "SOLARSYSTEM_CACHE_MAX_MB", flagName: "--cache-max-mb", default: 256, in: 1...1_048_576) << 20
+    }
+
+    func validate() throws {
+        _ = try cacheMaxBytes()
     }
 
     func migrationsDirectory() throws -> URL {

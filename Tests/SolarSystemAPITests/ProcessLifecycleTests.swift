@@ -91,6 +91,8 @@ struct ConfigurationTests {
         (["serve"], ["SOLARSYSTEM_PORT": "abc"], "SOLARSYSTEM_PORT=abc"),
         (["serve"], ["SOLARSYSTEM_LOG_FORMAT": "xml"], "SOLARSYSTEM_LOG_FORMAT=xml"),
         (["serve"], ["SOLARSYSTEM_MAX_CONNECTIONS": "0"], "SOLARSYSTEM_MAX_CONNECTIONS=0"),
+        (["serve", "--cache-max-mb", "0"], [:], "--cache-max-mb"),
+        (["serve"], ["SOLARSYSTEM_CACHE_MAX_MB": "lots"], "SOLARSYSTEM_CACHE_MAX_MB=lots"),
         (["serve", "--log-level", "loud"], [:], "--log-level loud"),
         (["serve", "--resources", "/nonexistent"], [:], "/nonexistent"),
         (["serve", "--db", ":memory:"], ["SOLARSYSTEM_RESOURCES": "/nowhere"], "SOLARSYSTEM_RESOURCES /nowhere"),
