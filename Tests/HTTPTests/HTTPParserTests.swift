@@ -106,6 +106,11 @@ private let validCases: [ValidCase] = [
     ValidCase(name: "empty query items skipped", input: "GET /q?&a=1&&b&c= HTTP/1.1\r\nHost: a\r\n\r\n") { r in
         r.first?.query.pairs.map { "\($0.name)=\($0.value)" } == ["a=1", "b=", "c="]
     },
+    // conformance: version and target forms (docs/http.md)
+    ValidCase(name: "higher minor version served as HTTP/1.1", input: "GET / HTTP/1.2\r\nHost: a\r\n\r\n") { r in r.first?.version == .http1_1 },
+    ValidCase(name: "brackets in the query", input: "GET /q?a[]=1 HTTP/1.1\r\nHost: a\r\n\r\n") { r in r.first?.query["a[]"] == "1" },
+    ValidCase(name: "every RFC 3986 target byte", input: "GET /az-AZ_09.~!$&'()*+,;=:@%20/?/?:@ HTTP/1.1\r\nHost: a\r\n\r\n") { r in r.first?.path == "/az-AZ_09.~!$&'()*+,;=:@ /" },
+    ValidCase(name: "method of 32 bytes", input: "\(String(repeating: "M", count: 32)) / HTTP/1.1\r\nHost: a\r\n\r\n") { r in r.first?.method.rawValue.count == 32 },
 ]
 
 private func repeated(_ s: String, _ n: Int) -> String { String(repeating: s, count: n) }
@@ -145,9 +150,9 @@ private let invalidCases: [InvalidCase] = [
     InvalidCase("two Host headers", "GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n", 400),
     // request line
     InvalidCase("version 2.0", "GET / HTTP/2.0\r\nHost: a\r\n\r\n", 505),
-    InvalidCase("version 1.2", "GET / HTTP/1.2\r\nHost: a\r\n\r\n", 505),
     InvalidCase("version 0.9", "GET / HTTP/0.9\r\nHost: a\r\n\r\n", 505),
-    InvalidCase("version 3", "GET / HTTP/3\r\nHost: a\r\n\r\n", 505),
+    InvalidCase("version 3.0", "GET / HTTP/3.0\r\nHost: a\r\n\r\n", 505),
+    InvalidCase("version 9.9", "GET / HTTP/9.9\r\nHost: a\r\n\r\n", 505),
     InvalidCase("malformed version", "GET / HTTX/1.1\r\nHost: a\r\n\r\n", 400),
     InvalidCase("lowercase version", "GET / http/1.1\r\nHost: a\r\n\r\n", 400),
     InvalidCase("missing version", "GET /\r\nHost: a\r\n\r\n", 400),
@@ -180,6 +185,40 @@ private let invalidCases: [InvalidCase] = [
     InvalidCase("trailers over the field limit", "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n" + (0..<101).map { "T\($0): v\r\n" }.joined() + "\r\n", 431),
     // expectations
     InvalidCase("unsupported expectation", "POST / HTTP/1.1\r\nHost: a\r\nExpect: 200-ok\r\nContent-Length: 1\r\n\r\nx", 417),
+    // conformance: request target (RFC 9112 §3.2)
+    InvalidCase("fragment in target", "GET /path#frag HTTP/1.1\r\nHost: a\r\n\r\n", 400),
+    InvalidCase("asterisk with POST", "POST * HTTP/1.1\r\nHost: a\r\nContent-Length: 0\r\n\r\n", 400),
+    InvalidCase("asterisk followed by more", "OPTIONS */x HTTP/1.1\r\nHost: a\r\n\r\n", 400),
+    InvalidCase("NUL in target", bytes: Array("GET /".utf8) + [0] + Array("test HTTP/1.1\r\nHost: a\r\n\r\n".utf8), 400),
+    InvalidCase("DEL in target", "GET /a\u{7F} HTTP/1.1\r\nHost: a\r\n\r\n", 400),
+    InvalidCase("brace in target", "GET /a{b} HTTP/1.1\r\nHost: a\r\n\r\n", 400),
+    InvalidCase("pipe in target", "GET /q?a|b HTTP/1.1\r\nHost: a\r\n\r\n", 400),
+    InvalidCase("quote in target", "GET /\"x\" HTTP/1.1\r\nHost: a\r\n\r\n", 400),
+    InvalidCase("angle bracket in target", "GET /<script> HTTP/1.1\r\nHost: a\r\n\r\n", 400),
+    InvalidCase("backslash in target", "GET /a\\b HTTP/1.1\r\nHost: a\r\n\r\n", 400),
+    InvalidCase("tab in target", "GET /a\tb HTTP/1.1\r\nHost: a\r\n\r\n", 400),
+    InvalidCase("missing target", "GET HTTP/1.1\r\nHost: a\r\n\r\n", 400),
+    // conformance: method
+    InvalidCase("method of 33 bytes", "\(repeated("M", 33)) / HTTP/1.1\r\nHost: a\r\n\r\n", 400),
+    InvalidCase("method of 100 KB", "\(repeated("A", 100_000)) / HTTP/1.1\r\nHost: a\r\n\r\n", 400),
+    InvalidCase("tab after the method", "GET\t/ HTTP/1.1\r\nHost: a\r\n\r\n", 400),
+    InvalidCase("space before the method", " GET / HTTP/1.1\r\nHost: a\r\n\r\n", 400),
+    InvalidCase("whitespace-only line", "   \r\n\r\n", 400),
+    InvalidCase("bare LF before the request line", "\nGET / HTTP/1.1\r\nHost: a\r\n\r\n", 400),
+    InvalidCase("bare CR before the request line", "\rGET / HTTP/1.1\r\nHost: a\r\n\r\n", 400),
+    // conformance: garbage fails at its first byte, without waiting for a line end
+    InvalidCase("TLS ClientHello", bytes: [0x16, 0x03, 0x01, 0x00, 0xA5, 0x01, 0x00], 400),
+    InvalidCase("binary first byte", bytes: [0xFF, 0xFE, 0x00], 400),
+    InvalidCase("NUL first byte", bytes: [0x00], 400),
+    InvalidCase("HTTP/2 preface", "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", 505),
+    // conformance: version (RFC 9112 §2.3)
+    InvalidCase("version without minor", "GET / HTTP/1\r\nHost: a\r\n\r\n", 400),
+    InvalidCase("version with leading zeros", "GET / HTTP/01.01\r\nHost: a\r\n\r\n", 400),
+    InvalidCase("version with two-digit minor", "GET / HTTP/1.10\r\nHost: a\r\n\r\n", 400),
+    InvalidCase("space inside version", "GET / HTTP/ 1.1\r\nHost: a\r\n\r\n", 400),
+    InvalidCase("space after version", "GET / HTTP/1.1 \r\nHost: a\r\n\r\n", 400),
+    InvalidCase("no space before version", "GET /HTTP/1.1\r\nHost: a\r\n\r\n", 400),
+    InvalidCase("HTTP/0.9 request line", "GET /\r\n\r\n", 400),
 ]
 
 @Suite("HTTPParser")
@@ -227,6 +266,36 @@ struct HTTPParserTests {
         let body = "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: \(1 << 20)\r\n\r\n" + repeated("z", 1 << 20)
         let big = ParseRun(Array(body.utf8), bytewise: false)
         #expect(big.requests.first?.body.count == 1 << 20)
+    }
+
+    /// Garbage is refused as the impossible byte arrives, not at a line end that may never come.
+    @Test("a request line is refused at its first impossible byte", arguments: [
+        (name: "TLS ClientHello", input: [0x16, 0x03, 0x01, 0x00, 0xA5, 0x01, 0x00] as [UInt8], at: 0),
+        (name: "brace in target", input: Array("GET /a{b} HTTP/1.1".utf8), at: 6),
+        (name: "fragment", input: Array("GET /path#frag HTTP/1.1".utf8), at: 9),
+        (name: "version without minor", input: Array("GET / HTTP/1\r\n".utf8), at: 12),
+        (name: "lowercase version", input: Array("GET / http/1.1\r\n".utf8), at: 6),
+        (name: "33-byte method", input: Array(repeating: UInt8(ascii: "A"), count: 40), at: 32),
+        (name: "target that cannot fit", input: Array("GET /".utf8) + Array(repeating: UInt8(ascii: "a"), count: 9000), at: 8183),
+    ])
+    func refusedAtTheOffendingByte(name: String, input: [UInt8], at index: Int) {
+        var parser = HTTPParser()
+        for (i, b) in input.enumerated() {
+            parser.append([b])
+            switch parser.next() {
+            case .needMore:
+                #expect(i < index, "\(name): byte \(i) accepted, expected an error at byte \(index)")
+                if i >= index { return }
+            case .error(let e):
+                #expect(i == index, "\(name): error at byte \(i), expected at \(index): \(e)")
+                #expect(e.status.code == (name == "target that cannot fit" ? 414 : 400))
+                return
+            default:
+                Issue.record("\(name): unexpected event at byte \(i)")
+                return
+            }
+        }
+        Issue.record("\(name): no error after \(input.count) bytes")
     }
 
     @Test func expectContinueIsSignalledBeforeTheBody() {

@@ -1,8 +1,9 @@
 /// An incremental, pure HTTP/1.1 request parser (RFC 9112). It never sees a file descriptor:
 /// feed it bytes in any split with `append`, then call `next()` until it says `.needMore`.
 ///
-/// It is deliberately strict where leniency enables request smuggling: CRLF line endings only,
-/// no obs-fold, no bare CR or NUL, no whitespace in field names, `Content-Length` with
+/// It is deliberately strict where leniency enables request smuggling (RFC 9112, docs/http.md
+/// "Conformance"): the request line is checked byte by byte as it arrives, CRLF line endings
+/// only, no obs-fold, no bare CR or NUL, no whitespace in field names, `Content-Length` with
 /// `Transfer-Encoding` rejected, differing lengths rejected, only the `chunked` coding.
 ///
 /// ```swift
@@ -33,6 +34,14 @@ public struct HTTPParser: Sendable {
     private var decoded = RequestTarget.Decoded(path: "/", query: QueryParameters())
     private var emptyLines = 0
     private var wantsContinue = false
+
+    // Where the request-line scan stands: its phase, and the method and target lengths once
+    // known (offsets from `pos`, the line's first byte, so compaction does not disturb them).
+    private var linePhase = LinePhase.start
+    private var methodLength = 0
+    private var targetLength = 0
+
+    private enum LinePhase { case start, emptyLineCR, method, target, version, lineCR }
 
     private enum State: Equatable {
         case requestLine, headers
@@ -102,16 +111,7 @@ public struct HTTPParser: Sendable {
         while true {
             switch state {
             case .requestLine:
-                guard let line = try readLine(limit: limits.maxRequestLineBytes, kind: .requestLine) else {
-                    return .needMore
-                }
-                if line.isEmpty {
-                    // RFC 9112 §2.2: ignore a few empty lines before the request line.
-                    emptyLines += 1
-                    if emptyLines > 4 { throw HTTPParseError(.badRequest, "too many empty lines before the request line") }
-                    continue
-                }
-                try parseRequestLine(line)
+                guard try scanRequestLine() else { return .needMore }
                 state = .headers
 
             case .headers:
@@ -205,12 +205,11 @@ public struct HTTPParser: Sendable {
 
     /// The next CRLF-terminated line (without the CRLF) as a range of `buf`, or nil when it
     /// has not fully arrived. A bare LF, or a CR not followed by LF, is a 400.
-    private enum LineKind { case requestLine, header, chunkSize, trailer }
+    private enum LineKind { case header, chunkSize, trailer }
 
     /// The error for a line over its limit (built only when needed: this is the hot path).
     private func tooLong(_ kind: LineKind) -> HTTPParseError {
         switch kind {
-        case .requestLine: return HTTPParseError(.uriTooLong, "request line longer than \(limits.maxRequestLineBytes) bytes")
         case .header: return HTTPParseError(.requestHeaderFieldsTooLarge, "header section larger than \(limits.maxHeaderBytes) bytes")
         case .chunkSize: return HTTPParseError(.badRequest, "chunk-size line too long")
         case .trailer: return HTTPParseError(.requestHeaderFieldsTooLarge, "header and trailer sections larger than \(limits.maxHeaderBytes) bytes")
@@ -250,38 +249,157 @@ public struct HTTPParser: Sendable {
         return start..<end
     }
 
-    private mutating func parseRequestLine(_ line: Range<Int>) throws(HTTPParseError) {
-        guard let sp1 = buf[line].firstIndex(of: SP) else { throw HTTPParseError(.badRequest, "malformed request line") }
-        guard let sp2 = buf[(sp1 + 1)..<line.upperBound].firstIndex(of: SP) else { throw HTTPParseError(.badRequest, "malformed request line") }
-        let methodRange = line.lowerBound..<sp1
-        let targetRange = (sp1 + 1)..<sp2
-        let versionRange = (sp2 + 1)..<line.upperBound
-        guard !methodRange.isEmpty, buf[methodRange].allSatisfy(isTokenChar) else {
-            throw HTTPParseError(.badRequest, "malformed method in the request line")
-        }
-        guard !targetRange.isEmpty else { throw HTTPParseError(.badRequest, "empty request target") }
-        for b in buf[targetRange] where b <= 0x20 || b >= 0x7F {
-            throw HTTPParseError(.badRequest, "request target holds a control, space or non-ASCII byte")
-        }
-        method = HTTPMethod(String(decoding: buf[methodRange], as: UTF8.self))
-        target = Array(buf[targetRange])
-        version = try parseVersion(buf[versionRange])
+    /// Longest method accepted, with room to spare: the longest method RFC 7237 registers
+    /// (`UPDATEREDIRECTREF`) has 17 bytes. A longer one is refused as its 33rd byte arrives.
+    static let maxMethodBytes = 32
+
+    private enum LineScan {
+        case needMore, complete
+        case failed(HTTPParseError)
     }
 
-    private func parseVersion(_ v: ArraySlice<UInt8>) throws(HTTPParseError) -> HTTPVersion {
-        let prefix: [UInt8] = [0x48, 0x54, 0x54, 0x50, 0x2F]  // "HTTP/"
-        guard v.count >= 6, Array(v.prefix(5)) == prefix else { throw HTTPParseError(.badRequest, "malformed HTTP version") }
-        let rest = v.dropFirst(5)
-        guard rest.allSatisfy({ isDigit($0) || $0 == UInt8(ascii: ".") }), let f = rest.first, isDigit(f) else {
-            throw HTTPParseError(.badRequest, "malformed HTTP version")
+    /// Checks the request line (RFC 9112 §3: `method SP request-target SP HTTP-version CRLF`)
+    /// byte by byte as it arrives, resuming where the last call stopped, so garbage (a TLS
+    /// ClientHello, a binary protocol) is refused at its first impossible byte rather than when
+    /// a line end or the header timeout finally comes. The verdict on each byte depends only on
+    /// the bytes before it, so any split of the input gives the same answer. True when a whole
+    /// line has been read; method, target and version are then set.
+    private mutating func scanRequestLine() throws(HTTPParseError) -> Bool {
+        var phase = linePhase
+        var start = pos
+        var i = max(scanFrom, pos)
+        var empties = emptyLines
+        var methodLen = methodLength
+        var targetLen = targetLength
+        let maxLine = limits.maxRequestLineBytes
+        let outcome: LineScan = requestLineBytes.withUnsafeBufferPointer { classes in
+            buf.withUnsafeBufferPointer { p in
+                let end = p.count
+                while i < end {
+                    switch phase {
+                    case .start:
+                        let b = p[i]
+                        if b == CR {
+                            phase = .emptyLineCR
+                            i += 1
+                        } else if classes[Int(b)] & tokenByte != 0 {
+                            phase = .method
+                        } else {
+                            return .failed(HTTPParser.cannotStartRequest(b))
+                        }
+                    case .emptyLineCR:
+                        // RFC 9112 §2.2: a few empty lines before the request line are ignored.
+                        guard p[i] == LF else { return .failed(HTTPParseError(.badRequest, "bare CR before the request line")) }
+                        i += 1
+                        empties += 1
+                        if empties > 4 { return .failed(HTTPParseError(.badRequest, "too many empty lines before the request line")) }
+                        start = i
+                        phase = .start
+                    case .method:
+                        let stop = min(end, start + HTTPParser.maxMethodBytes)
+                        while i < stop, classes[Int(p[i])] & tokenByte != 0 { i += 1 }
+                        guard i < end else { continue }
+                        let b = p[i]
+                        if b == SP {
+                            methodLen = i - start
+                            i += 1
+                            phase = .target
+                        } else if classes[Int(b)] & tokenByte != 0 {
+                            return .failed(HTTPParseError(.badRequest, "method longer than \(HTTPParser.maxMethodBytes) bytes"))
+                        } else {
+                            return .failed(HTTPParser.badByte(b, in: "the method", allowed: "a token"))
+                        }
+                    case .target:
+                        let targetStart = start + methodLen + 1
+                        // The last index a target byte may take and still leave room for " HTTP/x.y".
+                        let lastTargetIndex = start + maxLine - 10
+                        let stop = min(end, lastTargetIndex + 1)
+                        while i < stop, classes[Int(p[i])] & targetByte != 0 { i += 1 }
+                        guard i < end else { continue }
+                        let b = p[i]
+                        if b == SP {
+                            guard i > targetStart else { return .failed(HTTPParseError(.badRequest, "empty request target (or two spaces after the method)")) }
+                            targetLen = i - targetStart
+                            i += 1
+                            phase = .version
+                        } else if classes[Int(b)] & targetByte != 0 {
+                            return .failed(HTTPParseError(.uriTooLong, "request line longer than \(maxLine) bytes"))
+                        } else if b == CR {
+                            return .failed(HTTPParseError(.badRequest, "request line without an HTTP version (HTTP/0.9 is not supported)"))
+                        } else if b == UInt8(ascii: "#") {
+                            return .failed(HTTPParseError(.badRequest, "request target holds a fragment ('#'), which is not sent in HTTP"))
+                        } else {
+                            return .failed(HTTPParser.badByte(b, in: "the request target", allowed: "RFC 3986 URI characters (percent-encode the rest)"))
+                        }
+                    case .version:
+                        // HTTP-version = "HTTP" "/" DIGIT "." DIGIT, case-sensitive (RFC 9112 §2.3).
+                        let b = p[i]
+                        let fits: Bool
+                        switch i - (start + methodLen + targetLen + 2) {
+                        case 0: fits = b == UInt8(ascii: "H")
+                        case 1, 2: fits = b == UInt8(ascii: "T")
+                        case 3: fits = b == UInt8(ascii: "P")
+                        case 4: fits = b == UInt8(ascii: "/")
+                        case 5, 7: fits = isDigit(b)
+                        case 6: fits = b == UInt8(ascii: ".")
+                        default: fits = b == CR
+                        }
+                        guard fits else { return .failed(HTTPParseError(.badRequest, "malformed HTTP version (expected HTTP/<digit>.<digit>)")) }
+                        if b == CR { phase = .lineCR }
+                        i += 1
+                    case .lineCR:
+                        guard p[i] == LF else { return .failed(HTTPParseError(.badRequest, "bare CR in the request line")) }
+                        i += 1
+                        return .complete
+                    }
+                }
+                return .needMore
+            }
         }
-        if rest.count == 3, rest[rest.startIndex + 1] == UInt8(ascii: "."), isDigit(rest[rest.startIndex + 2]), f == UInt8(ascii: "1") {
-            let minor = rest[rest.startIndex + 2] - 0x30
-            if minor == 0 { return .http1_0 }
-            if minor == 1 { return .http1_1 }
+        switch outcome {
+        case .failed(let error):
+            throw error
+        case .needMore:
+            linePhase = phase
+            pos = start
+            scanFrom = i
+            emptyLines = empties
+            methodLength = methodLen
+            targetLength = targetLen
+            return false
+        case .complete:
+            linePhase = .start
+            pos = i
+            scanFrom = i
+            emptyLines = empties
+            let targetStart = start + methodLen + 1
+            let versionStart = targetStart + targetLen + 1
+            method = HTTPMethod(String(decoding: buf[start..<(start + methodLen)], as: UTF8.self))
+            target = Array(buf[targetStart..<(targetStart + targetLen)])
+            let major = buf[versionStart + 5] - 0x30
+            let minor = buf[versionStart + 7] - 0x30
+            // RFC 9110 §2.5: a higher minor version of a major version we speak is treated as
+            // the highest minor we implement; another major version is a 505.
+            guard major == 1 else { throw HTTPParseError(.httpVersionNotSupported, "HTTP/\(major).\(minor) is not supported (only HTTP/1.0 and HTTP/1.1)") }
+            version = minor == 0 ? .http1_0 : .http1_1
+            return true
         }
-        if rest.count > 3 || rest.filter({ $0 == UInt8(ascii: ".") }).count > 1 { throw HTTPParseError(.badRequest, "malformed HTTP version") }
-        throw HTTPParseError(.httpVersionNotSupported, "only HTTP/1.0 and HTTP/1.1 are supported")
+    }
+
+    /// The error for a first byte that no method starts with.
+    private static func cannotStartRequest(_ b: UInt8) -> HTTPParseError {
+        switch b {
+        case LF: return HTTPParseError(.badRequest, "line ends in a bare LF (CRLF required)")
+        case SP, HTAB: return HTTPParseError(.badRequest, "whitespace before the request line")
+        case 0x16: return HTTPParseError(.badRequest, "this looks like a TLS handshake; this port speaks plain HTTP/1.1")
+        default: return badByte(b, in: "a request line's first byte", allowed: "a method token")
+        }
+    }
+
+    private static func badByte(_ b: UInt8, in place: String, allowed: String) -> HTTPParseError {
+        let hex = (b < 0x10 ? "0x0" : "0x") + String(b, radix: 16, uppercase: true)
+        let shown = b > 0x20 && b < 0x7F ? "'\(Character(Unicode.Scalar(b)))' (\(hex))" : "byte \(hex)"
+        return HTTPParseError(.badRequest, "\(shown) is not allowed in \(place); expected \(allowed)")
     }
 
     private func parseField(_ line: Range<Int>) throws(HTTPParseError) -> HTTPHeaders.Field {
@@ -416,4 +534,27 @@ func isTokenChar(_ b: UInt8) -> Bool {
         return true
     default: return false
     }
+}
+
+private let tokenByte: UInt8 = 1
+private let targetByte: UInt8 = 2
+
+/// Byte classes for the request-line scan: RFC 9110 `tchar` (method), and the bytes that may
+/// appear somewhere in a request-target (RFC 3986: unreserved, sub-delims, ":", "@", "/", "?",
+/// "%", and "[" "]" for IP literals in absolute-form). Not a fragment's "#", not SP, controls,
+/// non-ASCII, or `"` `<` `>` `\` `^` `` ` `` `{` `|` `}`, which a client must percent-encode.
+private let requestLineBytes: [UInt8] = (0...255).map { (v: Int) -> UInt8 in
+    let b = UInt8(v)
+    var classes: UInt8 = isTokenChar(b) ? tokenByte : 0
+    switch b {
+    case 0x30...0x39, 0x41...0x5A, 0x61...0x7A,
+         UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"),
+         UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"),
+         UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="),
+         UInt8(ascii: ":"), UInt8(ascii: "@"), UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "%"),
+         UInt8(ascii: "["), UInt8(ascii: "]"):
+        classes |= targetByte
+    default: break
+    }
+    return classes
 }
