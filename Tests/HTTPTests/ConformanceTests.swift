@@ -6,6 +6,10 @@ import HTTPTestSupport
 /// The requests the HTTP/1.1 conformance replay (issue 12) found answered wrongly, sent over a
 /// real socket: each must now get its status as a problem document and a closed connection.
 private let replayedVectors: [(name: String, request: String, status: Int)] = [
+    ("Host with userinfo", "GET /hello HTTP/1.1\r\nHost: user@127.0.0.1:8080\r\n\r\n", 400),
+    ("Host with a path", "GET /hello HTTP/1.1\r\nHost: 127.0.0.1:8080/path\r\n\r\n", 400),
+    ("empty Host", "GET /hello HTTP/1.1\r\nHost: \r\n\r\n", 400),
+    ("Host list", "GET /hello HTTP/1.1\r\nHost: a.example, b.example\r\n\r\n", 400),
     ("asterisk with GET", "GET * HTTP/1.1\r\nHost: t\r\n\r\n", 400),
     ("version without minor", "GET /hello HTTP/1\r\nHost: t\r\n\r\n", 400),
     ("unsupported major version", "GET /hello HTTP/3.0\r\nHost: t\r\n\r\n", 505),

@@ -106,7 +106,22 @@ private let validCases: [ValidCase] = [
     ValidCase(name: "empty query items skipped", input: "GET /q?&a=1&&b&c= HTTP/1.1\r\nHost: a\r\n\r\n") { r in
         r.first?.query.pairs.map { "\($0.name)=\($0.value)" } == ["a=1", "b=", "c="]
     },
-    // conformance: version and target forms (docs/http.md)
+    // conformance: Host, version and target forms (docs/http.md)
+    ValidCase(name: "Host with IPv4 and port", input: "GET / HTTP/1.1\r\nHost: 127.0.0.1:8080\r\n\r\n") { r in r.first?.authority == "127.0.0.1:8080" },
+    ValidCase(name: "Host IPv6 literal with port", input: "GET / HTTP/1.1\r\nHost: [::1]:8080\r\n\r\n") { r in r.first?.authority == "[::1]:8080" },
+    ValidCase(name: "Host IPv6 literal alone", input: "GET / HTTP/1.1\r\nHost: [2001:db8::ff00:42:8329]\r\n\r\n") { r in r.count == 1 },
+    ValidCase(name: "Host IPv4-mapped IPv6", input: "GET / HTTP/1.1\r\nHost: [::ffff:192.0.2.1]:80\r\n\r\n") { r in r.count == 1 },
+    ValidCase(name: "Host IPvFuture", input: "GET / HTTP/1.1\r\nHost: [v1.fe80::a+en1]\r\n\r\n") { r in r.count == 1 },
+    ValidCase(name: "Host with empty port", input: "GET / HTTP/1.1\r\nHost: example.org:\r\n\r\n") { r in r.count == 1 },
+    ValidCase(name: "Host with percent-encoding and sub-delims", input: "GET / HTTP/1.1\r\nHost: ex%41mple-1_~!$&'()*+;=.org:65535\r\n\r\n") { r in r.count == 1 },
+    ValidCase(name: "absolute-form authority wins over Host", input: "GET http://example.org:8080/v1/x HTTP/1.1\r\nHost: other.example\r\n\r\n") { r in
+        r.first?.authority == "example.org:8080" && r.first?.path == "/v1/x"
+    },
+    ValidCase(name: "absolute-form with empty Host", input: "GET http://example.org/ HTTP/1.1\r\nHost:\r\n\r\n") { r in r.first?.authority == "example.org" },
+    ValidCase(name: "absolute-form with IPv6 authority", input: "GET http://[::1]:8080/x?y=1 HTTP/1.1\r\nHost: [::1]:8080\r\n\r\n") { r in
+        r.first?.authority == "[::1]:8080" && r.first?.query["y"] == "1"
+    },
+    ValidCase(name: "HTTP/1.0 with a Host", input: "GET / HTTP/1.0\r\nHost: a:80\r\n\r\n") { r in r.first?.authority == "a:80" },
     ValidCase(name: "higher minor version served as HTTP/1.1", input: "GET / HTTP/1.2\r\nHost: a\r\n\r\n") { r in r.first?.version == .http1_1 },
     ValidCase(name: "brackets in the query", input: "GET /q?a[]=1 HTTP/1.1\r\nHost: a\r\n\r\n") { r in r.first?.query["a[]"] == "1" },
     ValidCase(name: "every RFC 3986 target byte", input: "GET /az-AZ_09.~!$&'()*+,;=:@%20/?/?:@ HTTP/1.1\r\nHost: a\r\n\r\n") { r in r.first?.path == "/az-AZ_09.~!$&'()*+,;=:@ /" },
@@ -185,6 +200,34 @@ private let invalidCases: [InvalidCase] = [
     InvalidCase("trailers over the field limit", "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n" + (0..<101).map { "T\($0): v\r\n" }.joined() + "\r\n", 431),
     // expectations
     InvalidCase("unsupported expectation", "POST / HTTP/1.1\r\nHost: a\r\nExpect: 200-ok\r\nContent-Length: 1\r\n\r\nx", 417),
+    // conformance: Host (RFC 9112 §3.2, RFC 9110 §7.2)
+    InvalidCase("Host with userinfo", "GET / HTTP/1.1\r\nHost: user@127.0.0.1:8080\r\n\r\n", 400),
+    InvalidCase("Host with a path", "GET / HTTP/1.1\r\nHost: 127.0.0.1:8080/path\r\n\r\n", 400),
+    InvalidCase("empty Host for origin-form", "GET / HTTP/1.1\r\nHost: \r\n\r\n", 400),
+    InvalidCase("empty Host for asterisk-form", "OPTIONS * HTTP/1.1\r\nHost:\r\n\r\n", 400),
+    InvalidCase("empty Host in HTTP/1.0", "GET / HTTP/1.0\r\nHost:\r\n\r\n", 400),
+    InvalidCase("Host list", "GET / HTTP/1.1\r\nHost: a.example, b.example\r\n\r\n", 400),
+    InvalidCase("Host list without space", "GET / HTTP/1.1\r\nHost: a.example,b.example\r\n\r\n", 400),
+    InvalidCase("two Host headers in HTTP/1.0", "GET / HTTP/1.0\r\nHost: a\r\nHost: a\r\n\r\n", 400),
+    InvalidCase("Host with non-numeric port", "GET / HTTP/1.1\r\nHost: a:http\r\n\r\n", 400),
+    InvalidCase("Host with port over 65535", "GET / HTTP/1.1\r\nHost: a:65536\r\n\r\n", 400),
+    InvalidCase("Host with negative port", "GET / HTTP/1.1\r\nHost: a:-1\r\n\r\n", 400),
+    InvalidCase("Host with two ports", "GET / HTTP/1.1\r\nHost: a:80:81\r\n\r\n", 400),
+    InvalidCase("Host with port only", "GET / HTTP/1.1\r\nHost: :8080\r\n\r\n", 400),
+    InvalidCase("Host with inner space", "GET / HTTP/1.1\r\nHost: a b\r\n\r\n", 400),
+    InvalidCase("Host with a query", "GET / HTTP/1.1\r\nHost: a?x\r\n\r\n", 400),
+    InvalidCase("Host with bad percent-encoding", "GET / HTTP/1.1\r\nHost: a%g1\r\n\r\n", 400),
+    InvalidCase("Host unbracketed IPv6", "GET / HTTP/1.1\r\nHost: ::1\r\n\r\n", 400),
+    InvalidCase("Host unterminated IP literal", "GET / HTTP/1.1\r\nHost: [::1:8080\r\n\r\n", 400),
+    InvalidCase("Host IP literal with bad digit", "GET / HTTP/1.1\r\nHost: [::g]\r\n\r\n", 400),
+    InvalidCase("Host IPv6 with nine groups", "GET / HTTP/1.1\r\nHost: [1:2:3:4:5:6:7:8:9]\r\n\r\n", 400),
+    InvalidCase("Host IPv6 with two ::", "GET / HTTP/1.1\r\nHost: [1::2::3]\r\n\r\n", 400),
+    InvalidCase("Host IPv6 with bad IPv4 tail", "GET / HTTP/1.1\r\nHost: [::ffff:256.0.0.1]\r\n\r\n", 400),
+    InvalidCase("Host text after IP literal", "GET / HTTP/1.1\r\nHost: [::1]x\r\n\r\n", 400),
+    InvalidCase("absolute-form with userinfo", "GET http://user@example.org/ HTTP/1.1\r\nHost: example.org\r\n\r\n", 400),
+    InvalidCase("absolute-form with empty host", "GET http://:80/ HTTP/1.1\r\nHost: a\r\n\r\n", 400),
+    InvalidCase("absolute-form still needs a valid Host", "GET http://example.org/ HTTP/1.1\r\nHost: user@example.org\r\n\r\n", 400),
+    InvalidCase("absolute-form still needs a Host in 1.1", "GET http://example.org/ HTTP/1.1\r\n\r\n", 400),
     // conformance: request target (RFC 9112 §3.2)
     InvalidCase("fragment in target", "GET /path#frag HTTP/1.1\r\nHost: a\r\n\r\n", 400),
     InvalidCase("asterisk with POST", "POST * HTTP/1.1\r\nHost: a\r\nContent-Length: 0\r\n\r\n", 400),
@@ -296,6 +339,13 @@ struct HTTPParserTests {
             }
         }
         Issue.record("\(name): no error after \(input.count) bytes")
+    }
+
+    @Test func authorityComesFromTheAbsoluteFormTarget() throws {
+        #expect(try HTTPRequest(target: "http://example.org:8080/x", headers: ["Host": "other"]).authority == "example.org:8080")
+        #expect(try HTTPRequest(target: "/x", headers: ["Host": "h:1"]).authority == "h:1")
+        #expect(try HTTPRequest(target: "/x", version: .http1_0, headers: [:]).authority == "")
+        #expect(throws: HTTPParseError.self) { try HTTPRequest(target: "http://u@example.org/") }
     }
 
     @Test func expectContinueIsSignalledBeforeTheBody() {

@@ -1,10 +1,11 @@
 /// An incremental, pure HTTP/1.1 request parser (RFC 9112). It never sees a file descriptor:
 /// feed it bytes in any split with `append`, then call `next()` until it says `.needMore`.
 ///
-/// It is deliberately strict where leniency enables request smuggling (RFC 9112, docs/http.md
-/// "Conformance"): the request line is checked byte by byte as it arrives, CRLF line endings
-/// only, no obs-fold, no bare CR or NUL, no whitespace in field names, `Content-Length` with
-/// `Transfer-Encoding` rejected, differing lengths rejected, only the `chunked` coding.
+/// It is deliberately strict where leniency enables request smuggling or misrouting (RFC 9112,
+/// docs/http.md "Conformance"): the request line is checked byte by byte as it arrives, CRLF
+/// line endings only, no obs-fold, no bare CR or NUL, no whitespace in field names, exactly one
+/// valid `Host`, `Content-Length` with `Transfer-Encoding` rejected, differing lengths rejected,
+/// only the `chunked` coding.
 ///
 /// ```swift
 /// var parser = HTTPParser()
@@ -445,10 +446,7 @@ public struct HTTPParser: Sendable {
 
     /// Validates the complete head and chooses the body framing (RFC 9112 §6).
     private mutating func finishHead() throws(HTTPParseError) {
-        let hosts = headers.values(for: "host")
-        if hosts.count > 1 { throw HTTPParseError(.badRequest, "more than one Host header") }
-        if version == .http1_1, hosts.isEmpty { throw HTTPParseError(.badRequest, "HTTP/1.1 request without a Host header") }
-
+        try checkHost()
         decoded = try RequestTarget.decode(target, method: method)
 
         let te = headers.values(for: "transfer-encoding")
@@ -494,6 +492,23 @@ public struct HTTPParser: Sendable {
             state = .fixedBody(length)
         } else {
             state = .requestLine
+        }
+    }
+
+    /// RFC 9112 §3.2: exactly one Host in HTTP/1.1 (at most one in HTTP/1.0) and a valid
+    /// `uri-host [ ":" port ]` value. With an absolute-form target the Host value is ignored
+    /// (§3.2.2; `HTTPRequest.authority` comes from the target), so there it may be empty, but
+    /// a malformed one is still refused.
+    private func checkHost() throws(HTTPParseError) {
+        let hosts = headers.values(for: "host")
+        if hosts.count > 1 { throw HTTPParseError(.badRequest, "more than one Host header") }
+        guard var value = hosts.first else {
+            if version == .http1_1 { throw HTTPParseError(.badRequest, "HTTP/1.1 request without a Host header") }
+            return
+        }
+        if value.isEmpty, let first = target.first, first != UInt8(ascii: "/"), first != UInt8(ascii: "*") { return }
+        if let problem = value.withUTF8({ URIAuthority.problem(in: $0) }) {
+            throw HTTPParseError(.badRequest, "invalid Host header: \(problem)")
         }
     }
 
