@@ -13,8 +13,12 @@ private let replayedVectors: [(name: String, request: String, status: Int)] = [
     ("asterisk with GET", "GET * HTTP/1.1\r\nHost: t\r\n\r\n", 400),
     ("version without minor", "GET /hello HTTP/1\r\nHost: t\r\n\r\n", 400),
     ("unsupported major version", "GET /hello HTTP/3.0\r\nHost: t\r\n\r\n", 505),
+    ("chunked not final", "POST /upload HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked, gzip\r\n\r\n0\r\n\r\n", 400),
+    ("chunk size too large to represent", "POST /upload HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\nffffffffffffffffff\r\n", 400),
+    ("chunk extension with a bad token", "POST /upload HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n5;bad[=x\r\nhello\r\n0\r\n\r\n", 400),
     ("fragment in the target", "GET /hello#frag HTTP/1.1\r\nHost: t\r\n\r\n", 400),
     ("over-long method", String(repeating: "A", count: 10_000) + " /hello HTTP/1.1\r\nHost: t\r\n\r\n", 400),
+    ("Content-Length list", "POST /upload HTTP/1.1\r\nHost: t\r\nContent-Length: 5, 5\r\n\r\nhello", 400),
 ]
 
 @Suite("Server: HTTP/1.1 conformance")
@@ -62,6 +66,20 @@ struct ConformanceTests {
         // The connection stays usable.
         try c.send("GET /hello HTTP/1.1\r\nHost: t\r\n\r\n")
         #expect(try c.readResponse().bodyText == "hello")
+    }
+
+    /// `5;` is not a chunk extension: the request is refused with 400 and the connection closed
+    /// before the pipelined request behind it can be read as a request of its own.
+    @Test func bareSemicolonChunkExtensionStopsThePipeline() throws {
+        let s = try TestServer(routes: echoRoutes)
+        let c = try s.client()
+        try c.send("POST /upload HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n5;\r\nhello\r\n0\r\n\r\nGET /hello HTTP/1.1\r\nHost: t\r\n\r\n")
+        let r = try c.readResponse()
+        #expect(r.status == 400)
+        #expect(r.header("connection") == "close")
+        let rest = try c.readUntil { _ in false }
+        #expect(!String(decoding: rest, as: UTF8.self).contains("HTTP/1.1 200"), "the pipelined request was served")
+        #expect(c.waitForClose())
     }
 
     @Test func higherMinorVersionIsServedAsHTTP11() throws {

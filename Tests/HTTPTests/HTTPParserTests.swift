@@ -88,7 +88,7 @@ private let validCases: [ValidCase] = [
     ValidCase(name: "Content-Length body", input: "POST /u HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\n\r\nhello") { r in
         r.count == 1 && r[0].body == Array("hello".utf8) && r[0].method == .post
     },
-    ValidCase(name: "identical Content-Length list", input: "POST /u HTTP/1.1\r\nHost: a\r\nContent-Length: 5, 5\r\nContent-Length: 5\r\n\r\nhello") { r in
+    ValidCase(name: "Content-Length with leading zeros", input: "POST /u HTTP/1.1\r\nHost: a\r\nContent-Length: 005\r\n\r\nhello") { r in
         r.first?.body == Array("hello".utf8)
     },
     ValidCase(name: "Content-Length zero", input: "POST /u HTTP/1.1\r\nHost: a\r\nContent-Length: 0\r\n\r\n") { r in r.count == 1 && r[0].body.isEmpty },
@@ -106,7 +106,7 @@ private let validCases: [ValidCase] = [
     ValidCase(name: "empty query items skipped", input: "GET /q?&a=1&&b&c= HTTP/1.1\r\nHost: a\r\n\r\n") { r in
         r.first?.query.pairs.map { "\($0.name)=\($0.value)" } == ["a=1", "b=", "c="]
     },
-    // conformance: Host, version and target forms (docs/http.md)
+    // conformance: Host, version, target forms, chunk extensions, trailers (docs/http.md)
     ValidCase(name: "Host with IPv4 and port", input: "GET / HTTP/1.1\r\nHost: 127.0.0.1:8080\r\n\r\n") { r in r.first?.authority == "127.0.0.1:8080" },
     ValidCase(name: "Host IPv6 literal with port", input: "GET / HTTP/1.1\r\nHost: [::1]:8080\r\n\r\n") { r in r.first?.authority == "[::1]:8080" },
     ValidCase(name: "Host IPv6 literal alone", input: "GET / HTTP/1.1\r\nHost: [2001:db8::ff00:42:8329]\r\n\r\n") { r in r.count == 1 },
@@ -126,6 +126,14 @@ private let validCases: [ValidCase] = [
     ValidCase(name: "brackets in the query", input: "GET /q?a[]=1 HTTP/1.1\r\nHost: a\r\n\r\n") { r in r.first?.query["a[]"] == "1" },
     ValidCase(name: "every RFC 3986 target byte", input: "GET /az-AZ_09.~!$&'()*+,;=:@%20/?/?:@ HTTP/1.1\r\nHost: a\r\n\r\n") { r in r.first?.path == "/az-AZ_09.~!$&'()*+,;=:@ /" },
     ValidCase(name: "method of 32 bytes", input: "\(String(repeating: "M", count: 32)) / HTTP/1.1\r\nHost: a\r\n\r\n") { r in r.first?.method.rawValue.count == 32 },
+    ValidCase(name: "chunk extensions: token, quoted, bare name, BWS", input: "POST /u HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n5 ; a = b;c\t;d=\"x \\\" ;y\"\r\nhello\r\n0;last\r\n\r\n") { r in
+        r.first?.body == Array("hello".utf8)
+    },
+    ValidCase(name: "empty Transfer-Encoding list element ignored", input: "POST /u HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: , chunked\r\n\r\n2\r\nhi\r\n0\r\n\r\n") { r in r.first?.body == Array("hi".utf8) },
+    ValidCase(name: "framing fields in a trailer are dropped", input: "POST /u HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nhi\r\n0\r\nContent-Length: 40\r\nTransfer-Encoding: chunked\r\nHost: evil.example\r\nConnection: close\r\nX-Checksum: c\r\n\r\nGET /next HTTP/1.1\r\nHost: a\r\n\r\n") { r in
+        r.count == 2 && r[0].body == Array("hi".utf8) && r[0].trailers.count == 1 && r[0].trailers["x-checksum"] == "c"
+            && r[0].headers.count == 2 && r[0].authority == "a" && r[0].wantsKeepAlive && r[1].path == "/next"
+    },
 ]
 
 private func repeated(_ s: String, _ n: Int) -> String { String(repeating: s, count: n) }
@@ -142,9 +150,11 @@ private let invalidCases: [InvalidCase] = [
     InvalidCase("hex Content-Length", "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 0x5\r\n\r\nhello", 400),
     InvalidCase("Content-Length with inner space", "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 1 2\r\n\r\n", 400),
     InvalidCase("empty Content-Length", "POST / HTTP/1.1\r\nHost: a\r\nContent-Length:\r\n\r\n", 400),
-    InvalidCase("unknown transfer coding", "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: gzip\r\n\r\n", 501),
+    // RFC 9112 §6.3: chunked not last (here: absent) means the length cannot be determined.
+    InvalidCase("unknown transfer coding alone", "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: gzip\r\n\r\n", 400),
+    InvalidCase("made-up coding", "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: xchunked\r\n\r\n", 400),
+    // chunked last, so the framing is known, but gzip is not implemented.
     InvalidCase("gzip then chunked", "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: gzip, chunked\r\n\r\n", 501),
-    InvalidCase("made-up coding", "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: xchunked\r\n\r\n", 501),
     InvalidCase("chunked twice", "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n\r\n", 400),
     InvalidCase("Transfer-Encoding in HTTP/1.0", "POST / HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", 400),
     InvalidCase("obs-fold", "GET / HTTP/1.1\r\nHost: a\r\nX-Long: one\r\n two\r\n\r\n", 400),
@@ -187,7 +197,7 @@ private let invalidCases: [InvalidCase] = [
     InvalidCase("bad chunk size", "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", 400),
     InvalidCase("chunk size with space", "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n5 \r\nhello\r\n0\r\n\r\n", 400),
     InvalidCase("chunk data too long", "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nhello\r\n0\r\n\r\n", 400),
-    InvalidCase("chunk size overflow", "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\nffffffffffffffffff\r\n", 413),
+    InvalidCase("chunk size representable but over 1 MiB", "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n7fffffffffffffff\r\n", 413),
     // limits
     InvalidCase("request line over 8 KiB", "GET /\(repeated("a", 8300)) HTTP/1.1\r\nHost: a\r\n\r\n", 414),
     // Found by the fuzzer: length must be judged before the line ending, whatever the split.
@@ -262,6 +272,34 @@ private let invalidCases: [InvalidCase] = [
     InvalidCase("space after version", "GET / HTTP/1.1 \r\nHost: a\r\n\r\n", 400),
     InvalidCase("no space before version", "GET /HTTP/1.1\r\nHost: a\r\n\r\n", 400),
     InvalidCase("HTTP/0.9 request line", "GET /\r\n\r\n", 400),
+    // conformance: Transfer-Encoding (RFC 9112 §6.3)
+    InvalidCase("chunked then gzip", "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked, gzip\r\n\r\n0\r\n\r\n", 400),
+    InvalidCase("chunked then identity field", "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\nTransfer-Encoding: identity\r\n\r\n0\r\n\r\n", 400),
+    InvalidCase("identity coding", "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: identity\r\n\r\n", 400),
+    InvalidCase("chunked with parameters", "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked;ext=val\r\n\r\n0\r\n\r\n", 400),
+    InvalidCase("empty Transfer-Encoding", "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: \r\n\r\n", 400),
+    // conformance: chunks (RFC 9112 §7.1, §7.1.1)
+    InvalidCase("chunk size too large to represent", "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\nffffffffffffffffff\r\n", 400),
+    InvalidCase("chunk size 2^63", "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n8000000000000000\r\n", 400),
+    InvalidCase("bare semicolon chunk extension", "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n5;\r\nhello\r\n0\r\n\r\nGET /next HTTP/1.1\r\nHost: a\r\n\r\n", 400),
+    InvalidCase("invalid token in chunk extension", "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n5;bad[=x\r\nhello\r\n0\r\n\r\n", 400),
+    InvalidCase("chunk extension without value", "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n5;a=\r\nhello\r\n0\r\n\r\n", 400),
+    InvalidCase("chunk extension without name", "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n5;=x\r\nhello\r\n0\r\n\r\n", 400),
+    InvalidCase("chunk extension unterminated quote", "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n5;a=\"x\r\nhello\r\n0\r\n\r\n", 400),
+    InvalidCase("chunk extension trailing space", "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n5;a \r\nhello\r\n0\r\n\r\n", 400),
+    InvalidCase("chunk extension two names", "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n5;a b\r\nhello\r\n0\r\n\r\n", 400),
+    InvalidCase("NUL in chunk extension", bytes: Array("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n5;".utf8) + [0] + Array("ext\r\nhello\r\n0\r\n\r\n".utf8), 400),
+    InvalidCase("bare CR in chunk extension", "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n5;a\rX\r\nhello\r\n0\r\n\r\n", 400),
+    InvalidCase("negative chunk size", "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n-1\r\nhello\r\n0\r\n\r\n", 400),
+    InvalidCase("0x chunk size", "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n0x5\r\nhello\r\n0\r\n\r\n", 400),
+    InvalidCase("signed chunk size", "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n+5\r\nhello\r\n0\r\n\r\n", 400),
+    InvalidCase("leading space chunk size", "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n 5\r\nhello\r\n0\r\n\r\n", 400),
+    InvalidCase("underscore chunk size", "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n1_0\r\nhello world!!!!!\r\n0\r\n\r\n", 400),
+    // conformance: Content-Length (RFC 9110 §8.6: lists are rejected, not folded)
+    InvalidCase("identical Content-Length list", "POST /u HTTP/1.1\r\nHost: a\r\nContent-Length: 5, 5\r\n\r\nhello", 400),
+    InvalidCase("identical Content-Length fields", "POST /u HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\nContent-Length: 5\r\n\r\nhello", 400),
+    InvalidCase("Content-Length too large to represent", "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 99999999999999999999\r\n\r\n", 400),
+    InvalidCase("octal Content-Length", "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 0o5\r\n\r\nhello", 400),
 ]
 
 @Suite("HTTPParser")

@@ -4,8 +4,7 @@
 /// It is deliberately strict where leniency enables request smuggling or misrouting (RFC 9112,
 /// docs/http.md "Conformance"): the request line is checked byte by byte as it arrives, CRLF
 /// line endings only, no obs-fold, no bare CR or NUL, no whitespace in field names, exactly one
-/// valid `Host`, `Content-Length` with `Transfer-Encoding` rejected, differing lengths rejected,
-/// only the `chunked` coding.
+/// valid `Host`, one plain `Content-Length` and no `Transfer-Encoding` beside it, `chunked` last.
 ///
 /// ```swift
 /// var parser = HTTPParser()
@@ -191,7 +190,9 @@ public struct HTTPParser: Sendable {
                     throw HTTPParseError(.requestHeaderFieldsTooLarge, "more than \(limits.maxHeaderCount) header and trailer fields")
                 }
                 let field = try parseField(line)
-                trailers.add(name: field.name, value: field.value)
+                // RFC 9110 §6.5.1: framing, routing and connection fields are never taken from
+                // a trailer; they are dropped so nothing downstream can mistake them for headers.
+                if !isForbiddenTrailer(field.name) { trailers.add(name: field.name, value: field.value) }
             }
         }
     }
@@ -423,25 +424,78 @@ public struct HTTPParser: Sendable {
         return (name: String(decoding: buf[nameRange], as: UTF8.self), value: String(decoding: buf[vs..<ve], as: UTF8.self))
     }
 
+    /// `chunk-size [ chunk-ext ]` (RFC 9112 §7.1). Extensions are checked against their grammar
+    /// and then ignored.
     private func parseChunkSize(_ line: Range<Int>) throws(HTTPParseError) -> Int {
         var i = line.lowerBound
         var size = 0
         var digits = 0
         while i < line.upperBound, let h = RequestTarget.hexValue(buf[i]) {
-            digits += 1
-            if digits > 15 { throw HTTPParseError(.contentTooLarge, "chunk size too large") }
+            // A size that does not fit in an Int is malformed framing, not a large body.
+            if size > Int.max >> 4 { throw HTTPParseError(.badRequest, "chunk size too large to represent") }
             size = size << 4 | Int(h)
+            digits += 1
             i += 1
         }
-        guard digits > 0 else { throw HTTPParseError(.badRequest, "malformed chunk size") }
-        if i < line.upperBound {
-            // chunk-ext: accepted and ignored, but it must start with ';' and hold no controls.
-            guard buf[i] == UInt8(ascii: ";") else { throw HTTPParseError(.badRequest, "malformed chunk size") }
-            for b in buf[i..<line.upperBound] where (b < 0x20 && b != HTAB) || b == 0x7F {
-                throw HTTPParseError(.badRequest, "control character in a chunk extension")
+        guard digits > 0 else { throw HTTPParseError(.badRequest, "malformed chunk size (expected hex digits)") }
+        try checkChunkExtensions(i..<line.upperBound)
+        return size
+    }
+
+    /// chunk-ext = *( BWS ";" BWS ext-name [ BWS "=" BWS ext-val ] ), ext-name = token,
+    /// ext-val = token / quoted-string (RFC 9112 §7.1.1). A lenient reading here is a smuggling
+    /// vector: a proxy that ends the extension elsewhere sees different chunk boundaries.
+    private func checkChunkExtensions(_ range: Range<Int>) throws(HTTPParseError) {
+        func skipBWS(_ j: Int) -> Int {
+            var j = j
+            while j < range.upperBound, buf[j] == SP || buf[j] == HTAB { j += 1 }
+            return j
+        }
+        func token(from j: Int) -> Int {
+            var j = j
+            while j < range.upperBound, isTokenChar(buf[j]) { j += 1 }
+            return j
+        }
+        func malformed(_ why: String) -> HTTPParseError { HTTPParseError(.badRequest, "malformed chunk extension: \(why)") }
+        var i = range.lowerBound
+        while i < range.upperBound {
+            i = skipBWS(i)
+            guard i < range.upperBound else { throw malformed("whitespace after the chunk size") }
+            guard buf[i] == UInt8(ascii: ";") else { throw malformed("expected ';' after the chunk size") }
+            i = skipBWS(i + 1)
+            let nameEnd = token(from: i)
+            guard nameEnd > i else { throw malformed("';' without an extension name") }
+            i = nameEnd
+            let eq = skipBWS(i)
+            guard eq < range.upperBound, buf[eq] == UInt8(ascii: "=") else { continue }
+            i = skipBWS(eq + 1)
+            guard i < range.upperBound else { throw malformed("'=' without a value") }
+            if buf[i] == UInt8(ascii: "\"") {
+                i += 1
+                var closed = false
+                while i < range.upperBound {
+                    let b = buf[i]
+                    if b == UInt8(ascii: "\"") {
+                        closed = true
+                        i += 1
+                        break
+                    }
+                    if b == UInt8(ascii: "\\") {
+                        // quoted-pair = "\" ( HTAB / SP / VCHAR / obs-text )
+                        guard i + 1 < range.upperBound, isFieldVisibleOrSpace(buf[i + 1]) else { throw malformed("bad escape in a quoted value") }
+                        i += 2
+                        continue
+                    }
+                    guard isFieldVisibleOrSpace(b) else { throw malformed("control character in a quoted value") }
+                    i += 1
+                }
+                guard closed else { throw malformed("unterminated quoted value") }
+            } else {
+                let valueEnd = token(from: i)
+                guard valueEnd > i else { throw malformed("a value that is neither a token nor a quoted string") }
+                i = valueEnd
             }
         }
-        return size
     }
 
     /// Validates the complete head and chooses the body framing (RFC 9112 §6).
@@ -457,25 +511,32 @@ public struct HTTPParser: Sendable {
             if !cl.isEmpty { throw HTTPParseError(.badRequest, "both Content-Length and Transfer-Encoding present") }
             if version == .http1_0 { throw HTTPParseError(.badRequest, "Transfer-Encoding in an HTTP/1.0 request") }
             let codings = headers.tokens(for: "transfer-encoding")
-            guard !codings.isEmpty else { throw HTTPParseError(.badRequest, "empty Transfer-Encoding") }
-            for c in codings where c != "chunked" {
-                throw HTTPParseError(.notImplemented, "transfer coding '\(c.count > 40 ? String(c.prefix(40)) + "…" : c)' is not supported (only chunked)")
+            guard let last = codings.last else { throw HTTPParseError(.badRequest, "empty Transfer-Encoding") }
+            // RFC 9112 §6.3: without chunked as the final coding the body length cannot be
+            // determined, whatever the other codings are: 400 and close.
+            guard last == "chunked" else {
+                throw HTTPParseError(.badRequest, "chunked is not the final transfer coding, so the body length cannot be determined")
             }
-            if codings.count > 1 { throw HTTPParseError(.badRequest, "chunked applied more than once") }
+            if codings.count > 1 {
+                if codings.dropLast().contains("chunked") { throw HTTPParseError(.badRequest, "chunked applied more than once") }
+                let other = codings[0]
+                throw HTTPParseError(.notImplemented, "transfer coding '\(other.count > 40 ? String(other.prefix(40)) + "…" : other)' is not supported (only chunked)")
+            }
             chunked = true
         } else if !cl.isEmpty {
-            var value: Int?
-            for field in cl {
-                for part in field.split(separator: ",", omittingEmptySubsequences: false) {
-                    let t = trimOWS(Substring(part))
-                    guard !t.isEmpty, t.utf8.count <= 18, t.utf8.allSatisfy(isDigit), let n = Int(t) else {
-                        throw HTTPParseError(.badRequest, "invalid Content-Length")
-                    }
-                    if let v = value, v != n { throw HTTPParseError(.badRequest, "differing Content-Length values") }
-                    value = n
-                }
+            // RFC 9110 §8.6 lets a recipient fold a list of identical values or reject it; this
+            // parser rejects, so no intermediary's reading of the list can differ from ours.
+            guard cl.count == 1 else { throw HTTPParseError(.badRequest, "more than one Content-Length field") }
+            let value = cl[0].utf8
+            guard !value.isEmpty, value.allSatisfy(isDigit) else {
+                throw HTTPParseError(.badRequest, value.contains(UInt8(ascii: ",")) ? "Content-Length holds a list; send one value" : "invalid Content-Length (expected decimal digits)")
             }
-            length = value ?? 0
+            for d in value {
+                let (shifted, o1) = length.multipliedReportingOverflow(by: 10)
+                let (sum, o2) = shifted.addingReportingOverflow(Int(d - 0x30))
+                if o1 || o2 { throw HTTPParseError(.badRequest, "Content-Length too large to represent") }
+                length = sum
+            }
             if length > limits.maxBodyBytes { throw HTTPParseError(.contentTooLarge, "body of \(length) bytes exceeds the limit of \(limits.maxBodyBytes) bytes") }
         }
 
@@ -512,6 +573,13 @@ public struct HTTPParser: Sendable {
         }
     }
 
+    /// Fields that must not come from a trailer (RFC 9110 §6.5.1): framing, routing and
+    /// connection control.
+    private func isForbiddenTrailer(_ name: String) -> Bool {
+        for f in forbiddenTrailerFields where asciiCaseInsensitiveEquals(f, name) { return true }
+        return false
+    }
+
     private mutating func makeRequest() -> HTTPRequest {
         let request = HTTPRequest(
             method: method, target: String(decoding: target, as: UTF8.self), path: decoded.path, query: decoded.query,
@@ -535,8 +603,14 @@ private let LF: UInt8 = 0x0A
 private let SP: UInt8 = 0x20
 private let HTAB: UInt8 = 0x09
 
+private let forbiddenTrailerFields = ["content-length", "transfer-encoding", "trailer", "host", "connection", "keep-alive", "te", "upgrade"]
+
 @inline(__always)
 func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
+
+/// HTAB, SP, VCHAR or obs-text: what a quoted string may hold (RFC 9110 §5.6.4).
+@inline(__always)
+func isFieldVisibleOrSpace(_ b: UInt8) -> Bool { b == HTAB || (b >= 0x20 && b != 0x7F) }
 
 /// RFC 9110 tchar.
 @inline(__always)
