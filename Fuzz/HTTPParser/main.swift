@@ -26,7 +26,7 @@ private func parse(_ bytes: UnsafeBufferPointer<UInt8>, pieceSize: Int?) -> Outc
                 // Touch everything the server would use.
                 _ = r.wantsKeepAlive
                 _ = try? r.query.string("a")
-                outcome.requests.append("\(r.method) \(r.path) \(r.query.count) \(r.headers.count) \(r.body.count) \(r.trailers.count)")
+                outcome.requests.append("\(r.method) \(r.path) \(r.authority) \(r.query.count) \(r.headers.count) \(r.body.count) \(r.trailers.count)")
             case .error(let e):
                 _ = e.problem.jsonBytes
                 outcome.error = e.status.code

@@ -25,7 +25,9 @@ private let smugglingVectors: [SmugglingVector] = [
     SmugglingVector("TE.CL", "POST /upload HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\nContent-Length: 4\r\n\r\n5c\r\nGPOST / HTTP/1.1\r\n\r\n0\r\n\r\n", 400),
     SmugglingVector("differing Content-Length", "POST /upload HTTP/1.1\r\nHost: t\r\nContent-Length: 3\r\nContent-Length: 40\r\n\r\nabc", 400),
     SmugglingVector("non-numeric Content-Length", "POST /upload HTTP/1.1\r\nHost: t\r\nContent-Length: 3a\r\n\r\nabc", 400),
-    SmugglingVector("unknown transfer coding", "POST /upload HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: identity\r\n\r\n", 501),
+    // RFC 9112 §6.3: without chunked as the final coding the length is unknown: 400, not 501.
+    SmugglingVector("transfer coding other than chunked", "POST /upload HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: identity\r\n\r\n", 400),
+    SmugglingVector("unimplemented coding before chunked", "POST /upload HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: gzip, chunked\r\n\r\n0\r\n\r\n", 501),
     SmugglingVector("obfuscated TE (space before colon)", "POST /upload HTTP/1.1\r\nHost: t\r\nTransfer-Encoding : chunked\r\n\r\n0\r\n\r\n", 400),
     SmugglingVector("obs-fold", "GET /hello HTTP/1.1\r\nHost: t\r\nX-A: a\r\n b\r\n\r\n", 400),
     SmugglingVector("obs-fold hiding Transfer-Encoding", "POST /upload HTTP/1.1\r\nHost: t\r\nX: y\r\n Transfer-Encoding: chunked\r\n\r\n0\r\n\r\n", 400),

@@ -28,6 +28,19 @@ public struct HTTPRequest: Sendable {
         self.trailers = trailers
     }
 
+    /// The authority (`host[:port]`) the request is addressed to: an absolute-form target's own,
+    /// since the server must then ignore `Host` (RFC 9112 §3.2.2), otherwise the `Host` value
+    /// (empty for an HTTP/1.0 request without one).
+    public var authority: String {
+        let bytes = target.utf8
+        if let first = bytes.first, first != UInt8(ascii: "/"), first != UInt8(ascii: "*"),
+           let colon = bytes.firstIndex(of: UInt8(ascii: ":")), bytes[colon...].starts(with: "://".utf8) {
+            let rest = bytes[bytes.index(colon, offsetBy: 3)...]
+            return String(decoding: rest.prefix { $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "?") }, as: UTF8.self)
+        }
+        return headers["host"] ?? ""
+    }
+
     /// Whether the client wants the connection kept open after this exchange: the default for
     /// HTTP/1.1 unless `Connection: close`; opt-in (`Connection: keep-alive`) for HTTP/1.0.
     public var wantsKeepAlive: Bool {

@@ -24,6 +24,10 @@ enum RequestTarget {
             var i = authorityStart
             while i < target.count, target[i] != UInt8(ascii: "/"), target[i] != UInt8(ascii: "?") { i += 1 }
             guard i > authorityStart else { throw HTTPParseError(.badRequest, "absolute-form target without a host") }
+            let end = i
+            if let problem = target.withUnsafeBufferPointer({ URIAuthority.problem(in: UnsafeBufferPointer(rebasing: $0[authorityStart..<end])) }) {
+                throw HTTPParseError(.badRequest, "invalid authority in the request target: \(problem)")
+            }
             pathStart = i
         }
         var queryStart = target.count

@@ -1,7 +1,8 @@
 /// Method + path-pattern routing with `{name}` parameters and a trailing `*` catch-all.
 /// Unknown paths give 404; known paths with another method give 405 with `Allow`. HEAD runs
 /// the GET handler (the server sends no body); OPTIONS answers 204 with `Allow` unless a route
-/// handles it (CORS preflight is answered by `CORSMiddleware` before routing).
+/// handles it (CORS preflight is answered by `CORSMiddleware` before routing). `OPTIONS *`
+/// asks about the server as a whole (RFC 9110 §9.3.7): 200 with every method any route takes.
 ///
 /// ```swift
 /// let router = Router()
@@ -106,13 +107,14 @@ public final class Router: @unchecked Sendable {
 
     /// Finds the route for `method` and `path`.
     public func match(_ method: HTTPMethod, path: String) -> Match {
+        if path == "*" { return matchServerWide(method) }
         var params = RouteParameters()
         guard let (routes, _) = find(path, params: &params) else { return .notFound }
         if let r = routes[method] { return .found(r, params) }
         if method == .head, let r = routes[.get] {
             return .found(r, params)
         }
-        let allowed = Router.allowList(routes)
+        let allowed = Router.allowList(Set(routes.keys))
         if method == .options {
             let pattern = routes.values.first?.pattern ?? path
             let allowText = allowed.map(\.rawValue).joined(separator: ", ")
@@ -124,8 +126,20 @@ public final class Router: @unchecked Sendable {
         return .methodNotAllowed(allowed: allowed)
     }
 
-    static func allowList(_ routes: [HTTPMethod: Route]) -> [HTTPMethod] {
-        var set = Set(routes.keys)
+    /// The asterisk-form target (the parser lets it through only with OPTIONS). The answer is
+    /// 200 with an empty body rather than 204, so it carries `Content-Length: 0` as RFC 9110
+    /// §9.3.7 asks of a content-less OPTIONS response.
+    private func matchServerWide(_ method: HTTPMethod) -> Match {
+        guard method == .options else { return .methodNotAllowed(allowed: [.options]) }
+        let allowText = Router.allowList(Set(routes.map(\.method))).map(\.rawValue).joined(separator: ", ")
+        let route = Route(method: .options, pattern: "*", execution: .inline) { _, _ in
+            HTTPResponse(status: .ok, headers: ["Allow": allowText])
+        }
+        return .found(route, RouteParameters())
+    }
+
+    static func allowList(_ methods: Set<HTTPMethod>) -> [HTTPMethod] {
+        var set = methods
         if set.contains(.get) { set.insert(.head) }
         set.insert(.options)
         let canonical: [HTTPMethod] = [.get, .head, .post, .put, .patch, .delete, .options]
