@@ -3,10 +3,11 @@ import PackageDescription
 
 // Module layering (docs/architecture.md): arrows are the only imports allowed.
 //   solarsystem -> SolarSystemAPI -> HTTP, Storage, Rendering, Missions, Scene, Ephemeris
-//   Scene -> Ephemeris; HTTP -> CZlib; Storage -> CSQLite
+//   (the executable, the composition root, also imports the lower modules it assembles)
+//   Scene -> Ephemeris; HTTP, Rendering -> Zlib -> CZlib; Storage -> CSQLite
 let package = Package(
     name: "SolarSystem",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "solarsystem", targets: ["solarsystem"]),
     ],
@@ -27,14 +28,16 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
+        // The one Swift wrapper of zlib (deflate, inflate, CRC-32), shared by HTTP and Rendering.
+        .target(name: "Zlib", dependencies: ["CZlib"]),
         .target(name: "Ephemeris"),
         .target(name: "Scene", dependencies: ["Ephemeris"]),
         .target(name: "Missions", dependencies: ["Scene", "Ephemeris"]),
         .target(name: "Storage", dependencies: ["CSQLite", .product(name: "Logging", package: "swift-log")]),
-        .target(name: "Rendering", dependencies: ["Scene", "Ephemeris", "CZlib"]),
+        .target(name: "Rendering", dependencies: ["Scene", "Ephemeris", "Zlib"]),
         .target(
             name: "HTTP",
-            dependencies: ["CZlib", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["Zlib", .product(name: "Logging", package: "swift-log")]
         ),
         .target(
             name: "SolarSystemAPI",
@@ -59,7 +62,8 @@ let package = Package(
         .testTarget(name: "SceneTests", dependencies: ["Scene", "Ephemeris"]),
         .testTarget(name: "MissionsTests", dependencies: ["Missions", "Scene", "Ephemeris"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "CSQLite", .product(name: "Logging", package: "swift-log")]),
-        .testTarget(name: "RenderingTests", dependencies: ["Rendering", "Scene", "Ephemeris", "CZlib"]),
+        .testTarget(name: "ZlibTests", dependencies: ["Zlib", "CZlib"]),
+        .testTarget(name: "RenderingTests", dependencies: ["Rendering", "Scene", "Ephemeris", "Zlib", "CZlib"]),
         // Raw-socket client and live test server shared by the HTTP and API end-to-end tests.
         .target(
             name: "HTTPTestSupport",

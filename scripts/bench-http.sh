@@ -3,6 +3,8 @@
 # and middleware chain) against a Hummingbird 2 server doing the same work, side by side on this
 # machine. wrk, 2 threads / 64 connections, 10 s per run, GET /healthz and GET /fixture.json
 # (~2 KiB JSON); runs alternate between the servers and the medians of ROUNDS runs are reported.
+# Both servers run as users run them: access log on (ours: serve's default log level, info, one
+# JSON line per request; Hummingbird: LogRequestsMiddleware at info), logs written to files.
 # Then 10,000 idle connections are held open against each server while wrk runs again, and the
 # p99 change is reported.
 #
@@ -111,6 +113,8 @@ let router = Router()
 router.add(middleware: RequestIDMiddleware())
 router.add(middleware: MetricsMiddleware())
 router.add(middleware: CORSMiddleware())
+// The same work as ours with serve's defaults: one access-log line per request to stdout.
+router.add(middleware: LogRequestsMiddleware(.info))
 router.get("/healthz") { _, _ -> Response in
     Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
              body: .init(byteBuffer: ByteBuffer(bytes: health)))
@@ -119,7 +123,7 @@ router.get("/fixture.json") { _, _ -> Response in
     Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(bytes: fixture)))
 }
 var logger = Logger(label: "hb")
-logger.logLevel = .warning
+logger.logLevel = .info
 let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: port), serverName: "Hummingbird"), logger: logger)
 try await app.runService()
 SWIFT

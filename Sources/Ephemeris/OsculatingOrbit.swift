@@ -90,12 +90,20 @@ public struct OsculatingOrbit: Sendable, Hashable {
     /// periapsis, in the reference frame and length unit of the state it was built from.
     /// Unbound orbits give an empty polyline.
     public func polyline(count: Int) -> [Vector3] {
-        guard eccentricity < 1, semiMajorAxis > 0, count > 0 else { return [] }
+        polyline(count: count, range: 0..<count)
+    }
+
+    /// Points `range` of the `count`-point polyline (for producing a long one piece by piece).
+    public func polyline(count: Int, range: Range<Int>) -> [Vector3] {
+        guard isBound, count > 0 else { return [] }
         let a = semiMajorAxis, e = eccentricity
         let b = a * (1 - e * e).squareRoot()
-        return (0..<count).map { k in
+        return range.clamped(to: 0..<count).map { k in
             let E = 2 * Double.pi * Double(k) / Double(count)
             return perifocalToReference * Vector3(a * (cos(E) - e), b * sin(E), 0)
         }
     }
+
+    /// Whether the orbit is an ellipse (unbound orbits have no polyline).
+    public var isBound: Bool { eccentricity < 1 && semiMajorAxis > 0 }
 }

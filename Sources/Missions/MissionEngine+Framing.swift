@@ -32,7 +32,7 @@ extension MissionEngine {
         guard mission.referenceFrame == .geocentric else {
             return MissionFraming(mode: .overview, pose: nil, localBoundsMin: nil, localBoundsMax: nil, localCenter: nil, radius: nil)
         }
-        let (lo, hi) = localBounds()
+        let (lo, hi) = localSceneBounds ?? localBounds()
         let center = (lo + hi) * 0.5
         let radius = ((hi - lo) * 0.5).length
         let earth = earthScenePosition(atHours: t)

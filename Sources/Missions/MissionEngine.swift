@@ -51,6 +51,9 @@ public struct MissionEngine: Sendable {
     public let moonSemiMajorAxisKm: Double
     let earthRadiusKm: Double
     let earthSceneRadius: Double
+    /// Geocentric missions: the scene bounding box of every vehicle's line, relative to the
+    /// Earth (what the framing needs), computed once here rather than per request.
+    public private(set) var localSceneBounds: (min: Vector3, max: Vector3)?
 
     public init(mission: Mission, ephemeris: Ephemeris, layout: SceneLayout? = nil) {
         self.mission = mission
@@ -81,6 +84,7 @@ public struct MissionEngine: Sendable {
             }
             return ResolvedVehicle(vehicle: v, times: times, points: points)
         }
+        if mission.referenceFrame == .geocentric { localSceneBounds = localBounds() }
     }
 
     /// One engine per mission, keyed by mission id (build once at start-up).

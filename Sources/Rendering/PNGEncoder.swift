@@ -1,3 +1,5 @@
+import Zlib
+
 /// PNG (ISO/IEC 15948) writer for 8-bit RGB: signature, IHDR, IDAT (a zlib stream of filtered
 /// rows), IEND, each chunk with its CRC-32.
 ///
@@ -63,7 +65,8 @@ public enum PNGEncoder {
         var band = [UInt8](repeating: 0, count: bandRows * stride)
         // Five candidate rows for the adaptive choice.
         var candidates = [UInt8](repeating: 0, count: 5 * rowBytes)
-        let deflater = ZlibDeflater(level: level)
+        let deflater = Deflater(format: .zlib, level: level, scratchSize: 64 * 1024)
+        var output: [UInt8] = []
         image.pixels.withUnsafeBufferPointer { px in
             band.withUnsafeMutableBufferPointer { bandBuf in
                 candidates.withUnsafeMutableBufferPointer { cand in
@@ -93,12 +96,12 @@ public enum PNGEncoder {
                             }
                         }
                         y += rows
-                        deflater.feed(bandBuf.baseAddress, count: rows * stride, finish: y >= image.height)
+                        deflater.compress(UnsafeRawBufferPointer(start: bandBuf.baseAddress, count: rows * stride), finish: y >= image.height, into: &output)
                     }
                 }
             }
         }
-        return deflater.output
+        return output
     }
 
     /// Filters one row (3 bytes per pixel). Without a previous row, Up/Average/Paeth see zeros.

@@ -1,3 +1,4 @@
+import Zlib
 /// A decoded Netpbm image: 1 channel (P5 grey) or 3 (P6 RGB), 8 bits, rows top to bottom.
 public struct Texture: Sendable, Hashable {
     public let width: Int
@@ -47,7 +48,7 @@ public enum TextureDecoder {
         if bytes.count >= 2, bytes[0] == 0x1F, bytes[1] == 0x8B {
             let raw: [UInt8]
             do {
-                raw = try Zlib.decompress(bytes, windowBits: 15 + 16, limit: maxPixelBytes + 1024)
+                raw = try Inflater.decompress(bytes, format: .gzip, limit: maxPixelBytes + 1024)
             } catch {
                 throw .compression(error)
             }

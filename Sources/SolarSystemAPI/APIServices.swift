@@ -6,6 +6,7 @@ import Missions
 import Rendering
 import Scene
 import Storage
+import Synchronization
 
 /// Everything the v1 handlers read: the engine, the catalogues, the spec, the clock. Built once
 /// at start-up from the resource files; immutable afterwards.
@@ -24,25 +25,31 @@ public struct APIServices: Sendable {
     let missionEngines: [String: MissionEngine]
     /// The SQLite sample cache (nil: compute every time).
     public let sampleCache: SampleCache?
-    /// Encoded `/trajectory` bodies in memory (64 MiB), in front of `sampleCache`: encoding
-    /// 5,000 samples costs more than computing them, so only this tier makes repeats cheap.
-    public let trajectoryBodies = ByteBoundedCache<TrajectoryBodyKey>(capacityBytes: 64 << 20)
+    /// Encoded answers that never change (fixed-date positions, scene, rotations, orbits,
+    /// series; stars; trajectories; pictures), with their gzip variant and ETag, least recently
+    /// used out first. In front of `sampleCache` for trajectories: encoding 5,000 samples costs
+    /// more than computing them, so only this tier makes repeats cheap.
+    public let responses: ResponseCache<ResponseKey>
     /// The view renderer (nil when no textures were handed in: the views answer 503).
     public let renderer: ViewRenderer?
-    /// Rendered fixed-date views in memory, 128 MiB, least recently used out first.
-    public let views = ByteBoundedCache<ViewCacheKey>(capacityBytes: 128 << 20)
     /// Admits one large raster render at a time (see `V1API.largeViewPixels`).
     let largeRenders = DispatchSemaphore(value: 1)
+    /// Set when the process begins shutting down: `/readyz` fails from then on.
+    public let lifecycle = Lifecycle()
     /// Where cache failures are reported (they degrade to a miss, never to an error).
     let logger: Logger
     /// Live SSE mission streams (for /metrics and tests).
     public let streams = StreamCounter()
 
+    /// Default size of `responses`.
+    public static let defaultResponseCacheBytes = 24 << 20
+
     public init(
         catalogue: Catalogue, stars: StarCatalogue, missions: MissionCatalogue, sampleCache: SampleCache? = nil,
-        textures: TextureSet? = nil, openAPIDocument: [UInt8], logger: Logger = Logger(label: "api"),
-        clock: @escaping @Sendable () -> Double
+        textures: TextureSet? = nil, openAPIDocument: [UInt8], responseCacheBytes: Int = APIServices.defaultResponseCacheBytes,
+        logger: Logger = Logger(label: "api"), clock: @escaping @Sendable () -> Double
     ) {
+        self.responses = ResponseCache(capacityBytes: responseCacheBytes)
         self.missions = missions
         self.sampleCache = sampleCache
         self.logger = logger
@@ -69,11 +76,22 @@ public struct APIServices: Sendable {
     public var layout: SceneLayout { engine.layout }
 }
 
+/// Whether the process is shutting down (readiness fails from the first termination signal, before
+/// the server stops accepting, so a load balancer stops sending new clients).
+public final class Lifecycle: Sendable {
+    private let draining = Atomic<Bool>(false)
+    public init() {}
+    public func beginDraining() { draining.store(true, ordering: .relaxed) }
+    public var isDraining: Bool { draining.load(ordering: .relaxed) }
+}
+
 /// Whether an answer can ever change: fixed dates never do (immutable, strong ETag); `now`
 /// does every instant (`no-store`).
-enum Freshness {
+enum Freshness: Sendable {
     case fixed
     case now
+    /// Fixed while the server's data files are: revalidate hourly (catalogue, stars).
+    case catalogue
 
     init(dateParameter: String?) {
         self = (dateParameter == nil || dateParameter == "now") ? .now : .fixed
@@ -83,6 +101,18 @@ enum Freshness {
         switch self {
         case .fixed: return r.immutable()
         case .now: return r.noStore()
+        case .catalogue: return r.cacheable(maxAge: 3600)
+        }
+    }
+}
+
+extension HTTPResponse {
+    /// Cache headers for a streamed answer (no ETag: the body does not exist as a whole).
+    func streamedFreshness(_ freshness: Freshness) -> HTTPResponse {
+        switch freshness {
+        case .fixed: return withHeader("Cache-Control", "public, max-age=31536000, immutable")
+        case .now: return noStore()
+        case .catalogue: return withHeader("Cache-Control", "public, max-age=3600")
         }
     }
 }

@@ -4,13 +4,19 @@ import Scene
 
 extension V1API {
     /// `GET /v1/rotations`: pole, prime meridian and quaternions of every (or the listed) body.
-    func rotations(_ req: HTTPRequest) throws -> HTTPResponse {
+    func rotationsPlan(_ req: HTTPRequest) throws -> Router.Plan {
         let q = req.query
         try q.rejectUnknown(["date", "bodies", "frame"])
         let (t, freshness) = try q.instant(clock: services.clock)
         let bodies = try QueryParsing.bodies(try q.string("bodies"))
         let frameName = try q.oneOf("frame", [OutputFrame.eclipticJ2000.rawValue, OutputFrame.equatorialJ2000.rawValue], default: OutputFrame.eclipticJ2000.rawValue)
         let equatorial = frameName == OutputFrame.equatorialJ2000.rawValue
+        return encodedPlan(.rotations(t, bodies, equatorial: equatorial), freshness: freshness) { [self] in
+            rotationsJSON(t, bodies: bodies, frameName: frameName, equatorial: equatorial)
+        }
+    }
+
+    func rotationsJSON(_ t: Instant, bodies: [BodyID], frameName: String, equatorial: Bool) -> [UInt8] {
         let snapshot = services.ephemeris.snapshot(at: t)
         var w = JSONWriter(capacity: 8 * 1024)
         w.object { w in
@@ -35,14 +41,18 @@ extension V1API {
                 }
             }
         }
-        return .json(w.bytes, freshness: freshness)
+        return w.bytes
     }
 
     /// `GET /v1/scene`: everything one frame of a 3D client needs, all 25 bodies.
-    func scene(_ req: HTTPRequest) throws -> HTTPResponse {
+    func scenePlan(_ req: HTTPRequest) throws -> Router.Plan {
         let q = req.query
         try q.rejectUnknown(["date"])
         let (t, freshness) = try q.instant(clock: services.clock)
+        return encodedPlan(.scene(t), freshness: freshness) { [self] in sceneJSON(t) }
+    }
+
+    func sceneJSON(_ t: Instant) -> [UInt8] {
         let layout = services.layout
         let bodies = layout.bodies(services.ephemeris.snapshot(at: t))
         var w = JSONWriter(capacity: 12 * 1024)
@@ -94,70 +104,30 @@ extension V1API {
                 }
             }
         }
-        return .json(w.bytes, freshness: freshness)
+        return w.bytes
     }
 
+    /// Orbit answers estimated above this many bytes stream in pieces instead of being encoded
+    /// (and cached) whole: 24 bodies × 4,096 samples is about 12 MB of JSON.
+    static let orbitsWholeBodyLimit = 1 << 20
+
     /// `GET /v1/orbits`: one revolution of each body's osculating orbit at `date`.
-    func orbits(_ req: HTTPRequest) throws -> HTTPResponse {
+    func orbitsPlan(_ req: HTTPRequest) throws -> Router.Plan {
         let q = req.query
         try q.rejectUnknown(["date", "bodies", "samples"])
         let (t, freshness) = try q.instant(clock: services.clock)
         let requested = try QueryParsing.bodies(try q.string("bodies"))
         let samples = try q.int("samples", in: 16...4096, default: 256)
-        let bodies = requested.filter { $0 != .sun }
-        let ephemeris = services.ephemeris, layout = services.layout
-        let states = ephemeris.allStates(at: t)
-        let scene = layout.positions(ephemeris.snapshot(at: t))
-        var w = JSONWriter(capacity: bodies.count * samples * 130 + 1024)
-        w.object { w in
-            PositionsResult.writeTime(t, into: &w)
-            w.key("samples"); w.int(samples)
-            w.key("note"); w.string("two-body orbit through the body's state at date (planets: heliocentric, AU; moons: around their parent, km); scene points use the same scaling as /v1/scene")
-            if requested.contains(.sun) {
-                w.key("skipped"); w.array { w in w.string("sun") }
-            }
-            w.key("bodies")
-            w.array { w in
-                for id in bodies {
-                    let orbit: OsculatingOrbit
-                    let units: String
-                    var points: [Vector3]
-                    var scenePoints: [Vector3]
-                    if id.isSatellite, let parent = id.parent {
-                        let rel = ephemeris.parentRelativeState(id, at: t)
-                        orbit = OsculatingOrbit(position: rel.positionKm, velocity: rel.velocityKmPerDay, mu: GravitationalParameter.planetocentric(id))
-                        units = "km"
-                        points = orbit.polyline(count: samples)
-                        let origin = scene[parent.index]
-                        scenePoints = points.map { origin + layout.moonOffset(id, relativeKm: $0) }
-                    } else {
-                        let s = states[id.index]
-                        orbit = OsculatingOrbit(position: s.positionAU, velocity: s.velocityAUPerDay, mu: GravitationalParameter.heliocentric(id))
-                        units = "au"
-                        points = orbit.polyline(count: samples)
-                        scenePoints = points.map { SceneLayout.scenePosition(heliocentricAU: $0) }
-                    }
-                    w.object { w in
-                        w.key("id"); w.string(id.rawValue)
-                        w.key("center"); w.string((id.parent ?? .sun).rawValue)
-                        w.key("units"); w.string(units)
-                        w.key("elements")
-                        w.object { w in
-                            w.key("semiMajorAxis"); w.number(orbit.semiMajorAxis)
-                            w.key("eccentricity"); w.number(orbit.eccentricity)
-                            w.key("inclinationDeg"); w.number(Angle.degrees(orbit.inclinationRad))
-                            w.key("ascendingNodeDeg"); w.number(Angle.normalizedDegrees(Angle.degrees(orbit.ascendingNodeRad)))
-                            w.key("argumentOfPeriapsisDeg"); w.number(Angle.normalizedDegrees(Angle.degrees(orbit.argumentOfPeriapsisRad)))
-                            w.key("meanAnomalyDeg"); w.number(Angle.normalizedDegrees(Angle.degrees(orbit.meanAnomalyRad)))
-                            w.key("periodDays"); w.number(orbit.period)
-                        }
-                        w.key("points"); w.array { w in for p in points { w.numbers(p.array) } }
-                        w.key("scenePoints"); w.array { w in for p in scenePoints { w.numbers(p.array) } }
-                    }
-                }
+        let services = self.services
+        if OrbitsEncoding.estimatedBytes(bodies: requested.count, samples: samples) <= Self.orbitsWholeBodyLimit {
+            return encodedPlan(.orbits(t, requested, samples: samples), freshness: freshness) {
+                OrbitsEncoding(services: services, instant: t, requested: requested, samples: samples).whole()
             }
         }
-        return .json(w.bytes, freshness: freshness)
+        return .offload {
+            let encoding = OrbitsEncoding(services: services, instant: t, requested: requested, samples: samples)
+            return HTTPResponse.stream(contentType: HTTPResponse.jsonContentType, encoding.producer()).streamedFreshness(freshness)
+        }
     }
 
     /// `GET /v1/camera/focus/{id}`: the seeds' planet-preset framing.

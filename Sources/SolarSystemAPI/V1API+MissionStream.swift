@@ -7,6 +7,7 @@ import Dispatch
 import Ephemeris
 import HTTP
 import Missions
+import Synchronization
 
 extension V1API {
     static let maxReplaySpeed = 1e8
@@ -161,23 +162,10 @@ final class MissionReplay: @unchecked Sendable {
 }
 
 /// How many replays are running (for `/metrics`).
-public final class StreamCounter: @unchecked Sendable {
-    private let lock = PthreadLock()
-    private var count = 0
+public final class StreamCounter: Sendable {
+    private let count = Atomic<Int>(0)
     public init() {}
-    func opened() { lock.locked { count += 1 } }
-    func closed() { lock.locked { count -= 1 } }
-    public var open: Int { lock.locked { count } }
-}
-
-/// A pthread mutex (SolarSystemAPI does not import Foundation).
-final class PthreadLock: @unchecked Sendable {
-    private var mutex = pthread_mutex_t()
-    init() { pthread_mutex_init(&mutex, nil) }
-    deinit { pthread_mutex_destroy(&mutex) }
-    func locked<T>(_ body: () -> T) -> T {
-        pthread_mutex_lock(&mutex)
-        defer { pthread_mutex_unlock(&mutex) }
-        return body()
-    }
+    func opened() { count.add(1, ordering: .relaxed) }
+    func closed() { count.subtract(1, ordering: .relaxed) }
+    public var open: Int { count.load(ordering: .relaxed) }
 }

@@ -18,7 +18,7 @@ extension V1API {
     /// `GET /v1/missions`
     func missionList(_ req: HTTPRequest) throws -> HTTPResponse {
         try req.query.rejectUnknown([])
-        return .catalogueJSON(missionListJSON)
+        return .catalogue(missionListBody)
     }
 
     static func encodeMissionList(_ services: APIServices) -> [UInt8] {
@@ -35,46 +35,64 @@ extension V1API {
     /// `GET /v1/missions/{id}`
     func missionDetail(_ req: HTTPRequest, _ ctx: RequestContext) throws -> HTTPResponse {
         try req.query.rejectUnknown([])
-        let engine = try services.missionEngine(try ctx.parameters.require("id"))
-        var w = JSONWriter(capacity: 8 * 1024)
-        MissionEncoding.detail(engine, into: &w)
-        return .catalogueJSON(w.bytes)
+        let id = try ctx.parameters.require("id")
+        _ = try services.missionEngine(id)
+        guard let body = missionBodies[id] else { throw ProblemDetails.unknownId("mission", id: id, parameter: nil, valid: services.missions.ids) }
+        return .catalogue(body)
     }
 
-    /// `GET /v1/missions/{id}/trajectory?vehicle=&samples=&frame=`
-    func missionTrajectory(_ req: HTTPRequest, _ ctx: RequestContext) throws -> HTTPResponse {
+    /// `GET /v1/missions/{id}/trajectory?vehicle=&samples=&frame=`: parsed and answered from
+    /// the memory cache on the loop; on a miss, samples come from SQLite or the engine on the
+    /// worker pool, are encoded once, and kept.
+    func missionTrajectoryPlan(_ req: HTTPRequest, _ ctx: RequestContext) throws -> Router.Plan {
         let q = req.query
         try q.rejectUnknown(["vehicle", "samples", "frame"])
         let count = try q.int("samples", in: MissionEngine.sampleCountRange, default: Self.defaultTrajectorySamples)
         let frame = try q.oneOf("frame", default: TrajectoryFrame.native)
-        let body = try trajectoryJSON(mission: try ctx.parameters.require("id"), vehicle: try q.string("vehicle"), count: count, frame: frame)
-        return HTTPResponse.json(body).immutable()
+        let id = try ctx.parameters.require("id")
+        let engine = try services.missionEngine(id)
+        let vehicle = try q.string("vehicle")
+        let vehicles = try Self.vehicles(engine, vehicle)
+        let key = TrajectoryBodyKey(mission: id, vehicle: vehicle, count: count, frame: frame)
+        return encodedPlan(.trajectory(key), freshness: .fixed) { [self] in
+            try trajectoryJSON(engine, vehicles: vehicles, count: count, frame: frame)
+        }
     }
 
-    /// The `/trajectory` body: every vehicle's line (or one), samples from the cache when there.
-    public func trajectoryJSON(mission id: String, vehicle: String?, count: Int, frame: TrajectoryFrame) throws(ProblemDetails) -> [UInt8] {
-        let engine = try services.missionEngine(id)
-        let key = TrajectoryBodyKey(mission: id, vehicle: vehicle, count: count, frame: frame)
-        if let body = services.trajectoryBodies[key] { return body }
-        let vehicles: [ResolvedVehicle]
-        if let vehicle {
-            guard let v = engine.vehicles.first(where: { $0.vehicle.id == vehicle }) else {
-                throw ProblemDetails.unknownId("vehicle", id: vehicle, parameter: "vehicle", valid: engine.vehicleIDs)
-            }
-            vehicles = [v]
-        } else {
-            vehicles = engine.vehicles
+    /// The vehicles a `vehicle` parameter selects (all when absent), or a 404 listing them.
+    static func vehicles(_ engine: MissionEngine, _ vehicle: String?) throws(ProblemDetails) -> [ResolvedVehicle] {
+        guard let vehicle else { return engine.vehicles }
+        guard let v = engine.vehicles.first(where: { $0.vehicle.id == vehicle }) else {
+            throw ProblemDetails.unknownId("vehicle", id: vehicle, parameter: "vehicle", valid: engine.vehicleIDs)
         }
-        let lines = vehicles.map { cachedSamples(engine, $0, count: count, frame: frame) }
+        return [v]
+    }
+
+    /// The `/trajectory` body: every vehicle's line (or one), samples from SQLite when there.
+    /// Off the event loop only (it may touch SQLite and computes thousands of samples).
+    func trajectoryJSON(_ engine: MissionEngine, vehicles: [ResolvedVehicle], count: Int, frame: TrajectoryFrame) throws -> [UInt8] {
+        let lines = try vehicles.map { try cachedSamples(engine, $0, count: count, frame: frame) }
         var w = JSONWriter(capacity: count * vehicles.count * 90 + 1024)
         MissionEncoding.trajectory(engine, vehicles: vehicles, lines: lines, count: count, frame: frame, into: &w)
-        services.trajectoryBodies.insert(w.bytes, for: key)
         return w.bytes
     }
 
-    /// The samples of one line: from the SQLite cache when there, computed and stored otherwise.
-    /// A cache failure is logged and treated as a miss.
-    func cachedSamples(_ engine: MissionEngine, _ v: ResolvedVehicle, count: Int, frame: TrajectoryFrame) -> [TrajectorySample] {
+    /// The `/trajectory` body as the CLI's benchmark measures it (through both cache tiers).
+    public func trajectoryBody(mission id: String, vehicle: String?, count: Int, frame: TrajectoryFrame) throws -> EncodedBody {
+        let engine = try services.missionEngine(id)
+        let key = ResponseKey.trajectory(TrajectoryBodyKey(mission: id, vehicle: vehicle, count: count, frame: frame))
+        if let hit = services.responses[key] { return hit }
+        let body = EncodedBody(bytes: try trajectoryJSON(engine, vehicles: try Self.vehicles(engine, vehicle), count: count, frame: frame),
+                               contentType: HTTPResponse.jsonContentType)
+        services.responses.insert(body, for: key)
+        return body
+    }
+
+    /// The samples of one line: from the SQLite cache when there, computed and queued for storing
+    /// otherwise. The cache never makes this wait: a read that meets a lock is a miss (computed),
+    /// writes are queued to the cache's background writer. A cache failure is logged and treated
+    /// as a miss; a sampling failure is an error, never an empty line.
+    func cachedSamples(_ engine: MissionEngine, _ v: ResolvedVehicle, count: Int, frame: TrajectoryFrame) throws -> [TrajectorySample] {
         let key = SampleCacheKey(
             mission: engine.mission.id, vehicle: v.vehicle.id, samples: count, frame: frame.rawValue,
             dataHash: engine.mission.dataHash, engineVersion: MissionEngine.engineVersion)
@@ -85,12 +103,8 @@ extension V1API {
                 services.logger.warning("sample cache read failed; computing", metadata: ["error": "\(error)", "mission": "\(key.mission)"])
             }
         }
-        let samples = (try? engine.sample(v.vehicle.id, count: count, frame: frame).samples) ?? []
-        if let cache = services.sampleCache {
-            do { try cache.put(key, values: TrajectoryPacking.pack(samples)) } catch {
-                services.logger.warning("sample cache write failed", metadata: ["error": "\(error)", "mission": "\(key.mission)"])
-            }
-        }
+        let samples = try engine.sample(v.vehicle.id, count: count, frame: frame).samples
+        services.sampleCache?.put(key, values: TrajectoryPacking.pack(samples))
         return samples
     }
 
@@ -215,6 +229,13 @@ extension V1API {
 
 /// What a `/trajectory` body depends on (mission data is fixed for the process's life).
 public struct TrajectoryBodyKey: Hashable, Sendable {
+    public init(mission: String, vehicle: String?, count: Int, frame: TrajectoryFrame) {
+        self.mission = mission
+        self.vehicle = vehicle
+        self.count = count
+        self.frame = frame
+    }
+
     let mission: String
     let vehicle: String?
     let count: Int

@@ -8,12 +8,15 @@ extension V1API {
     public static let maxSeriesSamples = 100_000
     /// The most instants `times=` may list.
     public static let maxSeriesTimes = 1_000
-    /// Series up to this many samples are sent whole (with an ETag); longer ones stream chunked.
+    /// Series up to this many samples are sent whole (encoded once, with an ETag, cached when
+    /// fixed); longer ones stream chunked as the client reads.
     static let streamingThreshold = 2_000
-    static let samplesPerChunk = 500
+    /// Samples per streamed chunk (about 60 KB of JSON: the connection's output window).
+    static let samplesPerChunk = 250
 
-    /// `GET /v1/positions`: every (or the listed) body at one instant.
-    func positions(_ req: HTTPRequest) throws -> HTTPResponse {
+    /// `GET /v1/positions`: every (or the listed) body at one instant. Parsed on the loop;
+    /// computed and encoded on the worker pool unless a fixed date's answer is cached.
+    func positionsPlan(_ req: HTTPRequest) throws -> Router.Plan {
         let q = req.query
         try q.rejectUnknown(Self.positionsParameters)
         let date = try q.string("date")
@@ -21,11 +24,14 @@ extension V1API {
             date: date, bodies: try q.string("bodies"), frame: try q.string("frame"),
             center: try q.string("center"), units: try q.string("units"), now: services.clock
         )
-        return .json(services.engine.positions(query).json(), freshness: Freshness(dateParameter: date))
+        let engine = services.engine
+        return encodedPlan(.positions(query.instant, query.bodies, query.selection), freshness: Freshness(dateParameter: date)) {
+            engine.positions(query).json()
+        }
     }
 
     /// `GET /v1/positions/{id}`: one body over `start`/`stop`/`step` or the instants in `times`.
-    func timeSeries(_ req: HTTPRequest, _ ctx: RequestContext) throws -> HTTPResponse {
+    func timeSeriesPlan(_ req: HTTPRequest, _ ctx: RequestContext) throws -> Router.Plan {
         let q = req.query
         try q.rejectUnknown(Self.seriesParameters)
         let id = try QueryParsing.body(try ctx.parameters.require("id"), parameter: nil)
@@ -48,28 +54,28 @@ extension V1API {
         let tail = csv ? [] : SeriesEncoding.jsonTail
         let contentType = csv ? "text/csv; charset=utf-8" : HTTPResponse.jsonContentType
 
+        // JSON or CSV by `format` or `Accept`: caches must key on Accept too.
+        let vary: @Sendable (HTTPResponse) -> HTTPResponse = { $0.varying(on: "Accept") }
         if series.count <= Self.streamingThreshold {
-            let body = head + encode(0..<series.count) + tail
-            return series.freshness.apply(.bytes(body, contentType: contentType))
+            return encodedPlan(.series(id, series, selection, csv: csv), freshness: series.freshness, contentType: contentType, finish: vary) {
+                head + encode(0..<series.count) + tail
+            }
         }
-        // Long series: stream chunks of samples as the connection drains.
+        // Long series: stream chunks of samples as the connection drains (each chunk computed on
+        // the worker pool when the connection has room for it).
         struct Cursor: Sendable { var next = -1; var done = false }
-        let count = series.count, chunk = Self.samplesPerChunk
-        let producer = BodyProducer(state: Cursor()) { c in
-            if c.done { return nil }
-            if c.next < 0 { c.next = 0; return head }
-            if c.next >= count { c.done = true; return tail.isEmpty ? nil : tail }
-            let end = min(count, c.next + chunk)
-            defer { c.next = end }
-            return encode(c.next..<end)
+        let count = series.count, chunk = Self.samplesPerChunk, freshness = series.freshness
+        return .offload {
+            let producer = BodyProducer(state: Cursor()) { c in
+                if c.done { return nil }
+                if c.next < 0 { c.next = 0; return head }
+                if c.next >= count { c.done = true; return tail.isEmpty ? nil : tail }
+                let end = min(count, c.next + chunk)
+                defer { c.next = end }
+                return encode(c.next..<end)
+            }
+            return vary(HTTPResponse.stream(contentType: contentType, producer).streamedFreshness(freshness))
         }
-        var response = HTTPResponse.stream(contentType: contentType, producer)
-        if series.freshness == .fixed {
-            response.headers.replaceOrAdd(name: "Cache-Control", value: "public, max-age=31536000, immutable")
-        } else {
-            response = response.noStore()
-        }
-        return response
     }
 
     /// `format=csv`, or `Accept: text/csv` when `format` is absent.
@@ -88,8 +94,8 @@ struct SeriesHeader {
 }
 
 /// The instants of a time series: an arithmetic sequence, or an explicit list.
-struct SeriesTimes: Sendable {
-    enum Kind: Sendable {
+public struct SeriesTimes: Sendable, Hashable {
+    enum Kind: Sendable, Hashable {
         case stepped(start: Instant, stepSeconds: Double)
         case listed([Instant])
     }

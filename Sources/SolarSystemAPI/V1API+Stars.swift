@@ -8,12 +8,24 @@ extension V1API {
 
     /// `GET /v1/stars`: the catalogue at scene positions on the radius-500 sphere, brightest first
     /// within the magnitude cut.
-    func stars(_ req: HTTPRequest) throws -> HTTPResponse {
+    /// Each distinct query is encoded once and kept (the catalogue never changes while the
+    /// process runs); JSON or CSV by `format` or `Accept`, so caches key on Accept too.
+    func starsPlan(_ req: HTTPRequest) throws -> Router.Plan {
         let q = req.query
         try q.rejectUnknown(["maxMagnitude", "format", "named"])
         let maxMagnitude = try q.double("maxMagnitude", in: -2...6.5, default: 6.5)
         let namedOnly = try q.bool("named", default: false)
         let csv = try wantsCSV(req)
+        return encodedPlan(
+            .stars(maxMagnitude: maxMagnitude, named: namedOnly, csv: csv), freshness: .catalogue,
+            contentType: csv ? "text/csv; charset=utf-8" : HTTPResponse.jsonContentType,
+            finish: { $0.varying(on: "Accept") }
+        ) { [self] in
+            starsBody(maxMagnitude: maxMagnitude, namedOnly: namedOnly, csv: csv)
+        }
+    }
+
+    func starsBody(maxMagnitude: Double, namedOnly: Bool, csv: Bool) -> [UInt8] {
         let selected = services.starsByMagnitude.filter { $0.magnitude <= maxMagnitude && (!namedOnly || $0.name != nil) }
         let r = Self.starSphereRadius
         if csv {
@@ -25,7 +37,7 @@ extension V1API {
                 out += "\(name),\(s.rightAscensionHours),\(s.declinationDeg),\(s.magnitude),\(s.colorIndex.map { "\($0)" } ?? ""),"
                 out += "\(round3(p.x)),\(round3(p.y)),\(round3(p.z)),\(s.colorRGB[0]),\(s.colorRGB[1]),\(s.colorRGB[2]),\(s.tier),\(round3(s.pointSize))\n"
             }
-            return HTTPResponse.bytes(Array(out.utf8), contentType: "text/csv; charset=utf-8").cacheable(maxAge: 3600)
+            return Array(out.utf8)
         }
         var w = JSONWriter(capacity: selected.count * 170 + 512)
         w.object { w in
@@ -54,7 +66,7 @@ extension V1API {
                 }
             }
         }
-        return .catalogueJSON(w.bytes)
+        return w.bytes
     }
 }
 

@@ -147,9 +147,11 @@ extension V1API {
     /// Raster views above this many pixels (2048 × 2048) render one at a time.
     static let largeViewPixels = 2048 * 2048
 
-    /// `GET /v1/views/system.{svg,ppm,png}`: runs on the worker pool (a 4096×4096 ray-cast must
-    /// not hold a connection queue; beyond the pool's capacity the server answers 503).
-    func view(_ req: HTTPRequest, format: ViewFormat) throws -> HTTPResponse {
+    /// `GET /v1/views/system.{svg,ppm,png}`: parsed on the loop (a bad parameter is answered
+    /// there) and answered from the memory cache when a fixed view was drawn before; otherwise
+    /// rendered on the worker pool (a `.heavy` route: a 4096×4096 ray-cast must not hold a
+    /// connection queue; beyond the pool's capacity the server answers 503).
+    func viewPlan(_ req: HTTPRequest, format: ViewFormat) throws -> Router.Plan {
         let q = req.query
         try q.rejectUnknown(ViewQuery.parameters)
         guard let renderer = services.renderer else {
@@ -159,14 +161,12 @@ extension V1API {
             date: try q.string("date"), width: try q.string("width"), height: try q.string("height"), focus: try q.string("focus"),
             mission: try q.string("mission"), t: try q.string("t"), azimuth: try q.string("azimuth"), elevation: try q.string("elevation"),
             distance: try q.string("distance"), labels: try q.string("labels"), services: services)
-        let key = ViewCacheKey(request: v.request, format: format)
-        let body: [UInt8]
-        if v.freshness == .fixed, let cached = services.views[key] {
-            body = cached
-        } else {
+        let contentType = format == .svg ? "image/svg+xml; charset=utf-8" : format.contentType
+        let large = format != .svg && v.request.width * v.request.height > Self.largeViewPixels
+        let services = self.services
+        return encodedPlan(.view(ViewCacheKey(request: v.request, format: format)), freshness: v.freshness, contentType: contentType) {
             // A large raster holds an image buffer of width × height × 3 bytes (48 MiB at
             // 4096 × 4096): one at a time, so two cannot push the process past its memory budget.
-            let large = format != .svg && v.request.width * v.request.height > Self.largeViewPixels
             if large {
                 guard services.largeRenders.wait(timeout: .now() + .seconds(10)) == .success else {
                     var headers = HTTPHeaders()
@@ -175,10 +175,7 @@ extension V1API {
                 }
             }
             defer { if large { services.largeRenders.signal() } }
-            body = renderer.render(v.request, format: format, overlays: v.overlays)
-            if v.freshness == .fixed { services.views.insert(body, for: key) }
+            return renderer.render(v.request, format: format, overlays: v.overlays)
         }
-        let contentType = format == .svg ? "image/svg+xml; charset=utf-8" : format.contentType
-        return v.freshness.apply(.bytes(body, contentType: contentType))
     }
 }

@@ -12,93 +12,140 @@ import Scene
 /// ```
 public struct V1API: Sendable {
     public let services: APIServices
-    /// The catalogue answers never change while the process runs: encoded once.
-    let bodiesJSON: [UInt8]
-    let bodyJSON: [BodyID: [UInt8]]
-    let missionListJSON: [UInt8]
+    /// The catalogue answers never change while the process runs: encoded once (identity, gzip
+    /// variant, ETag).
+    let bodiesBody: EncodedBody
+    let bodyBodies: [BodyID: EncodedBody]
+    let missionListBody: EncodedBody
+    let missionBodies: [String: EncodedBody]
+    let openAPIBody: EncodedBody
 
     public init(services: APIServices) {
         self.services = services
         var all = JSONWriter(capacity: 32 * 1024)
-        var single: [BodyID: [UInt8]] = [:]
+        var single: [BodyID: EncodedBody] = [:]
         all.object { w in
             w.key("bodies")
             w.array { w in
                 for id in BodyID.allCases {
                     var one = JSONWriter()
                     BodiesEncoding.write(id, services: services, into: &one)
-                    single[id] = one.bytes
+                    single[id] = EncodedBody(bytes: one.bytes, contentType: HTTPResponse.jsonContentType)
                     w.raw(one.bytes)
                 }
             }
         }
-        bodiesJSON = all.bytes
-        bodyJSON = single
-        missionListJSON = Self.encodeMissionList(services)
+        bodiesBody = EncodedBody(bytes: all.bytes, contentType: HTTPResponse.jsonContentType)
+        bodyBodies = single
+        missionListBody = EncodedBody(bytes: Self.encodeMissionList(services), contentType: HTTPResponse.jsonContentType)
+        var details: [String: EncodedBody] = [:]
+        for m in services.missions.missions {
+            guard let engine = try? services.missionEngine(m.id) else { continue }
+            var w = JSONWriter(capacity: 8 * 1024)
+            MissionEncoding.detail(engine, into: &w)
+            details[m.id] = EncodedBody(bytes: w.bytes, contentType: HTTPResponse.jsonContentType)
+        }
+        missionBodies = details
+        openAPIBody = EncodedBody(bytes: services.openAPIDocument, contentType: "application/yaml; charset=utf-8")
     }
 
-    /// The API's own series on `/metrics`: the sample cache's hits and misses, live replays.
+    /// The API's own series on `/metrics`: the memory and SQLite caches, live replays.
     public func registerMetrics(on registry: MetricsRegistry) {
+        let responses = services.responses
+        registry.counter("solarsystem_response_cache_hits_total", help: "Answers served from the memory cache of encoded answers.") { Double(responses.statistics.hits) }
+        registry.counter("solarsystem_response_cache_misses_total", help: "Cacheable answers computed because the memory cache did not hold them.") { Double(responses.statistics.misses) }
+        registry.counter("solarsystem_response_cache_evictions_total", help: "Entries evicted from the memory cache to stay under its size.") { Double(responses.statistics.evictions) }
+        registry.gauge("solarsystem_response_cache_bytes", help: "Bytes held by the memory cache (identity and gzip variants).") { Double(responses.statistics.bytes) }
+        registry.gauge("solarsystem_response_cache_entries", help: "Answers held by the memory cache.") { Double(responses.statistics.entries) }
         if let cache = services.sampleCache {
-            registry.gauge("solarsystem_sample_cache_hits", help: "Trajectory sample cache hits since start.") { Double(cache.statistics.hits) }
-            registry.gauge("solarsystem_sample_cache_misses", help: "Trajectory sample cache misses since start.") { Double(cache.statistics.misses) }
+            registry.counter("solarsystem_sample_cache_hits_total", help: "Trajectory sample cache (SQLite) hits since start.") { Double(cache.statistics.hits) }
+            registry.counter("solarsystem_sample_cache_misses_total", help: "Trajectory sample cache (SQLite) misses since start.") { Double(cache.statistics.misses) }
+            registry.counter("solarsystem_sample_cache_busy_total", help: "SQLite reads that met a lock and were computed instead.") { Double(cache.statistics.busy) }
+            registry.counter("solarsystem_sample_cache_evictions_total", help: "SQLite rows evicted (least recently used) to stay under --cache-max-mb.") { Double(cache.statistics.evictions) }
+            registry.counter("solarsystem_sample_cache_writes_dropped_total", help: "SQLite writes dropped after retries or because the write queue was full.") { Double(cache.statistics.writesDropped) }
+            registry.gauge("solarsystem_sample_cache_bytes", help: "Bytes the SQLite sample cache holds (payloads plus per-row overhead).") { Double(cache.statistics.bytes) }
+            registry.gauge("solarsystem_sample_cache_rows", help: "Rows in the SQLite sample cache.") { Double(cache.statistics.rows) }
+            registry.gauge("solarsystem_sample_cache_max_bytes", help: "The SQLite sample cache's cap (--cache-max-mb).") { Double(cache.configuration.maxBytes ?? 0) }
         }
         let streams = services.streams
         registry.gauge("solarsystem_mission_streams_open", help: "Mission replays streaming now.") { Double(streams.open) }
     }
 
+    /// Every route with its cost (docs/http.md, "Execution model"): `.light` answers come from
+    /// memory or take microseconds and run on the event loop; planned `.compute` routes parse and
+    /// look up their cache on the loop and compute on the worker pool; pictures are `.heavy`.
     public func register(on router: Router) {
         router.get("/readyz") { _, _ in try readiness() }
-        router.get("/openapi.yaml") { _, _ in
-            HTTPResponse.bytes(services.openAPIDocument, contentType: "application/yaml; charset=utf-8").cacheable(maxAge: 3600)
-        }
+        router.get("/openapi.yaml") { _, _ in .catalogue(openAPIBody) }
         router.get("/v1/bodies") { req, _ in
             try req.query.rejectUnknown([])
-            return .catalogueJSON(bodiesJSON)
+            return .catalogue(bodiesBody)
         }
         router.get("/v1/bodies/{id}") { req, ctx in
             try req.query.rejectUnknown([])
             let id = try QueryParsing.body(try ctx.parameters.require("id"), parameter: nil)
-            return .catalogueJSON(bodyJSON[id] ?? [])
+            guard let body = bodyBodies[id] else { throw ProblemDetails.unknownId("body", id: id.rawValue, parameter: nil, valid: BodyID.allCases.map(\.rawValue)) }
+            return .catalogue(body)
         }
-        router.get("/v1/positions") { req, _ in try positions(req) }
-        // JSON or CSV by `format` or `Accept`: caches must key on Accept too.
-        router.get("/v1/positions/{id}") { req, ctx in try timeSeries(req, ctx).varying(on: "Accept") }
-        router.get("/v1/rotations") { req, _ in try rotations(req) }
-        router.get("/v1/scene") { req, _ in try scene(req) }
-        router.get("/v1/orbits") { req, _ in try orbits(req) }
-        router.get("/v1/stars") { req, _ in try stars(req).varying(on: "Accept") }
+        router.plan(.get, "/v1/positions", cost: .compute) { req, _ in try positionsPlan(req) }
+        router.plan(.get, "/v1/positions/{id}", cost: .compute) { req, ctx in try timeSeriesPlan(req, ctx) }
+        router.plan(.get, "/v1/rotations", cost: .compute) { req, _ in try rotationsPlan(req) }
+        router.plan(.get, "/v1/scene", cost: .compute) { req, _ in try scenePlan(req) }
+        router.plan(.get, "/v1/orbits", cost: .compute) { req, _ in try orbitsPlan(req) }
+        router.plan(.get, "/v1/stars", cost: .compute) { req, _ in try starsPlan(req) }
         router.get("/v1/camera/focus/{id}") { req, ctx in try cameraFocus(req, ctx) }
         router.get("/v1/missions") { req, _ in try missionList(req) }
         router.get("/v1/missions/{id}") { req, ctx in try missionDetail(req, ctx) }
-        router.get("/v1/missions/{id}/trajectory") { req, ctx in try missionTrajectory(req, ctx) }
+        router.plan(.get, "/v1/missions/{id}/trajectory", cost: .compute) { req, ctx in try missionTrajectoryPlan(req, ctx) }
         router.get("/v1/missions/{id}/telemetry") { req, ctx in try missionTelemetry(req, ctx) }
         router.get("/v1/missions/{id}/events") { req, ctx in try missionEvents(req, ctx) }
         router.get("/v1/missions/{id}/framing") { req, ctx in try missionFraming(req, ctx) }
         router.get("/v1/missions/{id}/stream") { req, ctx in try missionStream(req, ctx) }
-        router.get("/v1/views/system.svg", execution: .offloaded) { req, _ in try view(req, format: .svg) }
-        router.get("/v1/views/system.ppm", execution: .offloaded) { req, _ in try view(req, format: .ppm) }
-        router.get("/v1/views/system.png", execution: .offloaded) { req, _ in try view(req, format: .png) }
+        router.plan(.get, "/v1/views/system.svg", cost: .heavy) { req, _ in try viewPlan(req, format: .svg) }
+        router.plan(.get, "/v1/views/system.ppm", cost: .heavy) { req, _ in try viewPlan(req, format: .ppm) }
+        router.plan(.get, "/v1/views/system.png", cost: .heavy) { req, _ in try viewPlan(req, format: .png) }
     }
 }
 
 extension V1API {
-    /// `/readyz`: the catalogue, stars and missions are loaded (they are, once the server runs)
-    /// and the cache database answers and takes writes (a write transaction is opened and rolled
-    /// back). 503 with the failing check otherwise.
+    /// `/readyz`: 200 while the server takes requests: the catalogue, stars and missions are
+    /// loaded (they are, once the server runs) and it is not shutting down (503 from the first
+    /// termination signal, so a load balancer stops sending new clients while in-flight requests
+    /// finish). The cache database's state is reported, as a background check last saw it, but
+    /// does not decide readiness: the cache is derivable, and without it every answer is computed.
+    /// Reads only in-memory state, so it answers at once whatever the database is doing.
     func readiness() throws -> HTTPResponse {
-        var checks: [(String, Bool)] = [("catalogue", true), ("missions", !services.missions.missions.isEmpty)]
-        if let cache = services.sampleCache {
-            checks.append(("database", cache.isWritable()))
-        }
+        let draining = services.lifecycle.isDraining
+        let missionsLoaded = !services.missions.missions.isEmpty
         var w = JSONWriter(capacity: 256)
-        let ready = checks.allSatisfy(\.1)
+        let ready = !draining && missionsLoaded
         w.object { w in
             w.key("status"); w.string(ready ? "ready" : "not ready")
-            w.key("checks"); w.object { w in for (name, ok) in checks { w.key(name); w.bool(ok) } }
+            w.key("checks")
+            w.object { w in
+                w.key("catalogue"); w.bool(true)
+                w.key("missions"); w.bool(missionsLoaded)
+                w.key("shuttingDown"); w.bool(draining)
+            }
+            if let cache = services.sampleCache {
+                let r = cache.readiness
+                w.key("database")
+                w.object { w in
+                    switch r.state {
+                    case .unknown: w.key("state"); w.string("unknown")
+                    case .ok: w.key("state"); w.string("ok")
+                    case .busy: w.key("state"); w.string("busy")
+                    case .failed(let reason): w.key("state"); w.string("failed"); w.key("error"); w.string(reason)
+                    }
+                    w.key("checkedSecondsAgo"); if let age = r.age() { w.number((age * 10).rounded() / 10) } else { w.null() }
+                    w.key("writable"); w.bool(cache.isWritable())
+                }
+            }
         }
         guard ready else {
-            throw ProblemDetails(status: .serviceUnavailable, detail: "not ready: \(checks.filter { !$0.1 }.map(\.0).joined(separator: ", "))")
+            var p = ProblemDetails(status: .serviceUnavailable, detail: draining ? "not ready: the server is shutting down" : "not ready: no missions loaded")
+            p.extensions.append(("checks", .object([("missions", .bool(missionsLoaded)), ("shuttingDown", .bool(draining))])))
+            throw p
         }
         return HTTPResponse.json(w.bytes).noStore()
     }

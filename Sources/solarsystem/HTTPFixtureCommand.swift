@@ -9,8 +9,8 @@ struct HTTPFixtureCommand: ParsableCommand {
         commandName: "http-fixture",
         abstract: "Serve /healthz and a fixed 2 KiB JSON route for HTTP benchmarks.",
         discussion: """
-        Same router, middleware chain and server as `serve`. Logging defaults to warning so the \
-        access log is off; pass --log-level info to measure with it.
+        Same router, middleware chain, server and defaults as `serve`: the access log is on \
+        (log level info); pass --log-level warning to measure without it.
         """
     )
 
@@ -20,8 +20,8 @@ struct HTTPFixtureCommand: ParsableCommand {
     @Option(help: "TCP port; 0 picks a free one.")
     var port: Int = 8081
 
-    @Option(name: .customLong("log-level"), help: "Log level (info turns the access log on).")
-    var logLevel: String = "warning"
+    @Option(name: .customLong("log-level"), help: "Log level (info, the default as in serve, has the access log on).")
+    var logLevel: String = "info"
 
     @Option(name: .customLong("log-format"), help: "json or text.")
     var logFormat: LogFormat = .json
@@ -51,6 +51,7 @@ struct HTTPFixtureCommand: ParsableCommand {
     }
 
     func run() throws {
+        ServerProcess.limitAllocatorRetention()
         var arguments = ["--host", host, "--port", String(port), "--log-level", logLevel, "--log-format", logFormat.rawValue, "--max-connections", String(maxConnections)]
         if let eventLoops { arguments += ["--event-loops", String(eventLoops)] }
         var options = try ServerOptions.parse(arguments)

@@ -9,6 +9,7 @@ import Ephemeris
 import Missions
 import SolarSystemAPI
 import Storage
+import Synchronization
 
 /// `solarsystem serve`: the HTTP server on 0.0.0.0:8080 with the v1 API, `/healthz`, `/readyz`
 /// and `/metrics`.
@@ -26,16 +27,39 @@ struct ServeCommand: ParsableCommand {
     @OptionGroup var resources: ResourceOptions
     @OptionGroup var database: DatabaseOptions
 
+    @Option(name: .customLong("memory-cache-mb"), help: "Memory for encoded answers (fixed-date positions, scene, orbits, trajectories, pictures…), least recently used out first (env SOLARSYSTEM_MEMORY_CACHE_MB; default 24).")
+    var memoryCacheMB: Int?
+
+    func validate() throws {
+        _ = try memoryCacheBytes()
+    }
+
+    func memoryCacheBytes() throws -> Int {
+        try Setting.int(flag: memoryCacheMB, env: "SOLARSYSTEM_MEMORY_CACHE_MB", flagName: "--memory-cache-mb", default: 24, in: 0...65_536) << 20
+    }
+
     func run() throws {
+        ServerProcess.limitAllocatorRetention()
         let logger = try server.bootstrapLogging(label: "solarsystem")
         let missions = try resources.loadMissions()
         for warning in missions.warnings { logger.warning("mission data", metadata: ["warning": "\(warning)"]) }
         let (db, report, applied) = try database.openMigrated(logger: logger)
         if let moved = report.movedAsideTo { logger.warning("cache database was unreadable; moved aside and rebuilt", metadata: ["movedTo": "\(moved)"]) }
-        let cache = SampleCache(database: db)
+        // Rows waiting for the writer count toward memory: 8 MiB of them at most.
+        let cache = SampleCache(database: db, configuration: .init(maxBytes: try database.cacheMaxBytes(), maxPendingBytes: 8 << 20), logger: logger)
+        // Rows from other mission data or another trajectory engine can never be read again.
+        do {
+            let current = Dictionary(uniqueKeysWithValues: missions.missions.map { ($0.id, $0.dataHash) })
+            let pruned = try cache.prune(dataHashes: current, engineVersion: MissionEngine.engineVersion)
+            if pruned > 0 { logger.info("sample cache pruned", metadata: ["staleRows": .stringConvertible(pruned)]) }
+        } catch {
+            logger.warning("sample cache prune failed; stale rows stay until evicted", metadata: ["error": "\(error)"])
+        }
+        let cacheBytes = try memoryCacheBytes()
         let services = try APIServices(
             catalogue: resources.loadCatalogue(), stars: resources.loadStars(), missions: missions, sampleCache: cache,
-            textures: resources.loadTextures(), openAPIDocument: resources.loadOpenAPIDocument(), logger: logger, clock: { Date().timeIntervalSince1970 })
+            textures: resources.loadTextures(), openAPIDocument: resources.loadOpenAPIDocument(), responseCacheBytes: cacheBytes,
+            logger: logger, clock: { Date().timeIntervalSince1970 })
         let directory = try resources.directory().path
         logger.info("resources loaded", metadata: [
             "directory": "\(directory)", "stars": .stringConvertible(services.stars.stars.count),
@@ -44,12 +68,19 @@ struct ServeCommand: ParsableCommand {
         ])
         let metrics = HTTPMetrics(registry: MetricsRegistry())
         let api = V1API(services: services)
+        ServerProcess.releaseFreedMemory() // what reading and decoding the resources left behind
         api.registerMetrics(on: metrics.registry)
         let router = ServeCommand.makeRouter(metrics: metrics, routes: [api.register(on:)])
         try server.runUntilSignalled(router: router, metrics: metrics, logger: logger, startup: [
-            "db": "\(database.path)", "resources": "\(directory)",
+            "db": "\(database.path)", "resources": "\(directory)", "memoryCacheMB": .stringConvertible(cacheBytes >> 20),
+            "cacheMaxMB": .stringConvertible((cache.configuration.maxBytes ?? 0) >> 20),
             "ephemerisModel": "\(Ephemeris.modelSummary(jdTDB: (try? TimeScale.parse("now", now: { Date().timeIntervalSince1970 }))?.jdTDB ?? 2_451_545))",
-        ])
+        ], onSignal: { services.lifecycle.beginDraining() }, configure: { config in
+            // Room for the memory cache plus what is being sent.
+            config.responseMemoryLimit = max(config.responseMemoryLimit, cacheBytes + (24 << 20))
+        })
+        // Queued sample writes are flushed (briefly) before the connection closes.
+        cache.close()
         db.close()
     }
 
@@ -62,7 +93,7 @@ struct ServeCommand: ParsableCommand {
             HTTPResponse.json(health).noStore()
         }
         let registry = metrics.registry
-        router.get("/metrics") { _, _ in
+        router.get("/metrics", cost: .compute) { _, _ in
             HTTPResponse.bytes(registry.render(), contentType: MetricsRegistry.contentType).noStore()
         }
         for register in routes { register(router) }
@@ -139,6 +170,9 @@ struct ServerOptions: ParsableArguments {
         _ = try resolved()
     }
 
+    /// Logs go to standard output through a bounded buffer drained by one writer thread
+    /// (`LogOutput`): a slow terminal or collector drops lines (counted) rather than stalling the
+    /// event loops.
     func bootstrapLogging(label: String) throws -> Logger {
         let settings = try resolved()
         let level = settings.logLevel
@@ -162,9 +196,15 @@ struct ServerOptions: ParsableArguments {
     /// Starts the server, logs the bound address, blocks until SIGTERM/SIGINT has drained it.
     func runUntilSignalled(
         router: Router, metrics: HTTPMetrics, logger: Logger, middleware: [any HTTPMiddleware]? = nil,
-        startup: Logger.Metadata = [:], configure: (inout HTTPServerConfiguration) -> Void = { _ in }
+        startup: Logger.Metadata = [:], onSignal: @escaping @Sendable () -> Void = {},
+        configure: (inout HTTPServerConfiguration) -> Void = { _ in }
     ) throws {
         HTTPServer.ignoreSIGPIPE()
+        let output = LogOutput.standardOutput
+        metrics.registry.counter("log_lines_dropped_total", help: "Log lines dropped because the log buffer was full (the output could not keep up).") {
+            Double(output.droppedLines)
+        }
+        defer { output.flush() }
         let fdLimit = ServerProcess.raiseFileDescriptorLimit()
         var config = try configuration()
         configure(&config)
@@ -176,6 +216,7 @@ struct ServerOptions: ParsableArguments {
         let state = SignalState()
         let signals = ServerProcess.onTerminationSignal { sig in
             logger.info("signal received; draining", metadata: ["signal": .stringConvertible(Int(sig))])
+            onSignal()
             if state.signalled() { server.shutdown(deadline: grace) }
         }
         let address = try server.start()
@@ -192,23 +233,24 @@ struct ServerOptions: ParsableArguments {
 }
 
 /// Whether a termination signal came before the server finished starting.
-final class SignalState: @unchecked Sendable {
-    private let lock = NSLock()
-    private var isStarted = false, pending = false
+final class SignalState: Sendable {
+    private let state = Mutex((isStarted: false, pending: false))
 
     /// A signal arrived: true when the server runs (shut it down now), else it is kept.
     func signalled() -> Bool {
-        lock.lock(); defer { lock.unlock() }
-        if isStarted { return true }
-        pending = true
-        return false
+        state.withLock { s in
+            if s.isStarted { return true }
+            s.pending = true
+            return false
+        }
     }
 
     /// The server runs: true when a signal came during start-up (shut it down now).
     func started() -> Bool {
-        lock.lock(); defer { lock.unlock() }
-        isStarted = true
-        return pending
+        state.withLock { s in
+            s.isStarted = true
+            return s.pending
+        }
     }
 }
 

@@ -6,8 +6,8 @@ import SolarSystemAPI
 import Storage
 
 /// `solarsystem bench trajectory`: the `/trajectory` body computed cold (empty caches: sample
-/// the curve, store the samples, encode), from the SQLite samples (a restarted process: read
-/// the packed samples, encode) and from the in-memory body cache, on a SQLite file in a
+/// the curve, store the samples, encode with its gzip variant and ETag), from the SQLite samples
+/// (a restarted process: read the packed samples, encode) and from the in-memory body cache, on a SQLite file in a
 /// temporary directory. Medians over `--runs`.
 struct TrajectoryBenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -42,16 +42,18 @@ struct TrajectoryBenchCommand: ParsableCommand {
         }
         var cold: [Double] = [], disk: [Double] = [], memory: [Double] = []
         var bytes = 0
-        func body() throws -> Int { try api.trajectoryJSON(mission: mission, vehicle: nil, count: samples, frame: .native).count }
+        func body() throws -> Int { try api.trajectoryBody(mission: mission, vehicle: nil, count: samples, frame: .native).identity.count }
         for _ in 0..<runs {
             // Cold: both tiers empty. Disk: the SQLite samples only (a restarted process).
             // Memory: the encoded body in the in-memory tier.
             try cache.removeAll()
-            services.trajectoryBodies.removeAll()
+            services.responses.removeAll()
             let (c, n) = try time(body)
             cold.append(c)
             bytes = n
-            services.trajectoryBodies.removeAll()
+            // The samples must be in SQLite, not in the writer's queue, for the next run.
+            cache.waitForPendingWrites()
+            services.responses.removeAll()
             disk.append(try time(body).0)
             memory.append(try time(body).0)
         }

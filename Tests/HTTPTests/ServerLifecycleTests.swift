@@ -8,7 +8,7 @@ struct ServerLifecycleTests {
     @Test func heavyRouteDoesNotStallOtherConnections() throws {
         let started = Latch(), release = Latch()
         let s = try TestServer(configure: { $0.eventLoopCount = 1; $0.workerPoolSize = 2 }, routes: { r in
-            r.get("/render", execution: .offloaded) { _, _ in
+            r.get("/render", cost: .heavy) { _, _ in
                 started.open()
                 // Blocks until the test has been served by the same (single) loop.
                 _ = release.wait(timeout: 30)
@@ -31,7 +31,7 @@ struct ServerLifecycleTests {
     @Test func heavyRoutesBeyondTheCapAndTheWaitListGet503WithRetryAfter() throws {
         let started = Latch(), release = Latch()
         let s = try TestServer(configure: { $0.workerPoolSize = 1; $0.workerQueueLimit = 1 }, routes: { r in
-            r.get("/render", execution: .offloaded) { _, _ in
+            r.get("/render", cost: .heavy) { _, _ in
                 started.open()
                 _ = release.wait(timeout: 30)
                 return .text("rendered")
@@ -48,7 +48,7 @@ struct ServerLifecycleTests {
         #expect(third.status == 503)
         #expect(third.header("retry-after") == "1")
         #expect(third.header("content-type") == "application/problem+json")
-        #expect(s.server.metrics.offloadRejected.value() == 1)
+        #expect(s.server.metrics.offloadRejected.value(labels: ["workers"]) == 1)
         release.open()
         #expect(try first.readResponse().bodyText == "rendered")
         #expect(try second.readResponse().bodyText == "rendered")
@@ -60,7 +60,7 @@ struct ServerLifecycleTests {
     @Test func gracefulShutdownFinishesTheRequestInFlight() throws {
         let started = Latch(), release = Latch()
         let s = try TestServer(routes: { r in
-            r.get("/slow", execution: .offloaded) { _, _ in
+            r.get("/slow", cost: .heavy) { _, _ in
                 started.open()
                 _ = release.wait(timeout: 30)
                 return .text("finished")
@@ -120,7 +120,7 @@ struct ServerLifecycleTests {
     @Test func shutdownDeadlineClosesWhatIsLeft() throws {
         let release = Latch()
         let s = try TestServer(routes: { r in
-            r.get("/stuck", execution: .offloaded) { _, _ in
+            r.get("/stuck", cost: .heavy) { _, _ in
                 _ = release.wait(timeout: 30)
                 return .text("late")
             }

@@ -1,5 +1,6 @@
 import Testing
 import CZlib
+import Zlib
 @testable import Rendering
 
 /// A minimal PNG reader for the tests: chunks with CRC checks, inflate, un-filter.

@@ -7,8 +7,8 @@ import Testing
 @Suite("solarsystem serve as a process")
 struct ProcessLifecycleTests {
     /// Starts `solarsystem serve` and returns it with the port its start-up line reports.
-    static func launch(_ extra: [String] = [], environment: [String: String] = [:]) throws -> (Process, Int, Pipe) {
-        let (p, out) = try start(["serve", "--host", "127.0.0.1", "--port", "0", "--db", ":memory:", "--log-format", "json", "--shutdown-grace", "2"] + extra,
+    static func launch(_ extra: [String] = [], db: String = ":memory:", environment: [String: String] = [:]) throws -> (Process, Int, Pipe) {
+        let (p, out) = try start(["serve", "--host", "127.0.0.1", "--port", "0", "--db", db, "--log-format", "json", "--shutdown-grace", "2"] + extra,
                                  environment: environment)
         var text = ""
         let deadline = Date().addingTimeInterval(30)

@@ -3,38 +3,127 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Dispatch
+import Foundation
+import Synchronization
 
-/// Where log lines go: a file descriptor (stdout by default) or memory (tests). Each line is
-/// written with one `write` under a lock, so lines from different threads never interleave.
-public final class LogOutput: @unchecked Sendable {
-    private let lock = Lock()
+/// Where log lines go: a file descriptor (stdout by default) or memory (tests).
+///
+/// A descriptor output never makes its caller wait on `write(2)`: `write(line:)` appends the line
+/// to a bounded buffer and one writer thread drains it, several lines per system call. When the
+/// buffer is full (the terminal, pipe or collector cannot keep up) the line is dropped and
+/// counted (`droppedLines`, exported as `log_lines_dropped_total`): an event loop never waits on
+/// its access log. Lines are never split or interleaved.
+public final class LogOutput: Sendable {
+    private struct State {
+        var pending: [UInt8] = []
+        var captured: [String] = []
+        var dropped = 0
+        var written = 0
+        var writerStarted = false
+        /// The writer is between batches or asleep; a flush waiter watches `written`.
+        var writing = false
+    }
+
     private let fd: Int32?
-    private var captured: [String] = []
+    private let state = Mutex(State())
+    private let wake = DispatchSemaphore(value: 0)
+    /// Signalled after every batch, for `flush`.
+    private let progress = DispatchSemaphore(value: 0)
+    /// Bytes that may wait for the writer before lines are dropped.
+    public let capacityBytes: Int
 
-    public init(fileDescriptor: Int32) { fd = fileDescriptor }
-    private init(memory: Void) { fd = nil }
+    public init(fileDescriptor: Int32, capacityBytes: Int = 1 << 20) {
+        fd = fileDescriptor
+        self.capacityBytes = max(4096, capacityBytes)
+    }
+
+    private init(memory: Void) {
+        fd = nil
+        capacityBytes = Int.max
+    }
 
     public static let standardOutput = LogOutput(fileDescriptor: 1)
     public static let standardError = LogOutput(fileDescriptor: 2)
-    /// Keeps lines in memory (`lines`), for tests.
+    /// Keeps lines in memory (`lines`), synchronously, for tests.
     public static func memory() -> LogOutput { LogOutput(memory: ()) }
 
     /// Lines captured by a memory output.
-    public var lines: [String] { lock.withLock { captured } }
+    public var lines: [String] { state.withLock { $0.captured } }
 
+    /// Lines dropped because the buffer was full.
+    public var droppedLines: Int { state.withLock { $0.dropped } }
+
+    /// Queues one line (it should end with a newline). Never blocks on I/O.
     func write(line: [UInt8]) {
-        lock.withLock {
-            guard let fd else {
-                captured.append(String(decoding: line.last == 0x0A ? line.dropLast() : line[...], as: UTF8.self))
-                return
+        guard fd != nil else {
+            let text = String(decoding: line.last == 0x0A ? line.dropLast() : line[...], as: UTF8.self)
+            state.withLock { $0.captured.append(text) }
+            return
+        }
+        let (startWriter, signal) = state.withLock { s -> (Bool, Bool) in
+            guard s.pending.count + line.count <= capacityBytes else {
+                s.dropped += 1
+                return (false, false)
             }
-            line.withUnsafeBytes { raw in
+            let wasEmpty = s.pending.isEmpty
+            s.pending.append(contentsOf: line)
+            let start = !s.writerStarted
+            s.writerStarted = true
+            return (start, wasEmpty && !s.writing)
+        }
+        if startWriter {
+            let thread = Thread { [self] in runWriter() }
+            thread.name = "log-writer"
+            thread.start()
+        } else if signal {
+            wake.signal()
+        }
+    }
+
+    /// Waits until every line queued so far has been written (or `timeout` seconds pass): at
+    /// exit, so the last lines are not lost. True when the buffer drained.
+    @discardableResult
+    public func flush(timeout: Double = 2) -> Bool {
+        guard fd != nil else { return true }
+        let deadline = DispatchTime.now() + timeout
+        while true {
+            let idle = state.withLock { $0.pending.isEmpty && !$0.writing }
+            if idle { return true }
+            wake.signal()
+            if progress.wait(timeout: deadline) == .timedOut { return state.withLock { $0.pending.isEmpty && !$0.writing } }
+        }
+    }
+
+    private func runWriter() {
+        guard let fd else { return }
+        var batch: [UInt8] = []
+        while true {
+            let hasWork = state.withLock { s -> Bool in
+                if s.pending.isEmpty {
+                    s.writing = false
+                    return false
+                }
+                s.writing = true
+                swap(&batch, &s.pending)
+                return true
+            }
+            if !hasWork {
+                progress.signal()
+                wake.wait()
+                continue
+            }
+            batch.withUnsafeBytes { raw in
                 var offset = 0
                 while offset < raw.count {
                     let n = systemWrite(fd, raw.baseAddress! + offset, raw.count - offset)
                     if n > 0 { offset += n } else if n < 0, errno == EINTR { continue } else { break }
                 }
             }
+            let count = batch.count
+            batch.removeAll(keepingCapacity: batch.capacity <= 4 * 65536)
+            state.withLock { $0.written += count }
+            progress.signal()
         }
     }
 }

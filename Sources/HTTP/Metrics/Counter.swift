@@ -1,12 +1,13 @@
+import Synchronization
+
 /// A monotonically increasing counter family. With labels, `increment(labels:)` takes the
 /// values in `labelNames` order; `child(_:)` returns a handle worth caching on hot paths.
-public final class Counter: MetricFamily, @unchecked Sendable {
+public final class Counter: MetricFamily, Sendable {
     public let name: String
     public let help: String
     public let labelNames: [String]
     var typeName: String { "counter" }
-    private let lock = Lock()
-    private var children: [[String]: Child] = [:]
+    private let children = Mutex<[[String]: Child]>([:])
 
     init(name: String, help: String, labelNames: [String]) {
         self.name = name
@@ -15,19 +16,18 @@ public final class Counter: MetricFamily, @unchecked Sendable {
     }
 
     /// One labelled series.
-    public final class Child: @unchecked Sendable {
-        private let lock = Lock()
-        private var value: Double = 0
+    public final class Child: Sendable {
+        private let value = Mutex<Double>(0)
         public func increment(by amount: Double = 1) {
             precondition(amount >= 0, "counters only go up")
-            lock.withLock { value += amount }
+            value.withLock { $0 += amount }
         }
-        public var current: Double { lock.withLock { value } }
+        public var current: Double { value.withLock { $0 } }
     }
 
     public func child(_ labelValues: [String] = []) -> Child {
         precondition(labelValues.count == labelNames.count, "\(name) takes labels \(labelNames)")
-        return lock.withLock {
+        return children.withLock { children in
             if let c = children[labelValues] { return c }
             let c = Child()
             children[labelValues] = c
@@ -41,11 +41,11 @@ public final class Counter: MetricFamily, @unchecked Sendable {
 
     /// The current value of one series (0 when never incremented).
     public func value(labels: [String] = []) -> Double {
-        lock.withLock { children[labels] }?.current ?? 0
+        children.withLock { $0[labels] }?.current ?? 0
     }
 
     func render(into out: inout [UInt8]) {
-        let snapshot = lock.withLock { children.map { ($0.key, $0.value) } }.sorted { $0.0.lexicographicallyPrecedes($1.0) }
+        let snapshot = children.withLock { $0.map { ($0.key, $0.value) } }.sorted { $0.0.lexicographicallyPrecedes($1.0) }
         if snapshot.isEmpty, labelNames.isEmpty {
             out.append(contentsOf: "\(name) 0\n".utf8)
         }
@@ -56,13 +56,12 @@ public final class Counter: MetricFamily, @unchecked Sendable {
 }
 
 /// A gauge family: a value that goes up and down.
-public final class Gauge: MetricFamily, @unchecked Sendable {
+public final class Gauge: MetricFamily, Sendable {
     public let name: String
     public let help: String
     public let labelNames: [String]
     var typeName: String { "gauge" }
-    private let lock = Lock()
-    private var values: [[String]: Double] = [:]
+    private let values = Mutex<[[String]: Double]>([:])
 
     init(name: String, help: String, labelNames: [String]) {
         self.name = name
@@ -72,18 +71,18 @@ public final class Gauge: MetricFamily, @unchecked Sendable {
 
     public func set(_ value: Double, labels: [String] = []) {
         precondition(labels.count == labelNames.count, "\(name) takes labels \(labelNames)")
-        lock.withLock { values[labels] = value }
+        values.withLock { $0[labels] = value }
     }
 
     public func add(_ delta: Double, labels: [String] = []) {
         precondition(labels.count == labelNames.count, "\(name) takes labels \(labelNames)")
-        lock.withLock { values[labels, default: 0] += delta }
+        values.withLock { $0[labels, default: 0] += delta }
     }
 
-    public func value(labels: [String] = []) -> Double { lock.withLock { values[labels] ?? 0 } }
+    public func value(labels: [String] = []) -> Double { values.withLock { $0[labels] ?? 0 } }
 
     func render(into out: inout [UInt8]) {
-        let snapshot = lock.withLock { values.map { ($0.key, $0.value) } }.sorted { $0.0.lexicographicallyPrecedes($1.0) }
+        let snapshot = values.withLock { $0.map { ($0.key, $0.value) } }.sorted { $0.0.lexicographicallyPrecedes($1.0) }
         if snapshot.isEmpty, labelNames.isEmpty {
             out.append(contentsOf: "\(name) 0\n".utf8)
         }
@@ -93,15 +92,17 @@ public final class Gauge: MetricFamily, @unchecked Sendable {
     }
 }
 
-final class CallbackGauge: MetricFamily, @unchecked Sendable {
+/// A single sample read at scrape time, exposed as a gauge or a counter.
+final class CallbackGauge: MetricFamily, Sendable {
     let name: String
     let help: String
+    let typeName: String
     let observe: @Sendable () -> Double
-    var typeName: String { "gauge" }
 
-    init(name: String, help: String, observe: @escaping @Sendable () -> Double) {
+    init(name: String, help: String, type: String, observe: @escaping @Sendable () -> Double) {
         self.name = name
         self.help = help
+        self.typeName = type
         self.observe = observe
     }
 
@@ -111,7 +112,7 @@ final class CallbackGauge: MetricFamily, @unchecked Sendable {
 }
 
 /// A histogram family with cumulative `le` buckets, `_sum` and `_count`.
-public final class Histogram: MetricFamily, @unchecked Sendable {
+public final class Histogram: MetricFamily, Sendable {
     public static let defaultLatencyBuckets: [Double] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
 
     public let name: String
@@ -119,8 +120,7 @@ public final class Histogram: MetricFamily, @unchecked Sendable {
     public let labelNames: [String]
     public let buckets: [Double]
     var typeName: String { "histogram" }
-    private let lock = Lock()
-    private var children: [[String]: Child] = [:]
+    private let children = Mutex<[[String]: Child]>([:])
 
     init(name: String, help: String, labelNames: [String], buckets: [Double]) {
         precondition(!buckets.isEmpty && zip(buckets, buckets.dropFirst()).allSatisfy { $0 < $1 }, "buckets must ascend")
@@ -130,35 +130,37 @@ public final class Histogram: MetricFamily, @unchecked Sendable {
         self.buckets = buckets
     }
 
-    public final class Child: @unchecked Sendable {
-        private let lock = Lock()
+    public final class Child: Sendable {
+        private struct State {
+            var counts: [UInt64]
+            var sum: Double = 0
+            var count: UInt64 = 0
+        }
         private let bounds: [Double]
-        private var counts: [UInt64]
-        private var sum: Double = 0
-        private var count: UInt64 = 0
+        private let state: Mutex<State>
 
         init(bounds: [Double]) {
             self.bounds = bounds
-            counts = Array(repeating: 0, count: bounds.count)
+            state = Mutex(State(counts: Array(repeating: 0, count: bounds.count)))
         }
 
         public func observe(_ value: Double) {
             var i = 0
             while i < bounds.count, value > bounds[i] { i += 1 }
-            lock.withLock {
-                if i < counts.count { counts[i] += 1 }
-                sum += value
-                count += 1
+            state.withLock { s in
+                if i < s.counts.count { s.counts[i] += 1 }
+                s.sum += value
+                s.count += 1
             }
         }
 
-        var snapshot: (counts: [UInt64], sum: Double, count: UInt64) { lock.withLock { (counts, sum, count) } }
-        public var observationCount: UInt64 { lock.withLock { count } }
+        var snapshot: (counts: [UInt64], sum: Double, count: UInt64) { state.withLock { ($0.counts, $0.sum, $0.count) } }
+        public var observationCount: UInt64 { state.withLock { $0.count } }
     }
 
     public func child(_ labelValues: [String] = []) -> Child {
         precondition(labelValues.count == labelNames.count, "\(name) takes labels \(labelNames)")
-        return lock.withLock {
+        return children.withLock { children in
             if let c = children[labelValues] { return c }
             let c = Child(bounds: buckets)
             children[labelValues] = c
@@ -169,7 +171,7 @@ public final class Histogram: MetricFamily, @unchecked Sendable {
     public func observe(_ value: Double, labels: [String] = []) { child(labels).observe(value) }
 
     func render(into out: inout [UInt8]) {
-        let snapshot = lock.withLock { children.map { ($0.key, $0.value) } }.sorted { $0.0.lexicographicallyPrecedes($1.0) }
+        let snapshot = children.withLock { $0.map { ($0.key, $0.value) } }.sorted { $0.0.lexicographicallyPrecedes($1.0) }
         for (labels, child) in snapshot {
             let s = child.snapshot
             var cumulative: UInt64 = 0

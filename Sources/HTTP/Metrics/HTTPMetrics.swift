@@ -23,7 +23,7 @@ public final class HTTPMetrics: Sendable {
         openStreams = registry.gauge("http_sse_streams_open", help: "Server-sent-event streams currently open.")
         shedConnections = registry.counter("http_connections_shed_total", help: "Connections refused with 503 because max connections was reached.")
         droppedStreams = registry.counter("http_sse_streams_dropped_total", help: "Event streams dropped because the client stopped reading and the queue overflowed.")
-        offloadRejected = registry.counter("http_offload_rejected_total", help: "Heavy requests refused with 503 because the worker pool was full.")
+        offloadRejected = registry.counter("http_offload_rejected_total", help: "Offloaded requests refused with 503, by reason: workers (the lane's wait list was full) or memory (response memory over its limit).", labelNames: ["reason"])
         protocolErrors = registry.counter("http_protocol_errors_total", help: "Requests rejected by the parser, by status.", labelNames: ["status"])
         timeouts = registry.counter("http_timeouts_total", help: "Connections closed by a timeout, by kind.", labelNames: ["kind"])
     }

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A thread-safe Prometheus registry (text exposition format 0.0.4). The server registers its
 /// own series here; other modules add counters, gauges and histograms with labels.
 ///
@@ -7,12 +9,14 @@
 /// registry.gauge("sse_streams", help: "Open streams.") { Double(streams.count) }
 /// ```
 /// Label values must have bounded cardinality (route patterns, never raw paths).
-public final class MetricsRegistry: @unchecked Sendable {
+public final class MetricsRegistry: Sendable {
     public static let contentType = "text/plain; version=0.0.4; charset=utf-8"
 
-    private let lock = Lock()
-    private var families: [String: MetricFamily] = [:]
-    private var order: [String] = []
+    private struct Families {
+        var byName: [String: MetricFamily] = [:]
+        var order: [String] = []
+    }
+    private let families = Mutex(Families())
 
     public init() {}
 
@@ -28,7 +32,13 @@ public final class MetricsRegistry: @unchecked Sendable {
 
     /// A gauge read at scrape time from `observe` (one sample, no labels).
     public func gauge(_ name: String, help: String, observe: @escaping @Sendable () -> Double) {
-        _ = family(name) { CallbackGauge(name: name, help: help, observe: observe) } as CallbackGauge
+        _ = family(name) { CallbackGauge(name: name, help: help, type: "gauge", observe: observe) } as CallbackGauge
+    }
+
+    /// A counter read at scrape time from `observe` (one sample, no labels): for totals another
+    /// component keeps (cache hits, dropped log lines).
+    public func counter(_ name: String, help: String, observe: @escaping @Sendable () -> Double) {
+        _ = family(name) { CallbackGauge(name: name, help: help, type: "counter", observe: observe) } as CallbackGauge
     }
 
     /// A histogram family with cumulative buckets (upper bounds in ascending order).
@@ -38,21 +48,21 @@ public final class MetricsRegistry: @unchecked Sendable {
 
     private func family<F: MetricFamily>(_ name: String, make: () -> F) -> F {
         precondition(MetricsRegistry.isValidName(name), "invalid metric name \(name)")
-        return lock.withLock {
-            if let existing = families[name] {
+        return families.withLock { families in
+            if let existing = families.byName[name] {
                 guard let typed = existing as? F else { preconditionFailure("metric \(name) already registered with another type") }
                 return typed
             }
             let f = make()
-            families[name] = f
-            order.append(name)
+            families.byName[name] = f
+            families.order.append(name)
             return f
         }
     }
 
     /// The exposition text of every family, in registration order.
     public func render() -> [UInt8] {
-        let list: [MetricFamily] = lock.withLock { order.compactMap { families[$0] } }
+        let list: [MetricFamily] = families.withLock { f in f.order.compactMap { f.byName[$0] } }
         var out: [UInt8] = []
         out.reserveCapacity(4096)
         for f in list {

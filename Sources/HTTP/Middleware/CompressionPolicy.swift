@@ -36,6 +36,8 @@ public struct CompressionPolicy: Sendable {
               isCompressible(contentType: response.headers["content-type"]) else { return false }
         switch response.body {
         case .bytes(let b): return b.count >= minimumSize
+        // Encoded once: compressed at encoding time when it was worth it.
+        case .encoded(let e): return e.gzip != nil
         case .pull: return true
         case .eventStream: return false
         }

@@ -1,5 +1,6 @@
 /// Strong ETags for responses that opt in (`HTTPResponse.immutable()`, `cacheable(maxAge:)` or
-/// `generatesETag`): a 128-bit hash of the identity body. `If-None-Match` on GET/HEAD answers
+/// `generatesETag`): a 128-bit hash of the identity body (`.encoded` bodies carry theirs, hashed
+/// once when they were encoded). `If-None-Match` on GET/HEAD answers
 /// 304 with the same validators and cache headers and no body. When the gzip middleware (outside
 /// this one, sharing its policy) will compress, the expected tag is the gzip variant.
 public struct ETagMiddleware: HTTPMiddleware {
@@ -11,8 +12,16 @@ public struct ETagMiddleware: HTTPMiddleware {
 
     public func handle(_ request: HTTPRequest, context: RequestContext, next: HTTPNext) throws -> HTTPResponse {
         var response = try next(request, context)
-        guard response.generatesETag, response.status == .ok, case .bytes(let body) = response.body else { return response }
-        let identityTag = response.headers["etag"] ?? "\"" + ETagMiddleware.hash(body) + "\""
+        guard response.generatesETag, response.status == .ok else { return response }
+        let identityTag: String
+        switch response.body {
+        case .bytes(let body):
+            identityTag = response.headers["etag"] ?? "\"" + ETagMiddleware.hash(body) + "\""
+        case .encoded(let e):
+            identityTag = response.headers["etag"] ?? e.etag
+        case .pull, .eventStream:
+            return response
+        }
         response.headers.replaceOrAdd(name: "ETag", value: identityTag)
         guard request.method == .get || request.method == .head, let ifNoneMatch = request.headers.values(for: "if-none-match").nonEmptyJoined else {
             return response

@@ -1,6 +1,12 @@
+import Zlib
+
 /// gzip via zlib for responses the `CompressionPolicy` picks; `.pull` bodies are compressed as
-/// they stream. Adds `Vary: Accept-Encoding` to every candidate and gives the gzip
-/// representation its own strong ETag (`"…-gzip"`).
+/// they stream (on the worker pool, where producers run); `.encoded` bodies already carry their
+/// gzip variant, which is selected without compressing again. Adds `Vary: Accept-Encoding` to
+/// every candidate and gives the gzip representation its own strong ETag (`"…-gzip"`).
+///
+/// `.bytes` bodies are compressed where the chain runs: on the event loop for `.light` routes,
+/// which therefore return small bodies (or `.encoded` ones built off the loop).
 public struct GzipMiddleware: HTTPMiddleware {
     public let policy: CompressionPolicy
 
@@ -16,9 +22,13 @@ public struct GzipMiddleware: HTTPMiddleware {
         guard CompressionPolicy.acceptsGzip(request.headers) else { return response }
         switch response.body {
         case .bytes(let bytes):
-            response.body = .bytes(GzipDeflater.gzip(bytes, level: policy.level))
+            assert(!context.isOnEventLoop || bytes.count <= 64 * 1024,
+                   "\(context.route) compresses \(bytes.count) bytes on the event loop: make it .compute or return an EncodedBody")
+            response.body = .bytes(Deflater.compress(bytes, format: .gzip, level: policy.level))
+        case .encoded:
+            response.selectsGzip = true
         case .pull(let inner):
-            let deflater = GzipDeflater(level: policy.level)
+            let deflater = Deflater(format: .gzip, level: policy.level)
             response.body = .pull(BodyProducer(state: false) { done in
                 if done { return nil }
                 while true {

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The connection side of an event stream: told when the app has queued output or asked to close.
 protocol EventStreamSink: AnyObject, Sendable {
     func eventStreamNeedsService()
@@ -16,7 +18,7 @@ protocol EventStreamSink: AnyObject, Sendable {
 ///     stream.onShutdown { stream.send(event: "end", data: "{}"); stream.close() }
 /// }
 /// ```
-public final class EventStream: @unchecked Sendable {
+public final class EventStream: Sendable {
     public enum State: Sendable, Equatable {
         case open
         /// `close()` was called: queued events are flushed, then the stream ends.
@@ -40,22 +42,25 @@ public final class EventStream: @unchecked Sendable {
     public let request: HTTPRequest
     public let queueLimitBytes: Int
 
-    private let lock = Lock()
-    private var pending: [UInt8] = []
-    private var unsentOnWire = 0
-    private var state_: State = .open
-    private var overflowed = false
-    private var serviceScheduled = false
-    private var shuttingDown = false
-    private var closeHandlers: [@Sendable (CloseReason) -> Void] = []
-    private var shutdownHandlers: [@Sendable () -> Void] = []
-    private var endReason: CloseReason?
-    private var sink: EventStreamSink?
+    private struct Shared {
+        var pending: [UInt8] = []
+        var unsentOnWire = 0
+        var state: State = .open
+        var overflowed = false
+        var serviceScheduled = false
+        var shuttingDown = false
+        var closeHandlers: [@Sendable (CloseReason) -> Void] = []
+        var shutdownHandlers: [@Sendable () -> Void] = []
+        var endReason: CloseReason?
+        var sink: EventStreamSink?
+    }
+
+    private let shared: Mutex<Shared>
 
     init(request: HTTPRequest, queueLimitBytes: Int, sink: EventStreamSink?) {
         self.request = request
         self.queueLimitBytes = queueLimitBytes
-        self.sink = sink
+        shared = Mutex(Shared(sink: sink))
     }
 
     /// A stream not attached to a connection, for unit tests of code that drives streams: its
@@ -67,10 +72,10 @@ public final class EventStream: @unchecked Sendable {
     /// `Last-Event-ID` sent by a reconnecting client.
     public var lastEventID: String? { request.headers["last-event-id"] }
 
-    public var state: State { lock.withLock { state_ } }
+    public var state: State { shared.withLock { $0.state } }
     public var isOpen: Bool { state == .open }
     /// True once the server has asked the stream to end (shutdown).
-    public var isShuttingDown: Bool { lock.withLock { shuttingDown } }
+    public var isShuttingDown: Bool { shared.withLock { $0.shuttingDown } }
 
     /// Queues one event. `data` is split on newlines into several `data:` lines; `event` and `id`
     /// lose any CR/LF. Returns false when the stream is no longer open (or just overflowed).
@@ -94,20 +99,20 @@ public final class EventStream: @unchecked Sendable {
     /// Flushes what is queued, then ends the stream (the terminating chunk is sent and the
     /// connection may serve further requests).
     public func close() {
-        let schedule: Bool = lock.withLock {
-            guard state_ == .open else { return false }
-            state_ = .closing
-            defer { serviceScheduled = true }
-            return !serviceScheduled
+        let sink: EventStreamSink? = shared.withLock { s in
+            guard s.state == .open else { return nil }
+            s.state = .closing
+            defer { s.serviceScheduled = true }
+            return s.serviceScheduled ? nil : s.sink
         }
-        if schedule { sink?.eventStreamNeedsService() }
+        sink?.eventStreamNeedsService()
     }
 
     /// Called once when the stream ends for any reason (immediately if it already has).
     public func onClose(_ handler: @escaping @Sendable (CloseReason) -> Void) {
-        let runNow: CloseReason? = lock.withLock {
-            if let r = endReason { return r }
-            closeHandlers.append(handler)
+        let runNow: CloseReason? = shared.withLock { s in
+            if let r = s.endReason { return r }
+            s.closeHandlers.append(handler)
             return nil
         }
         if let r = runNow { handler(r) }
@@ -116,9 +121,9 @@ public final class EventStream: @unchecked Sendable {
     /// Called when the server shuts down: send a final event and `close()`. Without a shutdown
     /// handler the server closes the stream itself.
     public func onShutdown(_ handler: @escaping @Sendable () -> Void) {
-        let runNow: Bool = lock.withLock {
-            if shuttingDown { return state_ == .open }
-            shutdownHandlers.append(handler)
+        let runNow: Bool = shared.withLock { s in
+            if s.shuttingDown { return s.state == .open }
+            s.shutdownHandlers.append(handler)
             return false
         }
         if runNow { handler() }
@@ -126,29 +131,29 @@ public final class EventStream: @unchecked Sendable {
 
     /// For detached streams: the bytes queued so far (removed from the queue).
     public func takeQueuedOutput() -> [UInt8] {
-        lock.withLock {
-            defer { pending = [] }
-            return pending
+        shared.withLock { s in
+            defer { s.pending = [] }
+            return s.pending
         }
     }
 
     private func enqueue(_ bytes: [UInt8]) -> Bool {
-        var schedule = false
-        let accepted: Bool = lock.withLock {
-            guard state_ == .open else { return false }
-            if pending.count + unsentOnWire + bytes.count > queueLimitBytes {
-                overflowed = true
-                state_ = .closing
+        var schedule: EventStreamSink?
+        let accepted: Bool = shared.withLock { s in
+            guard s.state == .open else { return false }
+            if s.pending.count + s.unsentOnWire + bytes.count > queueLimitBytes {
+                s.overflowed = true
+                s.state = .closing
             } else {
-                pending.append(contentsOf: bytes)
+                s.pending.append(contentsOf: bytes)
             }
-            if !serviceScheduled {
-                serviceScheduled = true
-                schedule = true
+            if !s.serviceScheduled {
+                s.serviceScheduled = true
+                schedule = s.sink
             }
-            return !overflowed
+            return !s.overflowed
         }
-        if schedule { sink?.eventStreamNeedsService() }
+        schedule?.eventStreamNeedsService()
         return accepted
     }
 
@@ -162,48 +167,48 @@ public final class EventStream: @unchecked Sendable {
 
     /// Takes the queued bytes and the close/overflow flags.
     func drain() -> Drain {
-        lock.withLock {
-            serviceScheduled = false
-            let d = Drain(bytes: pending, closeRequested: state_ == .closing, overflowed: overflowed)
-            pending = []
+        shared.withLock { s in
+            s.serviceScheduled = false
+            let d = Drain(bytes: s.pending, closeRequested: s.state == .closing, overflowed: s.overflowed)
+            s.pending = []
             return d
         }
     }
 
     /// The connection's unsent output, counted against the queue bound.
     func setUnsentOnWire(_ n: Int) -> Bool {
-        lock.withLock {
-            unsentOnWire = n
-            if n + pending.count > queueLimitBytes, state_ == .open {
-                overflowed = true
-                state_ = .closing
+        shared.withLock { s in
+            s.unsentOnWire = n
+            if n + s.pending.count > queueLimitBytes, s.state == .open {
+                s.overflowed = true
+                s.state = .closing
                 return true
             }
-            return overflowed
+            return s.overflowed
         }
     }
 
     /// Ends the stream and returns the close handlers to run (outside the lock).
     func finish(_ reason: CloseReason) -> [@Sendable (CloseReason) -> Void] {
-        lock.withLock {
-            guard endReason == nil else { return [] }
-            endReason = reason
-            state_ = .closed
-            pending = []
-            sink = nil
-            let handlers = closeHandlers
-            closeHandlers = []
-            shutdownHandlers = []
+        shared.withLock { s in
+            guard s.endReason == nil else { return [] }
+            s.endReason = reason
+            s.state = .closed
+            s.pending = []
+            s.sink = nil
+            let handlers = s.closeHandlers
+            s.closeHandlers = []
+            s.shutdownHandlers = []
             return handlers
         }
     }
 
     /// Marks shutdown; returns the handlers to run (empty: the server should close the stream).
     func beginShutdown() -> [@Sendable () -> Void] {
-        lock.withLock {
-            shuttingDown = true
-            let h = shutdownHandlers
-            shutdownHandlers = []
+        shared.withLock { s in
+            s.shuttingDown = true
+            let h = s.shutdownHandlers
+            s.shutdownHandlers = []
             return h
         }
     }

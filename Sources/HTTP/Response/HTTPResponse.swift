@@ -1,5 +1,5 @@
-/// A response: status, headers and a body that is either bytes, a pulled chunked stream or a
-/// server-sent-event stream. The server adds `Date`, `Server`, `X-Request-Id` and the framing
+/// A response: status, headers and a body that is bytes, a shared pre-encoded body, a pulled
+/// chunked stream or a server-sent-event stream. The server adds `Date`, `Server`, `X-Request-Id` and the framing
 /// (`Content-Length` or `Transfer-Encoding: chunked`); framing headers set here are replaced.
 public struct HTTPResponse: Sendable {
     public var status: HTTPStatus
@@ -12,22 +12,33 @@ public struct HTTPResponse: Sendable {
     public var allowsCompression: Bool = true
 
     public enum Body: Sendable {
-        /// A complete body, sent with `Content-Length`.
+        /// A complete body, sent with `Content-Length`. Large arrays are sent by reference, not
+        /// copied into the connection's buffer.
         case bytes([UInt8])
-        /// A chunked stream: the server calls the producer on the connection's queue whenever
-        /// the connection's output buffer has room; nil ends the stream. Back-pressure comes
-        /// for free: a slow client means fewer calls.
+        /// A body encoded once and shared (identity, gzip variant, ETag): sent with
+        /// `Content-Length`; the gzip middleware selects the variant (`selectsGzip`).
+        case encoded(EncodedBody)
+        /// A chunked stream: the server calls the producer on the worker pool whenever the
+        /// connection has room in its output window; nil ends the stream. Back-pressure comes
+        /// for free: a slow client means fewer calls, and a stalled one holds at most its window.
         case pull(BodyProducer)
         /// A server-sent-event stream: the setup closure receives the `EventStream` once the
         /// headers are queued.
         case eventStream(@Sendable (EventStream) -> Void)
 
-        /// The byte count when it is known up front.
+        /// The byte count of the identity representation when it is known up front.
         public var knownLength: Int? {
-            if case .bytes(let b) = self { return b.count }
-            return nil
+            switch self {
+            case .bytes(let b): return b.count
+            case .encoded(let e): return e.identity.count
+            case .pull, .eventStream: return nil
+            }
         }
     }
+
+    /// For `.encoded` bodies: send the gzip variant (set by the gzip middleware along with
+    /// `Content-Encoding: gzip`).
+    public var selectsGzip = false
 
     public init(status: HTTPStatus = .ok, headers: HTTPHeaders = HTTPHeaders(), body: Body = .bytes([])) {
         self.status = status
@@ -35,10 +46,18 @@ public struct HTTPResponse: Sendable {
         self.body = body
     }
 
-    /// The body bytes when the body is `.bytes` (empty otherwise).
+    /// A shared pre-encoded body, with its content type.
+    public init(status: HTTPStatus = .ok, encoded: EncodedBody) {
+        self.init(status: status, headers: ["Content-Type": encoded.contentType], body: .encoded(encoded))
+    }
+
+    /// The bytes that go on the wire for `.bytes` and `.encoded` bodies (empty for streams).
     public var bodyBytes: [UInt8] {
-        if case .bytes(let b) = body { return b }
-        return []
+        switch body {
+        case .bytes(let b): return b
+        case .encoded(let e): return selectsGzip ? (e.gzip ?? e.identity) : e.identity
+        case .pull, .eventStream: return []
+        }
     }
 
     /// `Cache-Control: public, max-age=31536000, immutable` and a strong ETag: for answers that
@@ -79,9 +98,10 @@ public struct HTTPResponse: Sendable {
     }
 }
 
-/// The producer of a `.pull` body. Called sequentially on one connection queue; return the next
-/// chunk, nil at the end (empty chunks are skipped), or throw to abort the response (the
-/// connection is closed without the terminating chunk so the client sees the truncation).
+/// The producer of a `.pull` body. Called sequentially (one call at a time, on worker-pool
+/// threads); return the next chunk, nil at the end (empty chunks are skipped), or throw to abort
+/// the response (the connection is closed without the terminating chunk so the client sees the
+/// truncation). Chunks of tens of kilobytes suit the connection's output window.
 public struct BodyProducer: Sendable {
     let next: @Sendable () throws -> [UInt8]?
 

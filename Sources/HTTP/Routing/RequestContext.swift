@@ -1,4 +1,5 @@
 import Logging
+import Synchronization
 
 /// What a handler knows besides the request: route parameters, the request id, a logger
 /// carrying that id, the peer address and the matched route pattern (the metrics label).
@@ -14,6 +15,10 @@ public struct RequestContext: Sendable {
     public var route: String
     /// When the complete request was handed to the server (monotonic nanoseconds).
     public let receivedAtNanos: UInt64
+    /// Whether this code runs on the connection's event loop (a `.light` route, a planner, or
+    /// the middleware around an answer a planner gave) rather than on the worker pool. Work that
+    /// can take more than ~100 µs must not run when this is true.
+    public internal(set) var isOnEventLoop = false
 
     let hooks: CompletionHooks
     var handler: Router.Handler?
@@ -61,16 +66,15 @@ public struct ResponseOutcome: Sendable {
     public let completed: Bool
 }
 
-final class CompletionHooks: @unchecked Sendable {
-    private var handlers: [@Sendable (ResponseOutcome) -> Void] = []
-    private let lock = Lock()
+final class CompletionHooks: Sendable {
+    private let handlers = Mutex<[@Sendable (ResponseOutcome) -> Void]>([])
 
-    func add(_ h: @escaping @Sendable (ResponseOutcome) -> Void) { lock.withLock { handlers.append(h) } }
+    func add(_ h: @escaping @Sendable (ResponseOutcome) -> Void) { handlers.withLock { $0.append(h) } }
 
     func run(_ outcome: ResponseOutcome) {
-        let hs = lock.withLock {
-            defer { handlers = [] }
-            return handlers
+        let hs = handlers.withLock { hs in
+            defer { hs = [] }
+            return hs
         }
         for h in hs { h(outcome) }
     }

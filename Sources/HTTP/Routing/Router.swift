@@ -1,34 +1,65 @@
+import Synchronization
+
 /// Method + path-pattern routing with `{name}` parameters and a trailing `*` catch-all.
 /// Unknown paths give 404; known paths with another method give 405 with `Allow`. HEAD runs
 /// the GET handler (the server sends no body); OPTIONS answers 204 with `Allow` unless a route
 /// handles it (CORS preflight is answered by `CORSMiddleware` before routing). `OPTIONS *`
 /// asks about the server as a whole (RFC 9110 §9.3.7): 200 with every method any route takes.
 ///
+/// Every route declares its cost (docs/http.md, "Execution model"): `.light` handlers run on the
+/// event loop and must take microseconds; `.compute` and `.heavy` handlers run on the worker pool.
+/// A planned route splits the two: its planner runs on the loop (parse, validate, answer from a
+/// cache) and either responds or hands the expensive part to the pool.
+///
 /// ```swift
 /// let router = Router()
-/// router.get("/v1/bodies/{id}") { request, context in
+/// router.get("/v1/bodies/{id}") { request, context in          // .light
 ///     let id = try context.parameters.require("id")
 ///     return .json(try catalogue.json(for: id))
 /// }
-/// router.get("/v1/views/system.png", execution: .offloaded) { … } // on the worker pool
+/// router.get("/v1/views/system.png", cost: .heavy) { … }          // on the worker pool
+/// router.plan(.get, "/v1/positions", cost: .compute) { request, context in
+///     let query = try parse(request)                              // on the loop
+///     if let hit = cache[query.key] { return .respond(hit) }
+///     return .offload { try compute(query) }                      // on the worker pool
+/// }
 /// ```
 /// Register every route before the server starts; the router is read-only afterwards.
 public final class Router: @unchecked Sendable {
     public typealias Handler = @Sendable (HTTPRequest, RequestContext) throws -> HTTPResponse
+    public typealias Planner = @Sendable (HTTPRequest, RequestContext) throws -> Plan
 
-    /// Where a handler runs.
-    public enum Execution: Sendable {
-        /// On the connection's queue: for handlers that take microseconds.
-        case inline
-        /// On the bounded worker pool; beyond its cap the request gets 503 with Retry-After.
-        case offloaded
+    /// What a route costs, which decides where it runs.
+    public enum Cost: Sendable, Equatable {
+        /// Microseconds, no I/O, small bodies: runs on the connection's event loop.
+        case light
+        /// Up to milliseconds (computing and encoding an answer, compressing it, SQLite): runs on
+        /// the worker pool, with a long wait list.
+        case compute
+        /// Tens of milliseconds or more (pictures): runs on the worker pool, at most
+        /// `workerPoolSize - 1` at once so compute work always finds a thread, with a short wait
+        /// list beyond which the answer is 503 with `Retry-After`.
+        case heavy
+    }
+
+    /// What a planner decided on the event loop.
+    public enum Plan: Sendable {
+        /// The answer is ready (a cache hit, a redirect, an error response).
+        case respond(HTTPResponse)
+        /// Run this on the worker pool (in the route's lane) and answer with its result.
+        case offload(@Sendable () throws -> HTTPResponse)
     }
 
     public struct Route: Sendable {
         public let method: HTTPMethod
         public let pattern: String
-        public let execution: Execution
-        let handler: Handler
+        public let cost: Cost
+        let action: Action
+    }
+
+    enum Action: Sendable {
+        case handler(Handler)
+        case planner(Planner)
     }
 
     public enum Match: Sendable {
@@ -46,25 +77,36 @@ public final class Router: @unchecked Sendable {
     }
 
     private let root = Node()
-    private let lock = Lock()
-    private var frozen = false
+    /// Written only while routes are registered (before the server starts), read-only afterwards.
+    private let frozen = Atomic<Bool>(false)
     public private(set) var routes: [Route] = []
 
     public init() {}
 
-    public func get(_ pattern: String, execution: Execution = .inline, _ handler: @escaping Handler) { add(.get, pattern, execution: execution, handler) }
-    public func head(_ pattern: String, execution: Execution = .inline, _ handler: @escaping Handler) { add(.head, pattern, execution: execution, handler) }
-    public func post(_ pattern: String, execution: Execution = .inline, _ handler: @escaping Handler) { add(.post, pattern, execution: execution, handler) }
-    public func put(_ pattern: String, execution: Execution = .inline, _ handler: @escaping Handler) { add(.put, pattern, execution: execution, handler) }
-    public func delete(_ pattern: String, execution: Execution = .inline, _ handler: @escaping Handler) { add(.delete, pattern, execution: execution, handler) }
-    public func options(_ pattern: String, execution: Execution = .inline, _ handler: @escaping Handler) { add(.options, pattern, execution: execution, handler) }
+    public func get(_ pattern: String, cost: Cost = .light, _ handler: @escaping Handler) { add(.get, pattern, cost: cost, .handler(handler)) }
+    public func head(_ pattern: String, cost: Cost = .light, _ handler: @escaping Handler) { add(.head, pattern, cost: cost, .handler(handler)) }
+    public func post(_ pattern: String, cost: Cost = .light, _ handler: @escaping Handler) { add(.post, pattern, cost: cost, .handler(handler)) }
+    public func put(_ pattern: String, cost: Cost = .light, _ handler: @escaping Handler) { add(.put, pattern, cost: cost, .handler(handler)) }
+    public func delete(_ pattern: String, cost: Cost = .light, _ handler: @escaping Handler) { add(.delete, pattern, cost: cost, .handler(handler)) }
+    public func options(_ pattern: String, cost: Cost = .light, _ handler: @escaping Handler) { add(.options, pattern, cost: cost, .handler(handler)) }
+
+    /// A planned route: `planner` runs on the loop and responds or offloads (`cost` must be
+    /// `.compute` or `.heavy`: the lane the offloaded part runs in).
+    public func plan(_ method: HTTPMethod, _ pattern: String, cost: Cost, _ planner: @escaping Planner) {
+        precondition(cost != .light, "a planned route offloads its work: declare .compute or .heavy")
+        add(method, pattern, cost: cost, .planner(planner))
+    }
 
     /// Registers `handler` for `method` on `pattern` (`/a/{id}/b`, `/static/*`).
-    public func add(_ method: HTTPMethod, _ pattern: String, execution: Execution = .inline, _ handler: @escaping Handler) {
-        lock.withLock {
-            precondition(!frozen, "register routes before the server starts")
+    public func add(_ method: HTTPMethod, _ pattern: String, cost: Cost = .light, _ handler: @escaping Handler) {
+        add(method, pattern, cost: cost, .handler(handler))
+    }
+
+    private func add(_ method: HTTPMethod, _ pattern: String, cost: Cost, _ action: Action) {
+        do {
+            precondition(!frozen.load(ordering: .acquiring), "register routes before the server starts")
             precondition(pattern.hasPrefix("/"), "route patterns start with /")
-            let route = Route(method: method, pattern: pattern, execution: execution, handler: handler)
+            let route = Route(method: method, pattern: pattern, cost: cost, action: action)
             var node = root
             let segments = Router.segments(pattern)
             for (i, seg) in segments.enumerated() {
@@ -103,7 +145,7 @@ public final class Router: @unchecked Sendable {
         }
     }
 
-    func freeze() { lock.withLock { frozen = true } }
+    func freeze() { frozen.store(true, ordering: .releasing) }
 
     /// Finds the route for `method` and `path`.
     public func match(_ method: HTTPMethod, path: String) -> Match {
@@ -118,9 +160,9 @@ public final class Router: @unchecked Sendable {
         if method == .options {
             let pattern = routes.values.first?.pattern ?? path
             let allowText = allowed.map(\.rawValue).joined(separator: ", ")
-            let route = Route(method: .options, pattern: pattern, execution: .inline) { _, _ in
+            let route = Route(method: .options, pattern: pattern, cost: .light, action: .handler { _, _ in
                 HTTPResponse(status: .noContent, headers: ["Allow": allowText])
-            }
+            })
             return .found(route, params)
         }
         return .methodNotAllowed(allowed: allowed)
@@ -132,9 +174,9 @@ public final class Router: @unchecked Sendable {
     private func matchServerWide(_ method: HTTPMethod) -> Match {
         guard method == .options else { return .methodNotAllowed(allowed: [.options]) }
         let allowText = Router.allowList(Set(routes.map(\.method))).map(\.rawValue).joined(separator: ", ")
-        let route = Route(method: .options, pattern: "*", execution: .inline) { _, _ in
+        let route = Route(method: .options, pattern: "*", cost: .light, action: .handler { _, _ in
             HTTPResponse(status: .ok, headers: ["Allow": allowText])
-        }
+        })
         return .found(route, RouteParameters())
     }
 

@@ -8,8 +8,11 @@ final class EventLoop: @unchecked Sendable {
     let queue: DispatchQueue
     /// Scratch buffer for `read`: only used on `queue`, shared by its connections.
     let readBuffer: UnsafeMutableRawBufferPointer
+    /// Loop-confined: touched only on `queue` (checked in debug builds).
     var connections: [ObjectIdentifier: HTTPConnection] = [:]
     private var timer: DispatchSourceTimer?
+
+    private static let identity = DispatchSpecificKey<ObjectIdentifier>()
 
     init(index: Int) {
         self.index = index
@@ -18,9 +21,20 @@ final class EventLoop: @unchecked Sendable {
         // measured a lower p99 on 2 cores shared with the load generator (docs/http.md).
         queue = DispatchQueue(label: "http.loop.\(index)", qos: .userInitiated, target: .global(qos: .userInitiated))
         readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
+        queue.setSpecific(key: EventLoop.identity, value: ObjectIdentifier(self))
     }
 
     deinit { readBuffer.deallocate() }
+
+    /// Whether the caller runs on this loop's queue.
+    var isCurrent: Bool { DispatchQueue.getSpecific(key: EventLoop.identity) == ObjectIdentifier(self) }
+
+    /// Traps in debug builds when loop-confined state is touched from another thread (compiled
+    /// out of release builds).
+    @inline(__always)
+    func assertOnLoop(_ function: StaticString = #function) {
+        assert(isCurrent, "\(function) must run on event loop \(index)")
+    }
 
     func startTicking(every seconds: Double) {
         let t = DispatchSource.makeTimerSource(queue: queue)
@@ -37,6 +51,7 @@ final class EventLoop: @unchecked Sendable {
     }
 
     private func tick() {
+        assertOnLoop()
         let now = monotonicNanos()
         for c in Array(connections.values) { c.tick(now) }
     }

@@ -3,10 +3,11 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Synchronization
 
 /// IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`) for the `Date` header, formatted once per second.
 enum HTTPDate {
-    private static let cache = Locked<(second: Int, bytes: [UInt8])>((-1, []))
+    private static let cache = Mutex<(second: Int, bytes: [UInt8])>((-1, []))
     private static let days: [String] = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
     private static let months: [String] = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 

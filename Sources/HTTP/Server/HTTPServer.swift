@@ -5,6 +5,7 @@ import Darwin
 #endif
 import Dispatch
 import Logging
+import Synchronization
 
 /// The HTTP/1.1 server: a non-blocking listening socket whose accept is driven by a
 /// `DispatchSource`, connections spread over a few serial queues (`EventLoop`s), per-connection
@@ -82,10 +83,14 @@ public final class HTTPServer: @unchecked Sendable {
         core.stopped.wait(timeout: .now() + timeout) == .success
     }
 
-    public var openConnections: Int { core.openCount.current }
-    public var openEventStreams: Int { core.streamCount.current }
-    /// Offloaded requests running on the worker pool.
+    public var openConnections: Int { core.openCount.load(ordering: .relaxed) }
+    public var openEventStreams: Int { core.streamCount.load(ordering: .relaxed) }
+    /// Offloaded requests running or waiting on the worker pool.
     public var offloadedInFlight: Int { core.workers.inFlight }
+    /// Bytes held for responses (shared encoded bodies and what lagging connections hold).
+    public var responseMemoryBytes: Int { core.memory.used }
+    /// Whether `shutdown` has been called.
+    public var isShuttingDown: Bool { core.isDraining }
 
     /// Ignores SIGPIPE for the whole process (the server already writes with MSG_NOSIGNAL).
     public static func ignoreSIGPIPE() { Socket.ignoreSIGPIPE() }
@@ -100,20 +105,24 @@ final class ServerCore: @unchecked Sendable {
     let logger: Logger
     let loops: [EventLoop]
     let workers: WorkerPool
-    let openCount = Locked(0)
-    let streamCount = Locked(0)
+    let memory: ResponseMemory
+    let openCount = Atomic<Int>(0)
+    let streamCount = Atomic<Int>(0)
     let stopped = DispatchGroup()
     let serverHeaderLine: [UInt8]
     let highWater: Int
     let headerTimeoutNanos: UInt64
     let idleTimeoutNanos: UInt64
     let heartbeatNanos: UInt64
+    let writeStallNanos: UInt64
+    let pressureWriteStallNanos: UInt64
 
+    /// Confined to `acceptQueue`.
     private let acceptQueue = DispatchQueue(label: "http.accept", qos: .userInitiated)
     private var listenFD: Int32 = -1
     private var acceptSource: DispatchSourceRead?
     private var nextLoop = 0
-    private let state = Locked(LifeState.idle)
+    private let state = Mutex(LifeState.idle)
     private(set) var address: BoundAddress?
 
     enum LifeState { case idle, running, draining, stopped }
@@ -125,16 +134,25 @@ final class ServerCore: @unchecked Sendable {
         self.metrics = metrics
         self.logger = logger
         loops = (0..<max(1, configuration.eventLoopCount)).map { EventLoop(index: $0) }
-        workers = WorkerPool(size: configuration.workerPoolSize, queueLimit: configuration.workerQueueLimit, name: "http.worker")
+        workers = WorkerPool(
+            size: configuration.workerPoolSize, computeQueueLimit: configuration.computeQueueLimit,
+            heavyQueueLimit: configuration.workerQueueLimit, name: "http.worker")
+        memory = ResponseMemory(limit: configuration.responseMemoryLimit, ledger: configuration.memoryLedger)
         serverHeaderLine = Array("Server: \(configuration.serverName)\r\n".utf8)
         highWater = max(16 * 1024, configuration.outputHighWaterMark)
         headerTimeoutNanos = nanos(configuration.headerReadTimeout)
         idleTimeoutNanos = nanos(configuration.idleTimeout)
         heartbeatNanos = nanos(configuration.eventStreamHeartbeatInterval)
+        writeStallNanos = nanos(configuration.writeStallTimeout)
+        pressureWriteStallNanos = nanos(configuration.pressureWriteStallTimeout)
+        let memory = self.memory, workers = self.workers
+        metrics.registry.gauge("http_response_memory_bytes", help: "Bytes held for responses: shared encoded bodies plus what lagging connections hold on their own.") { Double(memory.used) }
+        metrics.registry.gauge("http_response_memory_limit_bytes", help: "The response-memory limit beyond which offloaded requests get 503.") { Double(memory.limit) }
+        metrics.registry.gauge("http_worker_jobs", help: "Requests running or waiting on the worker pool.") { Double(workers.inFlight) }
     }
 
     var isDraining: Bool {
-        let s = state.current
+        let s = state.withLock { $0 }
         return s == .draining || s == .stopped
     }
 
@@ -154,7 +172,7 @@ final class ServerCore: @unchecked Sendable {
         for loop in loops { loop.startTicking(every: tick) }
         let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: acceptQueue)
         source.setEventHandler { [self] in acceptReady() }
-        source.setCancelHandler { close(fd) }
+        source.setCancelHandler { Socket.close(fd) }
         acceptSource = source
         source.resume()
         return address
@@ -183,12 +201,9 @@ final class ServerCore: @unchecked Sendable {
                 }
                 return
             case .accepted(let fd, let peer):
-                let n = openCount.withLock { c -> Int in
-                    c += 1
-                    return c
-                }
+                let n = openCount.add(1, ordering: .relaxed).newValue
                 if n > configuration.maxConnections || isDraining {
-                    openCount.withLock { $0 -= 1 }
+                    openCount.subtract(1, ordering: .relaxed)
                     shed(fd, peer: peer)
                     continue
                 }
@@ -206,7 +221,7 @@ final class ServerCore: @unchecked Sendable {
     }
 
     /// Shed connections since the last warning, and when it was logged (uptime ns).
-    private let shedLog = Locked((count: 0, lastWarning: UInt64(0)))
+    private let shedLog = Mutex((count: 0, lastWarning: UInt64(0)))
 
     /// Beyond max connections: a best-effort 503 problem, then close. A warning is logged at
     /// most once a second, with the number shed since the previous one.
@@ -228,26 +243,23 @@ final class ServerCore: @unchecked Sendable {
         problem.instance = "/"
         let bytes = ResponseWriter.standalone(problem: problem, serverHeaderLine: serverHeaderLine, retryAfter: configuration.retryAfterSeconds)
         _ = bytes.withUnsafeBytes { Socket.write(fd, $0.baseAddress!, $0.count) }
-        Glibc.shutdown(fd, Int32(SHUT_WR))
-        Glibc.close(fd)
+        Socket.shutdownOutput(fd)
+        Socket.close(fd)
     }
 
     func connectionClosed() {
         metrics.openConnections.add(-1)
-        let remaining = openCount.withLock { c -> Int in
-            c -= 1
-            return c
-        }
+        let remaining = openCount.subtract(1, ordering: .relaxed).newValue
         if remaining == 0, isDraining { finishStop() }
     }
 
     func streamOpened() {
-        streamCount.withLock { $0 += 1 }
+        streamCount.add(1, ordering: .relaxed)
         metrics.openStreams.add(1)
     }
 
     func streamClosed() {
-        streamCount.withLock { $0 -= 1 }
+        streamCount.subtract(1, ordering: .relaxed)
         metrics.openStreams.add(-1)
     }
 
@@ -258,7 +270,7 @@ final class ServerCore: @unchecked Sendable {
             return true
         }
         guard proceed else { return }
-        logger.info("shutting down", metadata: ["openConnections": "\(openCount.current)", "deadlineSeconds": "\(deadline)"])
+        logger.info("shutting down", metadata: ["openConnections": "\(openCount.load(ordering: .relaxed))", "deadlineSeconds": "\(deadline)"])
         acceptQueue.sync {
             if acceptPaused {
                 acceptPaused = false
@@ -273,9 +285,10 @@ final class ServerCore: @unchecked Sendable {
             }
         }
         DispatchQueue.global().asyncAfter(deadline: .now() + max(0, deadline)) { [self] in
-            guard state.current == .draining else { return }
-            if openCount.current > 0 {
-                logger.warning("shutdown deadline reached; closing remaining connections", metadata: ["openConnections": "\(openCount.current)"])
+            guard state.withLock({ $0 }) == .draining else { return }
+            let open = openCount.load(ordering: .relaxed)
+            if open > 0 {
+                logger.warning("shutdown deadline reached; closing remaining connections", metadata: ["openConnections": "\(open)"])
             }
             for loop in loops {
                 loop.queue.async {
@@ -283,7 +296,7 @@ final class ServerCore: @unchecked Sendable {
                 }
             }
         }
-        if openCount.current == 0 { finishStop() }
+        if openCount.load(ordering: .relaxed) == 0 { finishStop() }
     }
 
     private func finishStop() {

@@ -29,17 +29,30 @@ public struct HTTPServerConfiguration: Sendable {
     /// Smallest body gzip-compressed.
     public var gzipMinimumSize: Int = 1024
     public var gzipLevel: Int32 = 6
-    /// Threads for `.offloaded` routes.
+    /// Worker-pool threads, for `.compute` and `.heavy` routes and streamed body chunks.
     public var workerPoolSize: Int = max(2, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
-    /// Offloaded requests that may wait for a worker; beyond them the answer is 503 with Retry-After.
+    /// `.heavy` requests that may wait for a worker; beyond them the answer is 503 with Retry-After.
     public var workerQueueLimit: Int = 16
+    /// `.compute` requests that may wait for a worker (cheap work: a long list drains quickly).
+    public var computeQueueLimit: Int = 512
+    /// Bytes held for responses (shared encoded bodies plus what lagging connections hold on
+    /// their own) beyond which new offloaded requests get 503 and stalled readers are closed
+    /// after `pressureWriteStallTimeout`.
+    public var responseMemoryLimit: Int = 48 << 20
+    /// Where the shared encoded bodies this server sends are counted.
+    public var memoryLedger: MemoryLedger = .shared
     /// Bytes an event stream may have queued for a client before it is dropped.
     public var eventStreamQueueLimit: Int = 256 * 1024
     /// Interval of the `: heartbeat` comment on idle event streams.
     public var eventStreamHeartbeatInterval: Double = 15
     /// Unsent output per connection beyond which the server stops reading from that client
-    /// and stops pulling streamed bodies (back-pressure).
-    public var outputHighWaterMark: Int = 256 * 1024
+    /// and stops pulling streamed bodies (back-pressure): the window of bytes a connection
+    /// holds on its own.
+    public var outputHighWaterMark: Int = 64 * 1024
+    /// A client that accepts none of its pending output for this long is closed.
+    public var writeStallTimeout: Double = 30
+    /// The same, while response memory is over its limit.
+    public var pressureWriteStallTimeout: Double = 3
     /// `Server` header value.
     public var serverName: String = "SolarSystem"
     /// `Retry-After` seconds on 503s.

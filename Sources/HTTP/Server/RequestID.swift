@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Request ids: a client's `X-Request-Id` when it is sane (1–128 characters of
 /// `A-Z a-z 0-9 - _ . : / + = @`), otherwise a fresh one (random per-process prefix + counter).
 public enum RequestID {
@@ -6,14 +8,11 @@ public enum RequestID {
         let hex = String(r, radix: 16)
         return String(repeating: "0", count: 8 - hex.count) + hex
     }()
-    private static let counter = Locked<UInt64>(0)
+    private static let counter = Atomic<UInt64>(0)
 
     /// A new id, unique within this process (`1f3a9c0e-000000000042`).
     public static func generate() -> String {
-        let n = counter.withLock { c -> UInt64 in
-            c &+= 1
-            return c
-        }
+        let n = counter.wrappingAdd(1, ordering: .relaxed).newValue
         let hex = String(n, radix: 16)
         return prefix + "-" + String(repeating: "0", count: max(0, 12 - hex.count)) + hex
     }

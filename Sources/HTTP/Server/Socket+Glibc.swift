@@ -134,6 +134,37 @@ enum Socket {
         }
     }
 
+    /// Gathers `iovecs` into one `sendmsg` without blocking; returns bytes written, 0 on EAGAIN,
+    /// -1 on error.
+    static func write(_ fd: Int32, _ iovecs: UnsafeMutableBufferPointer<iovec>) -> Int {
+        var message = msghdr()
+        message.msg_iov = iovecs.baseAddress
+        message.msg_iovlen = numericCast(iovecs.count)
+        while true {
+            let n = sendmsg(fd, &message, Int32(MSG_NOSIGNAL))
+            if n >= 0 { return n }
+            let e = errno
+            if e == EINTR { continue }
+            if e == EAGAIN || e == EWOULDBLOCK { return 0 }
+            return -1
+        }
+    }
+
+    /// Reads into `buffer`: bytes read, 0 at end of stream, -1 with `errno` set.
+    @inline(__always)
+    static func read(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer) -> Int {
+        Glibc.read(fd, buffer.baseAddress, buffer.count)
+    }
+
+    /// Half-closes: no more output (the peer reads end of stream), input still readable.
+    static func shutdownOutput(_ fd: Int32) {
+        _ = Glibc.shutdown(fd, Int32(SHUT_WR))
+    }
+
+    static func close(_ fd: Int32) {
+        _ = Glibc.close(fd)
+    }
+
     /// Ignores SIGPIPE process-wide (writes to closed sockets then fail with EPIPE instead).
     static func ignoreSIGPIPE() {
         signal(SIGPIPE, SIG_IGN)

@@ -1,80 +1,181 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Dispatch
 import Foundation
+import Synchronization
 
-/// A fixed set of threads for `.offloaded` routes with a short bounded wait list. `trySubmit`
-/// refuses work when every thread is busy and `queueLimit` jobs already wait (the caller answers
-/// 503), so a slow renderer can never queue up unbounded work or stall a connection queue, while
-/// a burst of a few requests (a page loading several images) is served rather than refused.
-final class WorkerPool: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var jobs: [@Sendable () -> Void] = []
-    private var busy = 0
-    private var threads = 0
-    private var idle = 0
-    private var stopped = false
-    let size: Int
-    let queueLimit: Int
-    let name: String
-
-    init(size: Int, queueLimit: Int = 0, name: String) {
-        self.size = max(1, size)
-        self.queueLimit = max(0, queueLimit)
-        self.name = name
+/// The bounded pool that runs everything an event loop must not: `.compute` and `.heavy` routes,
+/// the offloaded half of planned routes, and the chunks of `.pull` bodies.
+///
+/// - A fixed set of threads, started lazily, each at a lower scheduling priority (nice +5 on
+///   Linux) than the event loops, so a loop woken by a request preempts the number crunching.
+/// - Three FIFO lanes. Continuations (the next chunks of a body already being sent: that
+///   response was admitted, and finishing it frees its memory) and compute jobs take turns, so
+///   neither starves the other. Heavy jobs go last, and never more than `heavyConcurrency` at
+///   once, so a slow picture cannot take every thread away from the cheap work behind it.
+/// - Bounded wait lists: `trySubmit` refuses (the caller answers 503 with `Retry-After`) when the
+///   lane's wait list is full. Continuations are not refused: their number is bounded by the
+///   connections sending bodies, each with at most one chunk job at a time.
+final class WorkerPool: Sendable {
+    enum Lane: Sendable {
+        case compute
+        case heavy
     }
 
-    /// Jobs running or waiting for a thread.
-    var inFlight: Int {
-        condition.lock()
-        defer { condition.unlock() }
-        return busy
-    }
+    typealias Job = @Sendable () -> Void
 
-    /// Runs `job` on a worker thread, or queues it while fewer than `queueLimit` jobs wait;
-    /// false when both are full.
-    func trySubmit(_ job: @escaping @Sendable () -> Void) -> Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        guard !stopped, busy < size + queueLimit else { return false }
-        busy += 1
-        jobs.append(job)
-        if idle == 0, threads < size {
-            threads += 1
-            let t = Thread { [self] in self.run() }
-            t.name = "\(name)-\(threads)"
-            t.stackSize = 4 << 20
-            t.start()
-        } else {
-            condition.signal()
+    private struct State {
+        var continuations: [Job] = []
+        var compute: [Job] = []
+        var heavy: [Job] = []
+        var runningHeavy = 0
+        /// Jobs admitted and not finished (running or waiting), continuations excluded.
+        var admitted = 0
+        var idle: [Int] = []
+        var started = 0
+        var stopped = false
+        /// Alternates continuations and compute jobs when both wait, so neither starves the other.
+        var continuationTurn = true
+
+        mutating func next(heavyConcurrency: Int) -> (Job, isHeavy: Bool)? {
+            if !continuations.isEmpty, continuationTurn || compute.isEmpty {
+                continuationTurn = false
+                return (continuations.removeFirst(), false)
+            }
+            if !compute.isEmpty {
+                continuationTurn = true
+                return (compute.removeFirst(), false)
+            }
+            if !heavy.isEmpty, runningHeavy < heavyConcurrency || stopped {
+                runningHeavy += 1
+                return (heavy.removeFirst(), true)
+            }
+            return nil
         }
+
+        var hasRunnable: Bool { !continuations.isEmpty || !compute.isEmpty }
+    }
+
+    let size: Int
+    let heavyConcurrency: Int
+    let computeQueueLimit: Int
+    let heavyQueueLimit: Int
+    let name: String
+    private let state = Mutex(State())
+    private let wakeups: [DispatchSemaphore]
+
+    /// - Parameters:
+    ///   - size: threads.
+    ///   - heavyConcurrency: heavy jobs running at once (default `size - 1`, at least 1).
+    ///   - computeQueueLimit, heavyQueueLimit: jobs that may wait in each lane.
+    init(size: Int, heavyConcurrency: Int? = nil, computeQueueLimit: Int = 256, heavyQueueLimit: Int = 16, name: String) {
+        self.size = max(1, size)
+        self.heavyConcurrency = max(1, min(self.size, heavyConcurrency ?? (self.size - 1)))
+        self.computeQueueLimit = max(0, computeQueueLimit)
+        self.heavyQueueLimit = max(0, heavyQueueLimit)
+        self.name = name
+        wakeups = (0..<self.size).map { _ in DispatchSemaphore(value: 0) }
+    }
+
+    /// Jobs admitted and not finished (running or waiting), continuations excluded.
+    var inFlight: Int { state.withLock { $0.admitted } }
+
+    /// Queues `job` in `lane`; false when that lane's wait list is full or the pool stopped.
+    func trySubmit(_ lane: Lane, _ job: @escaping Job) -> Bool {
+        let wake: Int?? = state.withLock { s -> Int?? in
+            guard !s.stopped else { return .none }
+            let running = lane == .heavy ? s.runningHeavy : 0
+            switch lane {
+            case .compute:
+                let waiting = s.compute.count
+                guard waiting < computeQueueLimit + idleCapacity(s) else { return .none }
+                s.compute.append(counted(job))
+            case .heavy:
+                guard s.heavy.count < heavyQueueLimit + max(0, heavyConcurrency - running) else { return .none }
+                s.heavy.append(counted(job))
+            }
+            s.admitted += 1
+            return .some(takeIdle(&s))
+        }
+        guard let w = wake else { return false }
+        if let w { wakeups[w].signal() }
         return true
     }
 
-    private func run() {
-        while true {
-            condition.lock()
-            while jobs.isEmpty, !stopped {
-                idle += 1
-                condition.wait()
-                idle -= 1
-            }
-            if jobs.isEmpty, stopped {
-                threads -= 1
-                condition.unlock()
-                return
-            }
-            let job = jobs.removeFirst()
-            condition.unlock()
-            job()
-            condition.lock()
-            busy -= 1
-            condition.unlock()
+    /// Queues the next piece of an admitted response; never refused while the pool runs.
+    func submitContinuation(_ job: @escaping Job) {
+        let wake: Int? = state.withLock { s in
+            s.continuations.append(job)
+            return takeIdle(&s)
         }
+        if let wake { wakeups[wake].signal() }
     }
 
     /// Lets the threads exit once the queued jobs are done.
     func stop() {
-        condition.lock()
-        stopped = true
-        condition.broadcast()
-        condition.unlock()
+        let sleepers: [Int] = state.withLock { s in
+            s.stopped = true
+            defer { s.idle = [] }
+            return s.idle
+        }
+        for i in sleepers { wakeups[i].signal() }
+    }
+
+    /// Threads that could start a job at once (idle or not yet started): jobs beyond the wait
+    /// list are still accepted while a thread is free for them.
+    private func idleCapacity(_ s: State) -> Int { s.idle.count + (size - s.started) }
+
+    /// Wraps an admitted job so finishing it is counted.
+    private func counted(_ job: @escaping Job) -> Job {
+        { [self] in
+            job()
+            state.withLock { $0.admitted -= 1 }
+        }
+    }
+
+    /// An idle thread to wake (or a new one to start) for newly runnable work. Call locked.
+    private func takeIdle(_ s: inout State) -> Int? {
+        let runnable = s.hasRunnable || (!s.heavy.isEmpty && s.runningHeavy < heavyConcurrency)
+        guard runnable else { return nil }
+        if let i = s.idle.popLast() { return i }
+        if s.started < size {
+            let index = s.started
+            s.started += 1
+            let thread = Thread { [self] in run(index) }
+            thread.name = "\(name)-\(index)"
+            thread.stackSize = 8 << 20
+            thread.start()
+        }
+        return nil
+    }
+
+    private func run(_ index: Int) {
+        #if os(Linux)
+        // On Linux the nice value is per thread; 0 names the calling thread.
+        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 5)
+        #endif
+        while true {
+            let next: (Job, isHeavy: Bool)? = state.withLock { s in
+                if let j = s.next(heavyConcurrency: heavyConcurrency) { return j }
+                if !s.stopped { s.idle.append(index) }
+                return nil
+            }
+            guard let (job, isHeavy) = next else {
+                if state.withLock({ $0.stopped && !$0.hasRunnable && $0.heavy.isEmpty }) { return }
+                wakeups[index].wait()
+                continue
+            }
+            job()
+            if isHeavy {
+                let wake: Int? = state.withLock { s in
+                    s.runningHeavy -= 1
+                    return takeIdle(&s)
+                }
+                if let wake { wakeups[wake].signal() }
+            }
+        }
     }
 }

@@ -1,5 +1,5 @@
 import Testing
-@testable import Rendering
+import Zlib
 
 @Suite("CRC-32")
 struct CRC32Tests {

@@ -1,0 +1,256 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Dispatch
+import Logging
+
+extension HTTPConnection {
+    // MARK: - reading
+
+    /// Reads until the socket is drained (`EAGAIN`), the connection stops wanting input, or a
+    /// per-event budget is spent. Draining matters: the read source may not fire again for a
+    /// reset or EOF that arrived together with the data just read.
+    func onReadable() {
+        loop.assertOnLoop()
+        var budget = 8
+        while !closed, !readSuspended {
+            if budget == 0 {
+                // Fairness to the loop's other connections: continue on a later turn.
+                loop.queue.async { [self] in
+                    if !closed, !readSuspended { onReadable() }
+                }
+                return
+            }
+            budget -= 1
+            let n = Socket.read(fd, loop.readBuffer)
+            if n > 0 {
+                let now = monotonicNanos()
+                lastActivity = now
+                if case .lingering = phase {
+                    lingerBytes += n
+                    if lingerBytes > 4 << 20 { close(streamReason: .clientGone) }
+                    continue
+                }
+                parser.append(UnsafeRawBufferPointer(start: loop.readBuffer.baseAddress, count: n))
+                drive()
+                if !closed {
+                    if parser.isReceivingHead {
+                        if headStartedAt == 0 { headStartedAt = now }
+                    } else {
+                        headStartedAt = 0
+                    }
+                }
+            } else if n == 0 {
+                inputClosed = true
+                updateReadInterest()
+                switch phase {
+                case .lingering, .streaming:
+                    close(streamReason: .clientGone)
+                default:
+                    drive()
+                }
+                return
+            } else {
+                let e = errno
+                if e == EINTR { continue }
+                if e == EAGAIN || e == EWOULDBLOCK { return }
+                close(streamReason: .clientGone)
+                return
+            }
+        }
+    }
+
+    /// Reads only while there is room to answer: not while output is backed up, and (while a
+    /// response is in flight) not beyond 64 KiB of pipelined input.
+    func updateReadInterest() {
+        guard let source = readSource, !closed else { return }
+        var want = !inputClosed && output.unsent < core.highWater
+        if want {
+            switch phase {
+            case .ready: break
+            case .lingering: want = true
+            default: want = parser.bufferedByteCount < 64 * 1024
+            }
+        }
+        if want, readSuspended {
+            readSuspended = false
+            source.resume()
+            // Input may already be waiting without a new edge to announce it.
+            loop.queue.async { [self] in
+                if !closed, !readSuspended { onReadable() }
+            }
+        } else if !want, !readSuspended {
+            readSuspended = true
+            source.suspend()
+        }
+    }
+
+    // MARK: - requests
+
+    /// Parses and answers buffered requests. Returns true when `drive` should loop again.
+    func serviceReady() -> Bool {
+        if closeWhenFlushed {
+            if flush() { beginLingeringClose() }
+            return false
+        }
+        var blockedByOutput = false
+        parsing: while case .ready = phase, !closeWhenFlushed {
+            if output.unsent >= core.highWater {
+                blockedByOutput = true
+                break
+            }
+            switch parser.next() {
+            case .needMore:
+                break parsing
+            case .continueExpected:
+                output.append(ResponseWriter.continue100)
+            case .request(let request):
+                handle(request)
+                if closed { return false }
+            case .error(let error):
+                rejectRequest(error)
+                break parsing
+            }
+        }
+        guard case .ready = phase else { return true }
+        let drained = flush()
+        if closed { return false }
+        if closeWhenFlushed {
+            if drained { beginLingeringClose() }
+            return false
+        }
+        if blockedByOutput, drained { return true }
+        if inputClosed, drained {
+            // The client half-closed: everything it sent has been answered (or was incomplete).
+            close(streamReason: .clientGone)
+            return false
+        }
+        if draining, drained {
+            // Shutting down: nothing in flight, and a half-received request will not be finished.
+            close(streamReason: .serverClosed)
+            return false
+        }
+        updateReadInterest()
+        return false
+    }
+
+    /// Routes `request` and answers it: `.light` routes and planners run here, on the loop;
+    /// everything else is offloaded to the worker pool and answered when it comes back.
+    func handle(_ request: HTTPRequest) {
+        requestCount += 1
+        let now = monotonicNanos()
+        headStartedAt = 0
+        lastActivity = now
+        let keepAlive = request.wantsKeepAlive && requestCount < core.configuration.maxRequestsPerConnection && !core.isDraining
+        var context = RequestContext(
+            internalRequestId: RequestID.resolve(request.headers), logger: core.logger, peer: peer,
+            route: "unmatched", parameters: RouteParameters(), receivedAt: now
+        )
+        context.isOnEventLoop = true
+        let exchange = Exchange(request: request, keepAlive: keepAlive, requestId: context.requestId, hooks: context.hooks)
+        switch core.router.match(request.method, path: request.path) {
+        case .found(let route, let parameters):
+            context.route = route.pattern
+            context.parameters = parameters
+            let lane: WorkerPool.Lane = route.cost == .heavy ? .heavy : .compute
+            switch route.action {
+            case .handler(let handler):
+                if route.cost == .light {
+                    context.handler = handler
+                    respondInline(request, context, exchange)
+                } else {
+                    offload(request, context, exchange, lane: lane, handler: handler)
+                }
+            case .planner(let planner):
+                let plan: Router.Plan
+                do {
+                    plan = try planner(request, context)
+                } catch {
+                    context.handler = { _, _ in throw error }
+                    respondInline(request, context, exchange)
+                    return
+                }
+                switch plan {
+                case .respond(let response):
+                    context.handler = { _, _ in response }
+                    respondInline(request, context, exchange)
+                case .offload(let work):
+                    offload(request, context, exchange, lane: lane) { _, _ in try work() }
+                }
+            }
+        case .methodNotAllowed(let allowed):
+            let list = allowed.map(\.rawValue).joined(separator: ", ")
+            context.routingError = ProblemDetails(status: .methodNotAllowed, detail: "\(request.method) is not allowed on \(request.path); allowed: \(list)")
+                .withHeader("Allow", list)
+            respondInline(request, context, exchange)
+        case .notFound:
+            context.routingError = ProblemDetails(status: .notFound, detail: "no resource at \(request.path)")
+            respondInline(request, context, exchange)
+        }
+    }
+
+    /// Runs the middleware chain here, on the loop.
+    private func respondInline(_ request: HTTPRequest, _ context: RequestContext, _ exchange: Exchange) {
+        startResponse(core.responder.respond(to: request, context: context), exchange)
+    }
+
+    /// Runs the chain around `handler` on the worker pool; the connection waits (its loop keeps
+    /// serving every other connection) and answers when the result hops back. Refused with 503
+    /// and `Retry-After` when the lane's wait list is full or response memory is over its limit.
+    private func offload(_ request: HTTPRequest, _ context: RequestContext, _ exchange: Exchange, lane: WorkerPool.Lane, handler: @escaping Router.Handler) {
+        var refusal: String?
+        if core.memory.isOverLimit {
+            refusal = "memory"
+        } else {
+            var offloaded = context
+            offloaded.isOnEventLoop = false
+            offloaded.handler = handler
+            let workerContext = offloaded
+            phase = .awaiting(exchange)
+            let responder = core.responder
+            let accepted = core.workers.trySubmit(lane) { [self] in
+                let response = responder.respond(to: request, context: workerContext)
+                loop.queue.async { [self] in offloadFinished(response, exchange) }
+            }
+            if accepted { return }
+            phase = .ready
+            refusal = "workers"
+        }
+        core.metrics.offloadRejected.increment(labels: [refusal ?? "workers"])
+        var refused = context
+        refused.handler = nil
+        refused.routingError = ProblemDetails(
+            status: .serviceUnavailable,
+            detail: refusal == "memory" ? "the server is holding as much response data as it may; retry shortly" : "every worker is busy; retry shortly"
+        ).withHeader("Retry-After", String(core.configuration.retryAfterSeconds))
+        respondInline(request, refused, exchange)
+    }
+
+    private func offloadFinished(_ response: HTTPResponse, _ exchange: Exchange) {
+        loop.assertOnLoop()
+        guard !closed else {
+            exchange.hooks.run(ResponseOutcome(status: response.status, bodyBytes: 0, completed: false))
+            return
+        }
+        phase = .ready
+        startResponse(response, exchange)
+        drive()
+    }
+
+    /// A request the parser refused: answer with a problem and close.
+    func rejectRequest(_ error: HTTPParseError) {
+        core.metrics.protocolErrors.increment(labels: [String(error.status.code)])
+        core.logger.info("rejected request", metadata: [
+            "status": .stringConvertible(error.status.code), "detail": "\(error.detail)", "peer": "\(peer)",
+        ])
+        writeFinal(error.problem)
+    }
+
+    /// Queues a standalone `Connection: close` problem response and stops reading requests.
+    func writeFinal(_ problem: ProblemDetails) {
+        output.append(ResponseWriter.standalone(problem: problem, serverHeaderLine: core.serverHeaderLine, retryAfter: core.configuration.retryAfterSeconds))
+        closeWhenFlushed = true
+    }
+}

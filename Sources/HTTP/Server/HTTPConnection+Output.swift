@@ -1,0 +1,170 @@
+import Dispatch
+
+extension HTTPConnection {
+    /// How a response's body is delimited on the wire.
+    enum Framing {
+        /// No body (1xx, 204, 304).
+        case none
+        case contentLength(Int)
+        /// Chunked for HTTP/1.1; for HTTP/1.0 the body ends when the connection closes.
+        case streamed
+    }
+
+    /// Writes the head and, for byte bodies, the body; streamed bodies switch the phase.
+    func startResponse(_ response: HTTPResponse, _ exchange: Exchange) {
+        loop.assertOnLoop()
+        var exchange = exchange
+        exchange.status = response.status
+        let isHead = exchange.method == .head
+        let mayHaveBody = response.status.mayHaveBody
+        if core.isDraining { exchange.keepAlive = false }
+        switch response.body {
+        case .bytes, .encoded:
+            let body = response.bodyBytes
+            writeHead(response, &exchange, framing: mayHaveBody ? .contentLength(body.count) : .none)
+            let sent = isHead || !mayHaveBody ? 0 : body.count
+            if sent > 0 {
+                var shared = false
+                if case .encoded = response.body { shared = true }
+                output.appendBody(body, shared: shared)
+            }
+            finishExchange(exchange, bodyBytes: sent, completed: true)
+        case .pull(let producer):
+            writeHead(response, &exchange, framing: mayHaveBody ? .streamed : .none)
+            if isHead || !mayHaveBody {
+                finishExchange(exchange, bodyBytes: 0, completed: true)
+            } else {
+                phase = .pulling(exchange, producer, producing: false)
+            }
+        case .eventStream(let setup):
+            writeHead(response, &exchange, framing: mayHaveBody ? .streamed : .none)
+            if isHead || !mayHaveBody {
+                finishExchange(exchange, bodyBytes: 0, completed: true)
+            } else {
+                let stream = EventStream(request: exchange.request, queueLimitBytes: core.configuration.eventStreamQueueLimit, sink: self)
+                phase = .streaming(exchange, stream)
+                lastWriteAt = monotonicNanos()
+                core.streamOpened()
+                setup(stream)
+                if draining { shutDownStream(stream) }
+            }
+        }
+    }
+
+    /// The status line, the response's headers, the framing and `Connection` headers, the blank
+    /// line: the one place a response head is written.
+    private func writeHead(_ response: HTTPResponse, _ exchange: inout Exchange, framing: Framing) {
+        output.withTail { out in
+            ResponseWriter.appendHead(status: response.status, headers: response.headers, requestId: exchange.requestId, serverHeaderLine: core.serverHeaderLine, to: &out)
+            switch framing {
+            case .none:
+                break
+            case .contentLength(let n):
+                out.append(contentsOf: "Content-Length: ".utf8)
+                ResponseWriter.appendDecimal(n, to: &out)
+                out.append(contentsOf: ResponseWriter.crlf)
+            case .streamed:
+                if exchange.http10 {
+                    exchange.keepAlive = false
+                    exchange.chunked = false
+                } else {
+                    out.append(contentsOf: "Transfer-Encoding: chunked\r\n".utf8)
+                }
+            }
+            if !exchange.keepAlive {
+                out.append(contentsOf: "Connection: close\r\n".utf8)
+            } else if exchange.http10 {
+                out.append(contentsOf: "Connection: keep-alive\r\n".utf8)
+            }
+            out.append(contentsOf: ResponseWriter.crlf)
+        }
+    }
+
+    func finishExchange(_ exchange: Exchange, bodyBytes: Int, completed: Bool) {
+        phase = .ready
+        if !exchange.keepAlive || core.isDraining { closeWhenFlushed = true }
+        if parser.isReceivingHead { headStartedAt = monotonicNanos() }
+        exchange.hooks.run(ResponseOutcome(status: exchange.status, bodyBytes: bodyBytes, completed: completed))
+    }
+
+    /// One piece of a streamed body, with chunk framing unless the body is close-delimited.
+    func appendChunk(_ bytes: [UInt8], _ exchange: Exchange) {
+        if exchange.chunked { output.withTail { ResponseWriter.appendChunkHeader(bytes.count, to: &$0) } }
+        output.appendBody(bytes, shared: false)
+        if exchange.chunked { output.append(ResponseWriter.crlf) }
+    }
+
+    // MARK: - writing
+
+    /// Writes as much output as the socket takes. True when everything is written.
+    @discardableResult
+    func flush() -> Bool {
+        let before = output.unsent
+        switch output.write(to: fd) {
+        case .drained:
+            stallSince = 0
+            disarmWriteSource()
+            account()
+            return true
+        case .wouldBlock:
+            // The stall clock restarts whenever the client takes something.
+            if stallSince == 0 || output.unsent < before { stallSince = monotonicNanos() }
+            armWriteSource()
+            account()
+            return false
+        case .failed:
+            close(streamReason: .clientGone)
+            return false
+        }
+    }
+
+    /// Reports changes in the bytes this connection holds on its own to the memory budget.
+    /// (Nothing happens on the common path: output written at once, nothing held.)
+    @inline(__always)
+    private func account() {
+        let owned = output.ownedUnsent
+        if owned != accountedBytes {
+            core.memory.adjust(by: owned - accountedBytes)
+            accountedBytes = owned
+        }
+    }
+
+    private func armWriteSource() {
+        if let ws = writeSource {
+            if writeSuspended {
+                writeSuspended = false
+                ws.resume()
+            }
+            return
+        }
+        let ws = DispatchSource.makeWriteSource(fileDescriptor: fd, queue: loop.queue)
+        ws.setEventHandler { [self] in onWritable() }
+        ws.setCancelHandler { [self] in sourceCancelled() }
+        pendingCancels += 1
+        writeSource = ws
+        writeSuspended = false
+        ws.resume()
+    }
+
+    private func disarmWriteSource() {
+        if let ws = writeSource, !writeSuspended {
+            writeSuspended = true
+            ws.suspend()
+        }
+    }
+
+    private func onWritable() {
+        loop.assertOnLoop()
+        guard !closed else { return }
+        if flush() {
+            drive()
+        } else if !closed {
+            if case .streaming(let exchange, let stream) = phase, stream.setUnsentOnWire(output.unsent) {
+                dropStream(exchange, stream)
+            } else if case .pulling(_, _, producing: false) = phase, output.unsent < core.highWater {
+                // Room again in the window: ask for the next chunks.
+                drive()
+            }
+        }
+    }
+}

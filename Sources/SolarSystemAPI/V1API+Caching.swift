@@ -1,0 +1,47 @@
+import Ephemeris
+import HTTP
+import Missions
+
+/// What a cached answer depends on: the parsed, canonical query (so `date=2026-11-22` and
+/// `date=2026-11-22T00:00:00Z` share an entry, and parameter order or percent-encoding do not
+/// matter). The data and engine are fixed for the process's life, so they are not part of it.
+public enum ResponseKey: Hashable, Sendable {
+    case positions(Instant, [BodyID], FrameSelection)
+    case series(BodyID, SeriesTimes, FrameSelection, csv: Bool)
+    case rotations(Instant, [BodyID], equatorial: Bool)
+    case scene(Instant)
+    case orbits(Instant, [BodyID], samples: Int)
+    case stars(maxMagnitude: Double, named: Bool, csv: Bool)
+    case trajectory(TrajectoryBodyKey)
+    case view(ViewCacheKey)
+}
+
+extension V1API {
+    /// The plan of a route whose answer is computed and encoded off the loop, and cached when it
+    /// is fixed: on a hit the encoded answer is sent from the loop; on a miss `compute` runs on
+    /// the worker pool, its bytes are encoded once (gzip variant, ETag) and, for fixed answers
+    /// that fit, kept.
+    func encodedPlan(
+        _ key: ResponseKey, freshness: Freshness, contentType: String = HTTPResponse.jsonContentType,
+        finish: @escaping @Sendable (HTTPResponse) -> HTTPResponse = { $0 },
+        compute: @escaping @Sendable () throws -> [UInt8]
+    ) -> Router.Plan {
+        let cacheable = freshness != .now
+        if cacheable, let hit = services.responses[key] {
+            return .respond(finish(freshness.apply(HTTPResponse(encoded: hit))))
+        }
+        let responses = services.responses
+        return .offload {
+            let body = EncodedBody(bytes: try compute(), contentType: contentType)
+            if cacheable { responses.insert(body, for: key) }
+            return finish(freshness.apply(HTTPResponse(encoded: body)))
+        }
+    }
+}
+
+extension HTTPResponse {
+    /// A body encoded once at start-up (catalogue, missions, the spec): revalidated hourly.
+    static func catalogue(_ body: EncodedBody) -> HTTPResponse {
+        HTTPResponse(encoded: body).cacheable(maxAge: 3600)
+    }
+}
