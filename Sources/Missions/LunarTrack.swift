@@ -71,7 +71,8 @@ public struct LunarCircularOrbit: Sendable, Hashable {
 struct MoonState {
     /// Geocentric, ecliptic J2000 km.
     let positionKm: Vector3
-    /// IAU body-fixed → ecliptic J2000.
+    /// IAU body-fixed → ecliptic J2000; only the pieces on or near the surface read it
+    /// (``TrackPiece/needsOrientation``), so it is left at identity for the others.
     let bodyToEcliptic: Matrix3
 }
 
@@ -165,6 +166,16 @@ public struct LunarTrack: Sendable {
     static func needsCurve(_ piece: TrackPiece) -> Bool {
         switch piece {
         case .curve, .join: true
+        default: false
+        }
+    }
+}
+
+extension TrackPiece {
+    /// Whether the piece needs the Moon's orientation (the landing site).
+    var needsOrientation: Bool {
+        switch self {
+        case .surface, .descent, .ascent: true
         default: false
         }
     }

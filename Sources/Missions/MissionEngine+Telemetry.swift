@@ -129,43 +129,58 @@ extension MissionEngine {
             guard mission.referenceFrame == .geocentric else {
                 return PhysicalState(position: marker, velocityKmS: velocity, moonRelativeKm: nil, moonRelativeVelocityKmS: nil)
             }
-            let moonVelocity = b > a ? (moons[b].positionKm - moons[a].positionKm) / seconds : .zero
-            return PhysicalState(position: marker, velocityKmS: velocity, moonRelativeKm: marker - moons[t].positionKm,
-                                 moonRelativeVelocityKmS: velocity - moonVelocity)
+            return PhysicalState(position: marker, velocityKmS: velocity, moonRelativeKm: marker - moons.position(t),
+                                 moonRelativeVelocityKmS: velocity - moons.velocityKmS(t))
         }
         func relative(_ x: Double) -> Vector3 {
             let segment = track.segment(atHours: x, around: t)
-            let curve = LunarTrack.needsCurve(segment.piece) ? authoredPath(v, atHours: x, moonKm: moons[x].positionKm) : nil
-            return LunarTrack.position(segment.piece, segment: segment, atHours: x, moon: moons[x], curve: curve, radiusKm: moonRadiusKm)
+            let moonKm = moons.position(x)
+            let curve = LunarTrack.needsCurve(segment.piece) ? authoredPath(v, atHours: x, moonKm: moonKm) : nil
+            let moon = MoonState(positionKm: moonKm, bodyToEcliptic: segment.piece.needsOrientation ? moons.bodyToEcliptic(x) : .identity)
+            return LunarTrack.position(segment.piece, segment: segment, atHours: x, moon: moon, curve: curve, radiusKm: moonRadiusKm)
         }
         let rel = relative(t)
-        let position = rel + moons[t].positionKm
+        let position = rel + moons.position(t)
         guard b > a else { return PhysicalState(position: position, velocityKmS: .zero, moonRelativeKm: rel, moonRelativeVelocityKmS: .zero) }
         let relA = relative(a), relB = relative(b)
         let relV = (relB - relA) / seconds
-        let geoV = ((relB + moons[b].positionKm) - (relA + moons[a].positionKm)) / seconds
+        let geoV = ((relB + moons.position(b)) - (relA + moons.position(a))) / seconds
         return PhysicalState(position: position, velocityKmS: geoV, moonRelativeKm: rel, moonRelativeVelocityKmS: relV)
     }
 }
 
-/// The Moon's position and orientation at the few instants one telemetry call needs, each
-/// computed once.
+/// The Moon's position and orientation at the few instants one telemetry call needs: the state
+/// once (position and velocity), carried linearly over the ±1 min of the differences (the Moon's
+/// 2.7 µm/s² pull bends that line by 5 m), and the orientation for each instant that asks.
 struct MoonStates {
     let engine: MissionEngine
-    private var cache: [(Double, MoonState)] = []
+    private var base: (hours: Double, positionKm: Vector3, velocityKmS: Vector3)?
+    private var orientations: [(hours: Double, matrix: Matrix3)] = []
 
     init(engine: MissionEngine) { self.engine = engine }
 
-    subscript(t: Double) -> MoonState {
-        mutating get {
-            if let hit = cache.first(where: { $0.0 == t }) { return hit.1 }
-            let instant = engine.mission.instant(atHours: t)
-            let state = MoonState(
-                positionKm: engine.ephemeris.parentRelativeState(.moon, at: instant).positionKm,
-                bodyToEcliptic: engine.ephemeris.orientation(.moon, at: instant).bodyToEcliptic
-            )
-            cache.append((t, state))
-            return state
-        }
+    private mutating func state(near t: Double) -> (hours: Double, positionKm: Vector3, velocityKmS: Vector3) {
+        if let base, abs(base.hours - t) <= 2 * engine.speedStepHours { return base }
+        let s = engine.ephemeris.parentRelativeState(.moon, at: engine.mission.instant(atHours: t))
+        let fresh = (hours: t, positionKm: s.positionKm, velocityKmS: s.velocityKmPerDay / Constants.secondsPerDay)
+        base = fresh
+        return fresh
+    }
+
+    /// Geocentric ecliptic J2000 km.
+    mutating func position(_ t: Double) -> Vector3 {
+        let s = state(near: t)
+        return s.positionKm + s.velocityKmS * ((t - s.hours) * 3600)
+    }
+
+    /// km/s.
+    mutating func velocityKmS(_ t: Double) -> Vector3 { state(near: t).velocityKmS }
+
+    /// IAU body-fixed → ecliptic J2000.
+    mutating func bodyToEcliptic(_ t: Double) -> Matrix3 {
+        if let hit = orientations.first(where: { $0.hours == t }) { return hit.matrix }
+        let m = engine.ephemeris.orientation(.moon, at: engine.mission.instant(atHours: t)).bodyToEcliptic
+        orientations.append((t, m))
+        return m
     }
 }
