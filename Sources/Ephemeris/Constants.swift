@@ -14,5 +14,7 @@ public enum Constants {
     /// Earth/Moon mass ratio used to split the Earth–Moon barycentre (JPL DE405 header, EMRAT).
     public static let earthMoonMassRatio = 81.300_569_07
     public static let earthEquatorialRadiusKm = 6_378.137 // IERS 2010 / WGS-84
+    /// GM of the Moon, km³/s² (JPL DE440 header; Park et al. 2021, AJ 161:105).
+    public static let moonGMKm3PerS2 = 4_902.800_118
     public static let speedOfLightKmPerSecond = 299_792.458 // SI definition
 }

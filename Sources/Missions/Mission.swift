@@ -76,7 +76,9 @@ public struct Waypoint: Sendable, Hashable {
     }
 }
 
-/// A window of circular motion around the Moon (`moonOrbit`, `moonOrbitReturn`).
+/// A window of circular motion around the Moon (`moonOrbit`, `moonOrbitReturn`) for the scene
+/// marker: the seeds' enlarged, decorative circle (25,000 km, 4 h for Apollo 11). Telemetry
+/// comes from ``Mission/physics``.
 public struct MoonOrbitPhase: Sendable, Hashable {
     public let startHours: Double
     public let endHours: Double
@@ -94,7 +96,7 @@ public struct MoonOrbitPhase: Sendable, Hashable {
     public func contains(_ t: Double) -> Bool { t >= startHours && t < endHours }
 }
 
-/// A window on the lunar surface (`moonLanding`): the vehicle sits at the Moon's position.
+/// A window on the lunar surface (`moonLanding`): the marker sits on the rendered Moon.
 public struct MoonLandingPhase: Sendable, Hashable {
     public let startHours: Double
     public let endHours: Double
@@ -177,11 +179,13 @@ public struct Mission: Sendable, Hashable {
     /// Sorted by time (stable for equal times).
     public let events: [MissionEvent]
     public let vehicles: [Vehicle]
+    /// The real lunar orbit, flyby or landing telemetry is computed from (geocentric missions).
+    public let physics: LunarPhysics?
 
     public init(
         id: String, name: String, subtitle: String, launchDate: String, launch: Instant, durationHours: Double,
         flybyTimeHours: Double?, referenceFrame: ReferenceFrame, autoTrajectory: AutoTrajectory? = nil,
-        events: [MissionEvent], vehicles: [Vehicle]
+        events: [MissionEvent], vehicles: [Vehicle], physics: LunarPhysics? = nil
     ) {
         self.id = id
         self.name = name
@@ -194,6 +198,7 @@ public struct Mission: Sendable, Hashable {
         self.autoTrajectory = autoTrajectory
         self.events = events
         self.vehicles = vehicles
+        self.physics = physics
     }
 
     /// Where a replay stops: the later of `durationHours`, the last event and the last waypoint,

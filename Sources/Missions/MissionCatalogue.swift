@@ -222,12 +222,67 @@ enum MissionValidator {
         if let f = d.flybyTimeHours, frame == .geocentric, !(0...max(d.durationHours, events.last?.timeHours ?? 0)).contains(f) {
             warn("flybyTimeHours", "\(f) h lies outside the mission")
         }
+        let physics = try lunarPhysics(d.physics, frame: frame, vehicles: vehicles, fail: fail)
+        if physics == nil, frame == .geocentric, vehicles.contains(where: { $0.moonOrbit != nil || $0.moonLanding != nil }) {
+            warn("physics", "moon phases without physics: telemetry near the Moon follows the decorative marker")
+        }
         let mission = Mission(
             id: mid, name: d.name, subtitle: d.subtitle ?? "", launchDate: d.launchDate, launch: launch,
             durationHours: d.durationHours, flybyTimeHours: d.flybyTimeHours, referenceFrame: frame,
-            autoTrajectory: missionAuto, events: events, vehicles: vehicles
+            autoTrajectory: missionAuto, events: events, vehicles: vehicles, physics: physics
         )
         return (mission, warnings)
+    }
+
+    static func lunarPhysics(_ p: PhysicsDTO?, frame: ReferenceFrame, vehicles: [Vehicle], fail: (String, String) -> MissionDataError) throws(MissionDataError) -> LunarPhysics? {
+        guard let p else { return nil }
+        guard frame == .geocentric else { throw fail("physics", "lunar physics is for geocentric missions") }
+        guard !p.source.isEmpty else { throw fail("physics.source", "must say where the figures come from") }
+        func altitude(_ km: Double, _ field: String) throws(MissionDataError) {
+            guard km.isFinite, km > 0 else { throw fail(field, "must be a positive number of km") }
+        }
+        func window(_ a: Double, _ b: Double, _ field: String) throws(MissionDataError) {
+            guard a.isFinite, b.isFinite, a < b else { throw fail(field, "startTime must be before endTime") }
+        }
+        var orbit: LunarPhysics.Orbit?
+        if let o = p.lunarOrbit {
+            try window(o.startTime, o.endTime, "physics.lunarOrbit")
+            try altitude(o.altitudeKm, "physics.lunarOrbit.altitudeKm")
+            orbit = LunarPhysics.Orbit(startHours: o.startTime, endHours: o.endTime, altitudeKm: o.altitudeKm)
+        }
+        var flyby: LunarPhysics.Flyby?
+        if let f = p.lunarFlyby {
+            guard f.time.isFinite else { throw fail("physics.lunarFlyby.time", "must be a finite number of hours") }
+            try altitude(f.altitudeKm, "physics.lunarFlyby.altitudeKm")
+            guard orbit == nil else { throw fail("physics.lunarFlyby", "a mission either orbits the Moon or flies by it, not both") }
+            flyby = LunarPhysics.Flyby(timeHours: f.time, altitudeKm: f.altitudeKm)
+        }
+        guard orbit != nil || flyby != nil else { throw fail("physics", "needs a lunarOrbit or a lunarFlyby") }
+        var landing: LunarPhysics.Landing?
+        if let l = p.lunarLanding {
+            let field = "physics.lunarLanding"
+            guard let orbit else { throw fail(field, "a landing needs the lunarOrbit it descends from") }
+            guard let v = vehicles.first(where: { $0.id == l.vehicle }) else {
+                throw fail("\(field).vehicle", "unknown vehicle \"\(l.vehicle)\"; valid: \(vehicles.map(\.id).joined(separator: ", "))")
+            }
+            try window(l.startTime, l.endTime, field)
+            guard (-90...90).contains(l.latitudeDeg), l.longitudeDeg.isFinite else {
+                throw fail(field, "latitudeDeg must be in -90...90 and longitudeDeg finite")
+            }
+            guard l.descentMinutes.isFinite, l.descentMinutes > 0, l.ascentMinutes.isFinite, l.ascentMinutes > 0 else {
+                throw fail(field, "descentMinutes and ascentMinutes must be positive")
+            }
+            let descent = l.descentMinutes / 60, ascent = l.ascentMinutes / 60
+            guard orbit.startHours <= l.startTime - descent, l.endTime + ascent <= orbit.endHours else {
+                throw fail(field, "the descent, stay and ascent must lie inside the lunarOrbit window")
+            }
+            guard v.spanHours.lowerBound <= l.startTime - descent, l.endTime + ascent <= v.spanHours.upperBound else {
+                throw fail(field, "vehicle \"\(v.id)\" must exist from the descent to the end of the ascent")
+            }
+            landing = LunarPhysics.Landing(vehicleID: l.vehicle, startHours: l.startTime, endHours: l.endTime, latitudeDeg: l.latitudeDeg,
+                                           longitudeDeg: l.longitudeDeg, descentHours: descent, ascentHours: ascent)
+        }
+        return LunarPhysics(source: p.source, orbit: orbit, flyby: flyby, landing: landing)
     }
 
     static func autoTrajectory(_ s: String?, field: String, fail: (String, String) -> MissionDataError) throws(MissionDataError) -> AutoTrajectory? {

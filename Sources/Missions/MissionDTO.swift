@@ -14,6 +14,36 @@ struct MissionDTO: Decodable {
     let autoTrajectory: String?
     let events: [EventDTO]
     let vehicles: [VehicleDTO]
+    /// Not in the seeds' schema: the real lunar orbit, flyby or landing behind telemetry.
+    let physics: PhysicsDTO?
+}
+
+struct PhysicsDTO: Decodable {
+    let source: String
+    let lunarOrbit: LunarOrbitDTO?
+    let lunarFlyby: LunarFlybyDTO?
+    let lunarLanding: LunarLandingDTO?
+}
+
+struct LunarOrbitDTO: Decodable {
+    let startTime: Double
+    let endTime: Double
+    let altitudeKm: Double
+}
+
+struct LunarFlybyDTO: Decodable {
+    let time: Double
+    let altitudeKm: Double
+}
+
+struct LunarLandingDTO: Decodable {
+    let vehicle: String
+    let startTime: Double
+    let endTime: Double
+    let latitudeDeg: Double
+    let longitudeDeg: Double
+    let descentMinutes: Double
+    let ascentMinutes: Double
 }
 
 struct EventDTO: Decodable {

@@ -45,10 +45,18 @@ public struct MissionEngine: Sendable {
     /// frame into the ecliptic, `atan2(moon.y, moon.x)` at `flybyTimeHours`; 0 for heliocentric.
     public let moonAlignmentAngleRad: Double
     public let vehicles: [ResolvedVehicle]
+    /// Each vehicle's physical path near the Moon (``LunarTrack``), in `vehicles` order; nil
+    /// where the mission's ``Mission/physics`` does not reach the vehicle.
+    public let lunarTracks: [LunarTrack?]
 
     /// The Moon's semi-major axis (catalogue), the distance anchored waypoints and the Moon
     /// phases use so they meet the rendered Moon.
     public let moonSemiMajorAxisKm: Double
+    /// The Moon's mean radius (catalogue): altitudes are measured from it.
+    public let moonRadiusKm: Double
+    /// The Moon's sphere of influence, `a·(m/M)^(2/5)` (Laplace): inside it telemetry also
+    /// reports Moon-relative figures, and the physical path is a Moon-centred conic.
+    public let moonSphereOfInfluenceKm: Double
     let earthRadiusKm: Double
     let earthSceneRadius: Double
     /// Geocentric missions: the scene bounding box of every vehicle's line, relative to the
@@ -63,6 +71,9 @@ public struct MissionEngine: Sendable {
         let catalogue = ephemeris.catalogue
         let sma = catalogue[.moon].seedMeanOrbit?.semiMajorAxisKm ?? 384_400
         moonSemiMajorAxisKm = sma
+        let moonRadius = catalogue[.moon].radiusKm, soi = sma * pow(1 / Constants.earthMoonMassRatio, 0.4)
+        moonRadiusKm = moonRadius
+        moonSphereOfInfluenceKm = soi
         earthRadiusKm = catalogue[.earth].radiusKm
         earthSceneRadius = layout.radii[BodyID.earth.index]
 
@@ -73,7 +84,7 @@ public struct MissionEngine: Sendable {
         }
         moonAlignmentAngleRad = angle
 
-        vehicles = mission.vehicles.map { v in
+        let resolved = mission.vehicles.map { v in
             var times: [Double] = [], points: [Vector3] = []
             for w in v.waypoints {
                 times.append(w.timeHours)
@@ -83,6 +94,23 @@ public struct MissionEngine: Sendable {
                 (times, points) = TransferArc.expand(times: times, points: points)
             }
             return ResolvedVehicle(vehicle: v, times: times, points: points)
+        }
+        vehicles = resolved
+        if let physics = mission.physics, mission.referenceFrame == .geocentric {
+            let context = LunarTrackContext(
+                mu: Constants.moonGMKm3PerS2, moonRadiusKm: moonRadius, sphereOfInfluenceKm: soi,
+                moonPosition: { ephemeris.parentRelativeState(.moon, at: mission.instant(atHours: $0)).positionKm },
+                moonVelocity: { ephemeris.parentRelativeState(.moon, at: mission.instant(atHours: $0)).velocityKmPerDay / Constants.secondsPerDay },
+                moonBodyToEcliptic: { ephemeris.orientation(.moon, at: mission.instant(atHours: $0)).bodyToEcliptic },
+                curve: { v, t in
+                    Self.authoredPath(CatmullRom.point(v.points, times: v.times, at: t),
+                                      moonKm: ephemeris.parentRelativeState(.moon, at: mission.instant(atHours: t)).positionKm,
+                                      moonSemiMajorAxisKm: sma, sphereOfInfluenceKm: soi)
+                }
+            )
+            lunarTracks = LunarTrack.build(physics, vehicles: resolved, context: context)
+        } else {
+            lunarTracks = resolved.map { _ in nil }
         }
         if mission.referenceFrame == .geocentric { localSceneBounds = localBounds() }
     }
@@ -141,6 +169,21 @@ public struct MissionEngine: Sendable {
     /// landing snap and the lunar orbits are centred (and where the rendered Moon sits).
     public func moonAnchorKm(atHours t: Double) -> Vector3 {
         moonGeocentricKm(atHours: t).normalized * moonSemiMajorAxisKm
+    }
+
+    /// The authored curve as the physical model reads it. The seeds draw the Moon at its
+    /// semi-major axis along its true direction and author lunar waypoints around that rendered
+    /// Moon (anchored ones on it), so near the Moon the curve is carried by the difference
+    /// between the true and the rendered Moon: fully within the sphere of influence of the
+    /// rendered Moon, not at all beyond twice that, smoothly in between.
+    public func authoredPath(_ v: ResolvedVehicle, atHours t: Double, moonKm: Vector3) -> Vector3 {
+        Self.authoredPath(curvePosition(v, atHours: t), moonKm: moonKm, moonSemiMajorAxisKm: moonSemiMajorAxisKm, sphereOfInfluenceKm: moonSphereOfInfluenceKm)
+    }
+
+    static func authoredPath(_ p: Vector3, moonKm: Vector3, moonSemiMajorAxisKm sma: Double, sphereOfInfluenceKm soi: Double) -> Vector3 {
+        let rendered = moonKm.normalized * sma
+        let weight = 1 - smoothstep(((p - rendered).length - soi) / soi)
+        return weight > 0 ? p + (moonKm - rendered) * weight : p
     }
 
     /// The point on the interpolated curve at `t` (clamped to the vehicle's span), native frame.

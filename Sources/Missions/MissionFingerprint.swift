@@ -1,7 +1,7 @@
 extension MissionEngine {
     /// Bumped whenever a change here alters sampled or telemetry output, so cached trajectory
     /// samples keyed on it (with ``Mission/dataHash``) never go stale.
-    public static let engineVersion = "missions-1"
+    public static let engineVersion = "missions-2"
 }
 
 extension Mission {
@@ -29,6 +29,15 @@ extension Mission {
                 h.add(w.timeHours); h.add(w.position.x); h.add(w.position.y); h.add(w.position.z)
                 h.add(w.anchorMoon); h.add(w.anchorBody?.rawValue)
             }
+        }
+        h.add(physics?.source)
+        h.add(physics?.orbit?.startHours); h.add(physics?.orbit?.endHours); h.add(physics?.orbit?.altitudeKm)
+        h.add(physics?.flyby?.timeHours); h.add(physics?.flyby?.altitudeKm)
+        if let l = physics?.landing {
+            h.add(l.vehicleID); h.add(l.startHours); h.add(l.endHours); h.add(l.latitudeDeg); h.add(l.longitudeDeg)
+            h.add(l.descentHours); h.add(l.ascentHours)
+        } else {
+            h.add(nil as String?)
         }
         return h.hex
     }

@@ -37,7 +37,7 @@ public struct SceneLayout: Sendable {
         var radii = [Double](repeating: 0, count: BodyID.count)
         var moonDistances = [Double](repeating: 0, count: BodyID.count)
         for id in BodyID.allCases where !id.isSatellite {
-            radii[id.index] = SceneScaling.planetRadius(km: catalogue[id].radiusKm)
+            radii[id.index] = id == .sun ? SceneScaling.sunRadius : SceneScaling.planetRadius(km: catalogue[id].radiusKm)
         }
         for id in BodyID.allCases where id.isSatellite {
             guard let parent = id.parent else { continue }

@@ -7,7 +7,7 @@ import Ephemeris
 
 /// The seed app's scene scaling, exactly: log distances, square-root radii, compressed moon
 /// orbits. Golden values (tests): Earth at 1 AU → 16.48, Jupiter at 5.2 AU → 36.5, Earth's
-/// radius → 0.100, Jupiter's → 0.331, the Moon's → 0.027 at 17.6 Earth radii.
+/// radius → 0.100, Jupiter's → 0.331, the Moon's → 0.027 at 17.6 Earth radii, the Sun 0.8.
 public enum SceneScaling {
     /// Distance scale: `15 · ln(1 + AU / 0.5)`.
     public static let distanceFactor = 15.0
@@ -15,6 +15,9 @@ public enum SceneScaling {
     /// Radius scale: `√km × 0.00125`.
     public static let radiusFactor = 0.00125
     public static let minimumPlanetRadius = 0.03
+    /// The Sun's scene radius: both seed apps draw it at 0.8 (the square-root formula is for
+    /// planets; it would give 1.04).
+    public static let sunRadius = 0.8
     public static let minimumMoonRadius = 0.012
     /// Moon distance compression: `parentSceneRadius × (a / parentRadius)^0.6 × 1.5`.
     public static let moonDistanceExponent = 0.6
@@ -30,7 +33,7 @@ public enum SceneScaling {
         distanceKneeAU * (exp(s / distanceFactor) - 1)
     }
 
-    /// Scene radius of a planet (or the Sun, or Pluto) of the given radius.
+    /// Scene radius of a planet (or Pluto) of the given radius; the Sun is ``sunRadius``.
     @inlinable public static func planetRadius(km: Double) -> Double {
         max(minimumPlanetRadius, km.squareRoot() * radiusFactor)
     }

@@ -45,7 +45,7 @@ enum BodiesEncoding {
                     w.key("poleRaDeg"); w.numbers([iau.poleRADeg.value, iau.poleRADeg.ratePerCentury])
                     w.key("poleDecDeg"); w.numbers([iau.poleDecDeg.value, iau.poleDecDeg.ratePerCentury])
                     w.key("primeMeridianDeg"); w.numbers([iau.primeMeridianDeg, iau.primeMeridianRateDegPerDay])
-                    w.key("periodicTerms"); w.bool(id == .moon || id == .neptune)
+                    w.key("periodicTerms"); w.bool(IAUPeriodicTerms.forBody(id) != nil)
                     w.key("units"); w.string("[value at J2000, rate per Julian century] for the pole; [W0, degrees per day] for the prime meridian; TDB")
                 }
                 w.key("periodHours"); w.number(abs(e.seedRotation.periodHours))

@@ -95,6 +95,9 @@ enum MissionEncoding {
                         w.key("distanceKm"); w.number(v.distanceKm)
                         w.key("distanceAU"); w.number(v.distanceAU)
                         w.key("speedKmS"); w.number(v.speedKmS)
+                        w.key("moonDistanceKm"); if let m = v.moon { w.number(m.distanceKm) } else { w.null() }
+                        w.key("altitudeKm"); if let m = v.moon { w.number(m.altitudeKm) } else { w.null() }
+                        w.key("moonSpeedKmS"); if let m = v.moon { w.number(m.speedKmS) } else { w.null() }
                     }
                 }
             }

@@ -64,6 +64,7 @@ extension V1API {
             w.object { w in
                 w.key("distance"); w.string("15 * ln(1 + AU / 0.5)")
                 w.key("planetRadius"); w.string("max(0.03, sqrt(km) * 0.00125)")
+                w.key("sunRadius"); w.number(SceneScaling.sunRadius)
                 w.key("moonRadius"); w.string("max(0.012, parentSceneRadius * radiusKm / parentRadiusKm)")
                 w.key("moonDistance"); w.string("parentSceneRadius * (semiMajorAxisKm / parentRadiusKm)^0.6 * 1.5, along the true direction")
             }

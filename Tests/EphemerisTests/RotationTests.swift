@@ -15,29 +15,51 @@ struct RotationTests {
         return d
     }
 
-    @Test("pole ≤ 0.05° and W ≤ 0.1° against the reference (polynomial terms, as it lists)", arguments: iauBodies)
-    func polynomialAgainstReference(body: BodyID) throws {
-        let elements = try #require(TestEngine.catalogue[body].iauRotation)
-        for c in ReferenceFixture.shared.cases {
-            let ref = try #require(c.orientation_iau[body.rawValue])
-            let d = TestEngine.instant(c).daysSinceJ2000TDB
-            let a = IAURotation.polynomial(elements, daysTDB: d)
-            #expect(abs(angleDiff(a.ra, ref.pole_ra_deg)) <= 0.05, "\(body) α0 at \(c.utc)")
-            #expect(abs(a.dec - ref.pole_dec_deg) <= 0.05, "\(body) δ0 at \(c.utc)")
-            #expect(abs(angleDiff(a.w, ref.w_deg)) <= 0.1, "\(body) W at \(c.utc): \(angleDiff(a.w, ref.w_deg))°")
+    @Test("pole ≤ 0.05° and W ≤ 0.1° against the reference in every case (periodic terms included)", arguments: iauBodies)
+    func servedOrientationAgainstReference(body: BodyID) throws {
+        let cases = ReferenceFixture.shared.cases
+        var checked = 0
+        for c in cases {
+            let ref = try #require(c.orientation_iau[body.rawValue], "\(body) missing from the reference at \(c.utc)")
+            let t = TestEngine.instant(c)
+            for o in [TestEngine.ephemeris.orientation(body, at: t), TestEngine.ephemeris.snapshot(at: t).orientation(body)] {
+                #expect(abs(angleDiff(o.poleRADeg, ref.pole_ra_deg)) <= 0.05, "\(body) α0 at \(c.utc): \(angleDiff(o.poleRADeg, ref.pole_ra_deg))°")
+                #expect(abs(o.poleDecDeg - ref.pole_dec_deg) <= 0.05, "\(body) δ0 at \(c.utc): \(o.poleDecDeg - ref.pole_dec_deg)°")
+                #expect(abs(angleDiff(o.primeMeridianDeg, ref.w_deg)) <= 0.1, "\(body) W at \(c.utc): \(angleDiff(o.primeMeridianDeg, ref.w_deg))°")
+            }
+            checked += 1
         }
+        #expect(checked == cases.count && checked == 48, "\(body): \(checked) cases checked")
     }
 
-    @Test("the served orientation (with periodic terms) agrees with the reference within those terms' amplitude", arguments: iauBodies)
-    func servedOrientation(body: BodyID) throws {
-        for c in ReferenceFixture.shared.cases {
-            let ref = try #require(c.orientation_iau[body.rawValue])
-            let o = TestEngine.ephemeris.orientation(body, at: TestEngine.instant(c))
-            // Neptune's periodic terms: 0.70° in α0, 0.51° in δ0, 0.48° in W (the reference omits them).
-            let (raBound, decBound, wBound) = body == .neptune ? (0.75, 0.56, 0.53) : (0.05, 0.05, 0.1)
-            #expect(abs(angleDiff(o.poleRADeg, ref.pole_ra_deg)) <= raBound, "\(body) α0 at \(c.utc)")
-            #expect(abs(o.poleDecDeg - ref.pole_dec_deg) <= decBound, "\(body) δ0 at \(c.utc)")
-            #expect(abs(angleDiff(o.primeMeridianDeg, ref.w_deg)) <= wBound, "\(body) W at \(c.utc)")
+    @Test("Mars's pole at J2000 is JPL Horizons' 317.68°/52.89°; without the periodic terms it is 1.5° off")
+    func marsPoleAtJ2000() throws {
+        let e = try #require(TestEngine.catalogue[.mars].iauRotation)
+        let full = IAURotation.angles(.mars, elements: e, daysTDB: 0)
+        #expect(abs(full.ra - 317.68) < 0.01, "\(full.ra)")
+        #expect(abs(full.dec - 52.89) < 0.01, "\(full.dec)")
+        let poly = IAURotation.polynomial(e, daysTDB: 0)
+        #expect(abs(poly.dec - 52.89) > 1.5 && abs(poly.ra - 317.68) > 0.4)
+        // The long-period W term: 0.584542°·sin(95.391654°) at J2000.
+        #expect(abs((full.w - poly.w) - 0.584_542 * sin(95.391_654 * Angle.radiansPerDegree)) < 0.001)
+    }
+
+    @Test("periodic terms apply to exactly Mercury, the Moon, Mars, Jupiter and Neptune, with the report's sizes")
+    func periodicTermBodies() throws {
+        let withTerms = BodyID.allCases.filter { IAUPeriodicTerms.forBody($0) != nil }
+        #expect(Set(withTerms) == [.mercury, .moon, .mars, .jupiter, .neptune])
+        // Largest possible offsets (sum of |amplitudes|), degrees: α0, δ0, W.
+        func bound(_ s: IAUPeriodicTerms) -> (Double, Double, Double) {
+            (s.terms.map { abs($0.ra) }.reduce(0, +), s.terms.map { abs($0.dec) }.reduce(0, +), s.terms.map { abs($0.w) }.reduce(0, +))
+        }
+        let mercury = bound(.mercury), jupiter = bound(.jupiter), moon = bound(.moon)
+        #expect(mercury.0 == 0 && mercury.1 == 0 && abs(mercury.2 - 0.011_937_16) < 1e-9)
+        #expect(abs(jupiter.0 - 0.004_667) < 1e-9 && abs(jupiter.1 - 0.002_010) < 1e-9 && jupiter.2 == 0)
+        #expect(abs(moon.0 - 4.1030) < 1e-9 && abs(moon.1 - 1.6059) < 1e-9)
+        #expect(IAUPeriodicTerms.mars.terms.count == 16)
+        // Mercury's W terms are harmonics of M1 = 174.7910857° + 4.092335°/day.
+        for (k, term) in IAUPeriodicTerms.mercury.terms.enumerated() {
+            #expect(abs(term.rateDegPerCentury - Double(k + 1) * 4.092_335 * Constants.daysPerJulianCentury) < 1e-6)
         }
     }
 

@@ -113,6 +113,50 @@ import Ephemeris
         #expect(color.field == "vehicles[0].color")
     }
 
+    @Test func lunarPhysicsIsDecodedWithItsSource() throws {
+        let apollo11 = try #require(TestMissions.mission("apollo11").physics)
+        #expect(apollo11.orbit == LunarPhysics.Orbit(startHours: 75.8, endHours: 135.6, altitudeKm: 110))
+        let landing = try #require(apollo11.landing)
+        #expect(landing.vehicleID == "lm_eagle" && landing.latitudeDeg == 0.674 && landing.longitudeDeg == 23.473)
+        #expect(abs(landing.descentHours - 12.6 / 60) < 1e-12 && abs(landing.ascentHours - 7.25 / 60) < 1e-12)
+        #expect(apollo11.source.contains("Mission Report"))
+        #expect(TestMissions.mission("apollo13").physics?.flyby == LunarPhysics.Flyby(timeHours: 77, altitudeKm: 254))
+        #expect(TestMissions.mission("apollo13").physics?.orbit == nil)
+        #expect(TestMissions.mission("apollo8").physics?.orbit?.altitudeKm == 111.5)
+        #expect(TestMissions.mission("artemis2").physics?.flyby?.altitudeKm == 7_600)
+        #expect(TestMissions.catalogue.missions.filter { $0.physics != nil }.map(\.id) == ["artemis2", "apollo8", "apollo11", "apollo13"])
+    }
+
+    @Test func lunarPhysicsErrorsNameTheField() throws {
+        func editPhysics(_ id: String, _ edit: @escaping (inout [String: Any]) -> Void) -> MissionDataError? {
+            TestMissions.error(editing: id) { m in
+                var p = m["physics"] as! [String: Any]
+                edit(&p)
+                m["physics"] = p
+            }
+        }
+        let altitude = try #require(editPhysics("apollo8") { p in p["lunarOrbit"] = ["startTime": 69, "endTime": 89, "altitudeKm": -5] })
+        #expect(altitude.mission == "apollo8" && altitude.field == "physics.lunarOrbit.altitudeKm")
+        let both = try #require(editPhysics("apollo8") { p in p["lunarFlyby"] = ["time": 70, "altitudeKm": 100] })
+        #expect(both.field == "physics.lunarFlyby")
+        let vehicle = try #require(editPhysics("apollo11") { p in
+            var l = p["lunarLanding"] as! [String: Any]
+            l["vehicle"] = "lm_falcon"
+            p["lunarLanding"] = l
+        })
+        #expect(vehicle.field == "physics.lunarLanding.vehicle" && vehicle.problem.contains("lm_eagle"))
+        let outside = try #require(editPhysics("apollo11") { p in
+            var l = p["lunarLanding"] as! [String: Any]
+            l["endTime"] = 135.5
+            p["lunarLanding"] = l
+        })
+        #expect(outside.field == "physics.lunarLanding" && outside.problem.contains("inside the lunarOrbit"))
+        let source = try #require(editPhysics("apollo13") { p in p["source"] = "" })
+        #expect(source.field == "physics.source")
+        let helio = try #require(TestMissions.error(editing: "cassini") { $0["physics"] = ["source": "x", "lunarFlyby": ["time": 1, "altitudeKm": 1]] })
+        #expect(helio.field == "physics")
+    }
+
     @Test func garbageAndWrongTopLevel() {
         #expect(throws: MissionDataError.self) { try MissionCatalogue(json: Array("{not json".utf8)) }
         do {
@@ -162,6 +206,11 @@ import Ephemeris
         let edited = try MissionCatalogue(json: TestMissions.encode(all))
         #expect(edited["apollo11"]?.dataHash != TestMissions.mission("apollo11").dataHash)
         #expect(edited["apollo8"]?.dataHash == TestMissions.mission("apollo8").dataHash)
+        // The physics counts as data too.
+        var physics = all[i]["physics"] as! [String: Any]
+        physics["lunarOrbit"] = ["startTime": 75.8, "endTime": 135.6, "altitudeKm": 111]
+        all[i]["physics"] = physics
+        #expect(try MissionCatalogue(json: TestMissions.encode(all))["apollo11"]?.dataHash != edited["apollo11"]?.dataHash)
         #expect(!MissionEngine.engineVersion.isEmpty)
     }
 }

@@ -54,13 +54,15 @@ struct SceneLayoutTests {
         }
     }
 
-    @Test("radii: planets by √km, moons by their parent's ratio")
+    @Test("radii: planets by √km, moons by their parent's ratio, the Sun at the seeds' 0.8")
     func radii() {
         let r = SceneTestEngine.layout.radii
         #expect(abs(r[BodyID.jupiter.index] - 0.331) < 0.0006)
         #expect(abs(r[BodyID.moon.index] - 0.027) < 0.0005)
         #expect(r[BodyID.iss.index] == 0.012)
-        #expect(abs(r[BodyID.sun.index] - 695_700.0.squareRoot() * 0.00125) < 1e-12)
+        // Both seed apps draw the Sun at 0.8, not at the planet formula's √695,700 × 0.00125 = 1.04.
+        #expect(r[BodyID.sun.index] == 0.8)
+        #expect(SceneScaling.planetRadius(km: 695_700) > 1.04)
     }
 
     @Test("sceneQuaternion turns a Y-up model's +Y onto the pole and +X onto the prime meridian")

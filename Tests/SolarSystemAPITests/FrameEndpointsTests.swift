@@ -52,6 +52,8 @@ struct FrameEndpointsTests {
         let rings = byId["saturn"]?["ringPlane"] as? [String: Any]
         #expect(rings != nil && (number(rings?["innerRadius"]) ?? 0) > 0.301)
         #expect((byId["sun"]?["emissive"] as? Bool) == true)
+        #expect(number(byId["sun"]?["sceneRadius"]) == 0.8)
+        #expect(number((r.json["scaling"] as? [String: Any])?["sunRadius"]) == 0.8)
         #expect(try APIServer.get("/v1/scene?date=2026-01-01&bodies=earth").status == 400)
     }
 

@@ -32,7 +32,7 @@ struct MissionEndpointsTests {
         #expect((missing.json["validIds"] as? [String])?.contains("apollo11") == true)
     }
 
-    @Test("telemetry: Columbia in lunar orbit at T+80 h, Eagle on the Moon at T+105 h; t or date")
+    @Test("telemetry: Columbia 110 km above the Moon at T+80 h, Eagle on the surface at T+105 h; t or date")
     func telemetry() throws {
         let at80 = try APIServer.get("/v1/missions/apollo11/telemetry?t=80").json
         #expect(at80["met"] as? String == "T+03:08:00:00")
@@ -42,10 +42,19 @@ struct MissionEndpointsTests {
         let d = number(columbia?["distanceKm"]) ?? 0
         #expect(d > 350_000 && d < 420_000)
         #expect((vector(columbia?["position"])?.length ?? 0) - d < 1e-6)
+        // Physical figures relative to the Moon: 110 km up at the circular speed.
+        #expect(abs((number(columbia?["moonDistanceKm"]) ?? 0) - 1_847.4) < 0.1)
+        #expect(abs((number(columbia?["altitudeKm"]) ?? 0) - 110) < 0.1)
+        #expect(abs((number(columbia?["moonSpeedKmS"]) ?? 0) - 1.63) < 0.05)
         #expect((at80["lastEvent"] as? [String: Any])?["name"] as? String == "LOI")
         let at105 = try APIServer.get("/v1/missions/apollo11/telemetry?t=105").json
         let eagle = (at105["vehicles"] as? [[String: Any]])?.first { $0["id"] as? String == "lm_eagle" }
         #expect(eagle?["phase"] as? String == "moonLanding")
+        #expect((number(eagle?["altitudeKm"]) ?? 1) < 1e-6)
+        #expect((number(eagle?["moonSpeedKmS"]) ?? 1) < 0.005)
+        // Far from the Moon the Moon-relative members are null.
+        let coast = (try APIServer.get("/v1/missions/apollo11/telemetry?t=10").json["vehicles"] as? [[String: Any]])?.first
+        #expect(coast?["moonDistanceKm"] is NSNull && coast?["altitudeKm"] is NSNull && coast?["moonSpeedKmS"] is NSNull)
         let byDate = try APIServer.get("/v1/missions/apollo11/telemetry?date=1969-07-19T21:32:00Z")
         #expect(byDate.body == (try APIServer.get("/v1/missions/apollo11/telemetry?t=80")).body)
         // Mission time is elapsed TT: a date across leap seconds comes back as itself.
