@@ -39,7 +39,7 @@ public struct APIServices: Sendable {
     public let streams = StreamCounter()
 
     public init(
-        catalogue: Catalogue, stars: StarCatalogue, missions: MissionCatalogue, sampleCache: SampleCache? = nil,
+        catalogue: Catalogue, kernel: PlanetaryKernel? = nil, stars: StarCatalogue, missions: MissionCatalogue, sampleCache: SampleCache? = nil,
         textures: TextureSet? = nil, openAPIDocument: [UInt8], logger: Logger = Logger(label: "api"),
         clock: @escaping @Sendable () -> Double
     ) {
@@ -47,7 +47,7 @@ public struct APIServices: Sendable {
         self.sampleCache = sampleCache
         self.logger = logger
         self.catalogue = catalogue
-        self.engine = EphemerisService(catalogue: catalogue)
+        self.engine = EphemerisService(catalogue: catalogue, kernel: kernel)
         self.stars = stars
         self.starsByMagnitude = stars.stars.sorted {
             ($0.magnitude, $0.rightAscensionHours) < ($1.magnitude, $1.rightAscensionHours)

@@ -45,6 +45,7 @@ public struct V1API: Sendable {
         }
         let streams = services.streams
         registry.gauge("solarsystem_mission_streams_open", help: "Mission replays streaming now.") { Double(streams.open) }
+        services.engine.answers.attach(registry.counter("solarsystem_ephemeris_answers_total", help: "Body states answered by /v1/positions, by the theory that gave them.", labelNames: ["theory"]))
     }
 
     public func register(on router: Router) {

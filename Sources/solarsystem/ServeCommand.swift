@@ -33,8 +33,9 @@ struct ServeCommand: ParsableCommand {
         let (db, report, applied) = try database.openMigrated(logger: logger)
         if let moved = report.movedAsideTo { logger.warning("cache database was unreadable; moved aside and rebuilt", metadata: ["movedTo": "\(moved)"]) }
         let cache = SampleCache(database: db)
+        let kernel = try resources.loadKernel()
         let services = try APIServices(
-            catalogue: resources.loadCatalogue(), stars: resources.loadStars(), missions: missions, sampleCache: cache,
+            catalogue: resources.loadCatalogue(), kernel: kernel?.kernel, stars: resources.loadStars(), missions: missions, sampleCache: cache,
             textures: resources.loadTextures(), openAPIDocument: resources.loadOpenAPIDocument(), logger: logger, clock: { Date().timeIntervalSince1970 })
         let directory = try resources.directory().path
         logger.info("resources loaded", metadata: [
@@ -48,8 +49,7 @@ struct ServeCommand: ParsableCommand {
         let router = ServeCommand.makeRouter(metrics: metrics, routes: [api.register(on:)])
         try server.runUntilSignalled(router: router, metrics: metrics, logger: logger, startup: [
             "db": "\(database.path)", "resources": "\(directory)",
-            "ephemerisModel": "\(Ephemeris.modelSummary(jdTDB: (try? TimeScale.parse("now", now: { Date().timeIntervalSince1970 }))?.jdTDB ?? 2_451_545))",
-        ])
+        ].merging(LoadedKernel.startupMetadata(kernel)) { $1 })
         db.close()
     }
 

@@ -31,6 +31,9 @@ enum TestEngine {
         }
     }()
 
+    /// The engine as served: DE440 inside its span, the analytical theories outside.
+    static let served = Ephemeris(catalogue: catalogue, kernel: kernel)
+
     /// The instant of a reference case, built the way the API builds it (from its UTC string).
     static func instant(_ c: ReferenceFixture.Case) -> Instant {
         do { return try TimeScale.parse(c.utc) } catch { fatalError("\(c.utc): \(error)") }
