@@ -10,22 +10,23 @@ import Logging
 
 /// The DE kernel a command runs with: mapped, checked, and (for the start-up line) its CRC-32.
 ///
-/// The checksum reads the file with `pread` into a small buffer on a background queue, so it
-/// neither touches the mapping's pages (resident memory stays at what the engine reads) nor
-/// delays start-up by more than whatever remains of it when the start-up line is written.
+/// The checksum reads the file with `pread` into a small buffer, so it never touches the
+/// mapping's pages (resident memory stays at what the engine reads); `serve` starts it on a
+/// background queue when it opens the kernel, so start-up waits only for whatever remains of it
+/// when the start-up line is written.
 struct LoadedKernel {
     let kernel: PlanetaryKernel
     let path: String
-    private let checksum: KernelChecksum
+    private let checksum: KernelChecksum?
 
-    init(kernel: PlanetaryKernel, path: String) {
+    init(kernel: PlanetaryKernel, path: String, checksumInBackground: Bool) {
         self.kernel = kernel
         self.path = path
-        checksum = KernelChecksum(path: path)
+        checksum = checksumInBackground ? KernelChecksum(path: path) : nil
     }
 
-    /// The file's CRC-32 as eight hex digits (waits for the background computation).
-    var crc32: String { checksum.value() }
+    /// The file's CRC-32 as eight hex digits (from the background computation when started).
+    var crc32: String { checksum?.value() ?? KernelChecksum.crc32(path: path) }
 
     /// What the start-up line says about the kernel: label, file, span, size, CRC-32.
     var startupMetadata: Logger.Metadata {

@@ -87,7 +87,8 @@ struct ResourceOptions: ParsableArguments {
     /// The DE kernel: `--ephemeris`, `$SOLARSYSTEM_EPHEMERIS`, or the bundled DE440 in the
     /// resource directory, mapped and checked; nil for `none`. A missing, short, corrupt or
     /// incomplete file is an error naming the file, where its name came from and what is wrong.
-    func loadKernel() throws -> LoadedKernel? {
+    /// `checksumInBackground` starts the file's CRC-32 for the start-up line right away.
+    func loadKernel(checksumInBackground: Bool = false) throws -> LoadedKernel? {
         let path: String, origin: String
         if let flag = ephemeris {
             (path, origin) = (flag, "--ephemeris")
@@ -99,7 +100,7 @@ struct ResourceOptions: ParsableArguments {
         if path == "none" { return nil }
         do {
             let kernel = try PlanetaryKernel(bytes: try MappedFile(path: path), file: path)
-            return LoadedKernel(kernel: kernel, path: path)
+            return LoadedKernel(kernel: kernel, path: path, checksumInBackground: checksumInBackground)
         } catch let e as SPKError {
             throw CLIError("\(e.description) (set by \(origin))")
         } catch let e as CLIError {

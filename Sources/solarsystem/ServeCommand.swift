@@ -33,7 +33,7 @@ struct ServeCommand: ParsableCommand {
         let (db, report, applied) = try database.openMigrated(logger: logger)
         if let moved = report.movedAsideTo { logger.warning("cache database was unreadable; moved aside and rebuilt", metadata: ["movedTo": "\(moved)"]) }
         let cache = SampleCache(database: db)
-        let kernel = try resources.loadKernel()
+        let kernel = try resources.loadKernel(checksumInBackground: true)
         let services = try APIServices(
             catalogue: resources.loadCatalogue(), kernel: kernel?.kernel, stars: resources.loadStars(), missions: missions, sampleCache: cache,
             textures: resources.loadTextures(), openAPIDocument: resources.loadOpenAPIDocument(), logger: logger, clock: { Date().timeIntervalSince1970 })
