@@ -49,7 +49,7 @@ let package = Package(
         .executableTarget(
             name: "solarsystem",
             dependencies: [
-                "SolarSystemAPI", "HTTP", "Storage", "Rendering", "Missions", "Scene", "Ephemeris",
+                "SolarSystemAPI", "HTTP", "Storage", "Rendering", "Missions", "Scene", "Ephemeris", "CZlib",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -29,26 +29,50 @@ public struct Snapshot: Sendable {
     public func orientation(_ id: BodyID) -> Orientation { orientations[id.index] }
 }
 
-/// The ephemeris engine: every theory behind one value, configured by the catalogue.
+/// The ephemeris engine: every theory behind one value, configured by the catalogue and,
+/// optionally, a JPL DE kernel that serves the Sun, the planets, Pluto, the Earth and the Moon
+/// inside its span (the analytical theories serve outside it, and the moons always).
 ///
 /// ```swift
-/// let eph = Ephemeris(catalogue: try Catalogue(json: bytes))
+/// let eph = Ephemeris(catalogue: try Catalogue(json: bytes), kernel: de440)
 /// let t = try TimeScale.parse("2026-11-22T00:00:00Z")
 /// eph.state(.mars, at: t).positionAU
+/// eph.theory(.mars, at: t).name   // "DE440"
 /// ```
 public struct Ephemeris: Sendable {
     public let catalogue: Catalogue
+    /// The DE kernel, nil when only the analytical theories serve.
+    public let kernel: PlanetaryKernel?
     let iss: ISSOrbit
     let iauElements: [IAURotationElements?]
+    /// Per `BodyID.index`: the theories serving the body, by priority and as time spans.
+    let theoryLayers: [[TheoryLayer]]
+    let theorySpans: [[TheorySpan]]
 
-    public init(catalogue: Catalogue) {
+    public init(catalogue: Catalogue, kernel: PlanetaryKernel? = nil) {
         self.catalogue = catalogue
+        self.kernel = kernel
         guard let seed = catalogue[.iss].seedMeanOrbit else { preconditionFailure("catalogue validated: moons have seed orbits") }
         iss = ISSOrbit(seed: seed)
         iauElements = BodyID.allCases.map { id in
             if let e = catalogue[id].iauRotation { return e }
             return id == .pluto ? IAURotation.pluto : nil
         }
+        theoryLayers = BodyID.allCases.map { Self.layers($0, kernel: kernel) }
+        theorySpans = theoryLayers.map(Self.spans)
+    }
+
+    /// TDB seconds past J2000 when the kernel serves `t`, else nil.
+    @inline(__always) func kernelSeconds(_ t: Instant) -> Double? {
+        kernelSeconds(jdTDB: t.jdTDB, daysSinceJ2000TDB: t.daysSinceJ2000TDB)
+    }
+
+    /// The same from the instant's TDB already computed: the decision by the Julian date (as
+    /// `theory` makes it), the argument from the days (resolution ~0.1 µs, where a Julian-date
+    /// double holds ~40 µs).
+    @inline(__always) func kernelSeconds(jdTDB: Double, daysSinceJ2000TDB days: Double) -> Double? {
+        guard let k = kernel, k.spanJDTDB.contains(jdTDB) else { return nil }
+        return days * Constants.secondsPerDay
     }
 
     static let emratFactor = 1 / (1 + Constants.earthMoonMassRatio)
@@ -57,6 +81,9 @@ public struct Ephemeris: Sendable {
 
     /// Heliocentric state of `body`.
     public func state(_ body: BodyID, at t: Instant) -> StateVector {
+        if let k = kernel, let seconds = kernelSeconds(t), !body.isSatellite {
+            return k.heliocentricState(body, secondsPastJ2000: seconds)
+        }
         let jd = t.jdTDB
         switch body {
         case .sun:
@@ -93,6 +120,7 @@ public struct Ephemeris: Sendable {
         let jd = t.jdTDB
         switch body {
         case .moon:
+            if let k = kernel, let seconds = kernelSeconds(t) { return k.moonGeocentricState(secondsPastJ2000: seconds) }
             return (LunarTheory.geocentricPositionKm(jdTDB: jd), LunarTheory.geocentricVelocityKmPerDay(jdTDB: jd))
         case .iss:
             return iss.state(daysSinceJ2000: t.daysSinceJ2000TDB)
@@ -204,12 +232,16 @@ public struct Ephemeris: Sendable {
         var rel = [Vector3](repeating: .zero, count: BodyID.count)
         var earlier = [Vector3](repeating: .zero, count: BodyID.count)
 
-        for body in BodyID.heliocentric where body != .earth {
-            helio[body.index] = planetPosition(body, jdTDB: jd)
+        if let k = kernel, let seconds = kernelSeconds(jdTDB: jd, daysSinceJ2000TDB: d) {
+            rel[BodyID.moon.index] = k.positions(secondsPastJ2000: seconds, heliocentricAU: &helio)
+        } else {
+            for body in BodyID.heliocentric where body != .earth {
+                helio[body.index] = planetPosition(body, jdTDB: jd)
+            }
+            let moonKm = LunarTheory.geocentricPositionKm(jdTDB: jd)
+            helio[BodyID.earth.index] = planetPosition(.earth, jdTDB: jd) - moonKm / Constants.auKm * Self.emratFactor
+            rel[BodyID.moon.index] = moonKm
         }
-        let moonKm = LunarTheory.geocentricPositionKm(jdTDB: jd)
-        helio[BodyID.earth.index] = planetPosition(.earth, jdTDB: jd) - moonKm / Constants.auKm * Self.emratFactor
-        rel[BodyID.moon.index] = moonKm
 
         let issNow = iss.state(daysSinceJ2000: d)
         rel[BodyID.iss.index] = issNow.positionKm
@@ -258,14 +290,20 @@ extension Ephemeris {
     public func allStates(at t: Instant) -> [StateVector] {
         let jd = t.jdTDB
         var out = [StateVector](repeating: StateVector(positionAU: .zero, velocityAUPerDay: .zero), count: BodyID.count)
-        for body in BodyID.heliocentric where body != .earth {
-            out[body.index] = planetState(body, jdTDB: jd)
+        let moon: StateVector
+        if let k = kernel, let seconds = kernelSeconds(t) {
+            let m = k.states(secondsPastJ2000: seconds, into: &out)
+            moon = StateVector(positionAU: m.positionKm / Constants.auKm, velocityAUPerDay: m.velocityKmPerDay / Constants.auKm)
+        } else {
+            for body in BodyID.heliocentric where body != .earth {
+                out[body.index] = planetState(body, jdTDB: jd)
+            }
+            moon = moonGeocentricAU(jdTDB: jd)
+            let emb = planetState(.earth, jdTDB: jd)
+            out[BodyID.earth.index] = StateVector(positionAU: emb.positionAU - moon.positionAU * Self.emratFactor,
+                                                  velocityAUPerDay: emb.velocityAUPerDay - moon.velocityAUPerDay * Self.emratFactor)
         }
-        let moon = moonGeocentricAU(jdTDB: jd)
-        let emb = planetState(.earth, jdTDB: jd)
-        let earth = StateVector(positionAU: emb.positionAU - moon.positionAU * Self.emratFactor,
-                                velocityAUPerDay: emb.velocityAUPerDay - moon.velocityAUPerDay * Self.emratFactor)
-        out[BodyID.earth.index] = earth
+        let earth = out[BodyID.earth.index]
         func place(_ body: BodyID, km p: Vector3, kmPerDay v: Vector3) {
             guard let parent = body.parent else { return }
             let ps = out[parent.index]
@@ -282,62 +320,6 @@ extension Ephemeris {
         let sp = SaturnianMoons.planetocentricPositionsKm(jdTDB: jd), sv = SaturnianMoons.planetocentricVelocitiesKmPerDay(jdTDB: jd)
         for body in [BodyID.mimas, .enceladus, .tethys, .dione, .rhea, .titan, .iapetus] { place(body, km: sp[body], kmPerDay: sv[body]) }
         return out
-    }
-
-    /// The theory behind `body`, its tested accuracy and its range.
-    public func modelInfo(_ body: BodyID) -> EphemerisModelInfo {
-        let rotation = rotationModel(body)
-        let vsop = "VSOP87A (Bretagnon & Francou 1988), truncated, in 1000-3000 AD; Standish (1992) Keplerian elements outside"
-        let planetRange = "years -3000..3000 (VSOP87A in 1000-3000, Standish tables 2a/2b outside)"
-        func planet(_ measured: String, bound: Int) -> EphemerisModelInfo {
-            EphemerisModelInfo(theory: vsop, accuracy: "direction within \(bound) arcsec of JPL DE440 (measured \(measured) max over 48 cases 1950-2096)", validity: planetRange, rotation: rotation)
-        }
-        switch body {
-        case .sun:
-            return EphemerisModelInfo(theory: "origin of the heliocentric frame", accuracy: "exact (by definition)", validity: "years -3000..3000", rotation: rotation)
-        case .mercury: return planet("9.4 arcsec", bound: 30)
-        case .venus: return planet("6.5 arcsec", bound: 30)
-        case .earth:
-            return EphemerisModelInfo(theory: vsop + "; the Earth-Moon barycentre minus Moon/(1 + 81.30056907)", accuracy: "direction within 30 arcsec of JPL DE440 (measured 5 arcsec max over 48 cases 1950-2096)", validity: planetRange, rotation: rotation)
-        case .mars: return planet("10.4 arcsec", bound: 100)
-        case .jupiter: return planet("16 arcsec", bound: 800)
-        case .saturn: return planet("34 arcsec", bound: 800)
-        case .uranus: return planet("27 arcsec", bound: 150)
-        case .neptune: return planet("13 arcsec", bound: 80)
-        case .pluto:
-            return EphemerisModelInfo(theory: "Meeus, Astronomical Algorithms ch. 37 (43-term fit to DE) in 1885-2099; Standish (1992) outside", accuracy: "direction within 80 arcsec of JPL DE440 (measured 2.9 arcsec max over 48 cases 1950-2096)", validity: "years -3000..3000 (Meeus 1885-2099, Standish outside)", rotation: rotation)
-        case .moon:
-            return EphemerisModelInfo(theory: "Meeus, Astronomical Algorithms ch. 47 (truncated ELP-2000/82), precessed to J2000", accuracy: "geocentric direction within 30 arcsec and distance within 50 km of JPL DE440 (tested 1950-2096)", validity: "years -3000..3000 (best within a few centuries of 2000)", rotation: rotation)
-        case .iss:
-            return EphemerisModelInfo(theory: "the seed app's circular orbit: 408 km altitude, 51.6 deg inclination, 92.7 min period, node fixed at RA 0", accuracy: "illustrative only: not a real-time ISS ephemeris (no TLE)", validity: "any date", rotation: rotation)
-        case .phobos, .deimos:
-            return EphemerisModelInfo(theory: "JPL planetary satellite mean elements (Laplace plane, precessing node and periapsis)", accuracy: "within 5% of the orbit radius of PyEphem (tested 1995-2040)", validity: "best within a few decades of 2000", rotation: rotation)
-        case .io, .europa, .ganymede, .callisto:
-            return EphemerisModelInfo(theory: "Meeus, Astronomical Algorithms ch. 44 (Lieske E5 series), geometric", accuracy: "within 3% of the orbit radius of PyEphem (tested 1950-2096)", validity: "years -3000..3000 (best within a few centuries of 2000)", rotation: rotation)
-        case .mimas, .enceladus, .tethys, .dione, .rhea, .titan, .iapetus:
-            return EphemerisModelInfo(theory: "Meeus, Astronomical Algorithms ch. 46 (Harper & Taylor 1993), geometric", accuracy: "within 3% of the orbit radius of PyEphem (tested 1999-2040)", validity: "years -3000..3000 (best within a few centuries of 2000)", rotation: rotation)
-        }
-    }
-
-    /// The theories serving every instant in `[first, last]` (TDB Julian dates): one summary when
-    /// the same theories serve the whole span, else each distinct one in time order, " / "-joined.
-    public static func modelSummary(fromJDTDB first: Double, toJDTDB last: Double) -> String {
-        let lo = min(first, last), hi = max(first, last)
-        let edges = [vsop87Range.lowerBound, vsop87Range.upperBound, PlutoTheory.validRange.lowerBound, PlutoTheory.validRange.upperBound]
-        let probes = ([lo] + edges.filter { $0 > lo && $0 <= hi } + [hi]).sorted()
-        var seen: [String] = []
-        for jd in probes {
-            let s = modelSummary(jdTDB: jd)
-            if seen.last != s { seen.append(s) }
-        }
-        return seen.joined(separator: " / ")
-    }
-
-    /// One line naming every theory serving an answer at `jdTDB`.
-    public static func modelSummary(jdTDB: Double) -> String {
-        let planets = planetTheory(jdTDB: jdTDB) == .vsop87 ? "VSOP87A planets (truncated)" : "Standish (1992) planets"
-        let pluto = plutoUsesMeeus(jdTDB: jdTDB) ? "Meeus ch. 37 Pluto" : "Standish (1992) Pluto"
-        return "\(planets); \(pluto); Meeus ch. 47 Moon (ELP-2000/82); Meeus ch. 44 Galilean moons (Lieske E5); Meeus ch. 46 Saturnian moons (Harper & Taylor); JPL mean elements for Phobos and Deimos; IAU WGCCRE 2015 rotation"
     }
 }
 

@@ -45,7 +45,7 @@ public struct APIServices: Sendable {
     public static let defaultResponseCacheBytes = 24 << 20
 
     public init(
-        catalogue: Catalogue, stars: StarCatalogue, missions: MissionCatalogue, sampleCache: SampleCache? = nil,
+        catalogue: Catalogue, kernel: PlanetaryKernel? = nil, stars: StarCatalogue, missions: MissionCatalogue, sampleCache: SampleCache? = nil,
         textures: TextureSet? = nil, openAPIDocument: [UInt8], responseCacheBytes: Int = APIServices.defaultResponseCacheBytes,
         logger: Logger = Logger(label: "api"), clock: @escaping @Sendable () -> Double
     ) {
@@ -54,7 +54,7 @@ public struct APIServices: Sendable {
         self.sampleCache = sampleCache
         self.logger = logger
         self.catalogue = catalogue
-        self.engine = EphemerisService(catalogue: catalogue)
+        self.engine = EphemerisService(catalogue: catalogue, kernel: kernel)
         self.stars = stars
         self.starsByMagnitude = stars.stars.sorted {
             ($0.magnitude, $0.rightAscensionHours) < ($1.magnitude, $1.rightAscensionHours)

@@ -2,7 +2,7 @@ import Ephemeris
 import Scene
 
 /// `/v1/bodies` entries: physical data, scene radius, colour, rings, family, rotation model and
-/// the ephemeris theory with its tested accuracy.
+/// the ephemeris theory with its tested accuracy and the spans each theory serves.
 enum BodiesEncoding {
     static func write(_ id: BodyID, services: APIServices, into w: inout JSONWriter) {
         let e = services.catalogue[id]
@@ -57,6 +57,15 @@ enum BodiesEncoding {
                 w.key("theory"); w.string(model.theory)
                 w.key("accuracy"); w.string(model.accuracy)
                 w.key("validity"); w.string(model.validity)
+                w.key("theories")
+                w.array { w in
+                    for span in services.ephemeris.theorySpans(id) {
+                        w.object { w in
+                            w.key("theory"); w.string(span.name)
+                            w.key("validJdTDB"); w.numbers([span.jdTDB.lowerBound, span.jdTDB.upperBound])
+                        }
+                    }
+                }
             }
         }
     }

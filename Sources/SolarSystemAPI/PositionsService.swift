@@ -6,6 +6,8 @@ public struct PositionEntry: Sendable {
     public let id: BodyID
     public let position: Vector3
     public let velocity: Vector3
+    /// The theory that gave the body's state and the span it serves.
+    public let theory: TheorySpan
     public var distance: Double { position.length }
 }
 
@@ -13,19 +15,23 @@ public struct PositionEntry: Sendable {
 public struct PositionsResult: Sendable {
     public let query: PositionsQuery
     public let entries: [PositionEntry]
+    /// The theories serving the instant, in words.
+    public let model: String
 
-    /// `{date, jdTT, jdTDB, frame, center, units, velocityUnits, model, bodies:[{id, position, velocity, distance}]}`
+    /// `{date, jdTT, jdTDB, frame, center, units, velocityUnits, model, bodies:[{id, theory, validJdTDB, position, velocity, distance}]}`
     public func json() -> [UInt8] {
-        var w = JSONWriter(capacity: 512 + entries.count * 200)
+        var w = JSONWriter(capacity: 512 + entries.count * 250)
         w.object { w in
             Self.writeTime(query.instant, into: &w)
             Self.writeSelection(query.selection, into: &w)
-            w.key("model"); w.string(Ephemeris.modelSummary(jdTDB: query.instant.jdTDB))
+            w.key("model"); w.string(model)
             w.key("bodies")
             w.array { w in
                 for e in entries {
                     w.object { w in
                         w.key("id"); w.string(e.id.rawValue)
+                        w.key("theory"); w.string(e.theory.name)
+                        w.key("validJdTDB"); w.numbers([e.theory.jdTDB.lowerBound, e.theory.jdTDB.upperBound])
                         Self.writeVectors(e, into: &w)
                     }
                 }
@@ -59,9 +65,11 @@ public struct PositionsResult: Sendable {
 public struct EphemerisService: Sendable {
     public let ephemeris: Ephemeris
     public let layout: SceneLayout
+    /// Body states answered, by theory (`/metrics`).
+    public let answers = TheoryTally()
 
-    public init(catalogue: Catalogue) {
-        ephemeris = Ephemeris(catalogue: catalogue)
+    public init(catalogue: Catalogue, kernel: PlanetaryKernel? = nil) {
+        ephemeris = Ephemeris(catalogue: catalogue, kernel: kernel)
         layout = SceneLayout(catalogue: catalogue)
     }
 
@@ -70,13 +78,20 @@ public struct EphemerisService: Sendable {
 
     /// Every listed body at one instant (each theory evaluated once for the whole set).
     public func positions(_ q: PositionsQuery) -> PositionsResult {
+        let result = computePositions(q)
+        answers.record(result.entries)
+        return result
+    }
+
+    func computePositions(_ q: PositionsQuery) -> PositionsResult {
         let s = q.selection
+        let model = ephemeris.modelSummary(jdTDB: q.instant.jdTDB)
         switch s.frame {
         case .eclipticJ2000, .equatorialJ2000:
             let states = ephemeris.allStates(at: q.instant)
             let origin = states[s.center.index]
-            let entries = q.bodies.map { id in convert(id, states[id.index] - origin, s) }
-            return PositionsResult(query: q, entries: entries)
+            let entries = q.bodies.map { id in convert(id, states[id.index] - origin, s, at: q.instant) }
+            return PositionsResult(query: q, entries: entries, model: model)
         case .scene:
             let h = Self.sceneVelocityStepSeconds
             let now = layout.positions(ephemeris.snapshot(at: q.instant))
@@ -87,23 +102,24 @@ public struct EphemerisService: Sendable {
             let entries = q.bodies.map { id in
                 let i = id.index
                 let v = ((after[i] - after[c]) - (before[i] - before[c])) * perDay
-                return PositionEntry(id: id, position: now[i] - now[c], velocity: v)
+                return PositionEntry(id: id, position: now[i] - now[c], velocity: v, theory: ephemeris.theory(id, at: q.instant))
             }
-            return PositionsResult(query: q, entries: entries)
+            return PositionsResult(query: q, entries: entries, model: model)
         }
     }
 
-    /// One body at one instant (the time-series path: only the theories it needs).
+    /// One body at one instant (the time-series path: only the theories it needs). Not counted
+    /// in `answers`: the caller records whole chunks.
     public func sample(_ id: BodyID, at t: Instant, _ s: FrameSelection) -> PositionEntry {
         switch s.frame {
         case .eclipticJ2000, .equatorialJ2000:
-            return convert(id, ephemeris.state(id, relativeTo: s.center, at: t), s)
+            return convert(id, ephemeris.state(id, relativeTo: s.center, at: t), s, at: t)
         case .scene:
             let h = Self.sceneVelocityStepSeconds
             let before = t.adding(seconds: -h), after = t.adding(seconds: h)
             func relative(_ at: Instant) -> Vector3 { scenePosition(id, at: at) - scenePosition(s.center, at: at) }
             let v = (relative(after) - relative(before)) * (Constants.secondsPerDay / (2 * h))
-            return PositionEntry(id: id, position: relative(t), velocity: v)
+            return PositionEntry(id: id, position: relative(t), velocity: v, theory: ephemeris.theory(id, at: t))
         }
     }
 
@@ -116,11 +132,12 @@ public struct EphemerisService: Sendable {
         return scenePosition(parent, at: t) + layout.moonOffset(id, relativeKm: ephemeris.parentRelativeState(id, at: t).positionKm)
     }
 
-    func convert(_ id: BodyID, _ relative: StateVector, _ s: FrameSelection) -> PositionEntry {
+    func convert(_ id: BodyID, _ relative: StateVector, _ s: FrameSelection, at t: Instant) -> PositionEntry {
         let rotation = s.frame == .equatorialJ2000 ? Precession.eclipticToEquatorialJ2000 : Matrix3.identity
         let (scale, velocityScale) = s.units == .km
             ? (Constants.auKm, Constants.auKm / Constants.secondsPerDay)
             : (1.0, 1.0)
-        return PositionEntry(id: id, position: rotation * relative.positionAU * scale, velocity: rotation * relative.velocityAUPerDay * velocityScale)
+        return PositionEntry(id: id, position: rotation * relative.positionAU * scale, velocity: rotation * relative.velocityAUPerDay * velocityScale,
+                             theory: ephemeris.theory(id, at: t))
     }
 }

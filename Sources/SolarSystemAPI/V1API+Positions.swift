@@ -41,13 +41,14 @@ extension V1API {
             start: try q.string("start"), stop: try q.string("stop"), step: try q.string("step"),
             times: try q.string("times"), clock: services.clock
         )
-        let header = SeriesHeader(id: id, selection: selection, count: series.count, model: series.modelSummary)
+        let header = SeriesHeader(id: id, selection: selection, count: series.count, model: series.modelSummary(services.ephemeris))
         let engine = services.engine
         let encode: @Sendable (Range<Int>) -> [UInt8] = { range in
             let entries = range.map { k -> (Instant, PositionEntry) in
                 let t = series.instant(k)
                 return (t, engine.sample(id, at: t, selection))
             }
+            engine.answers.record(entries.lazy.map(\.1))
             return csv ? SeriesEncoding.csvRows(entries) : SeriesEncoding.jsonRows(entries, first: range.lowerBound == 0)
         }
         let head = csv ? SeriesEncoding.csvHeader : SeriesEncoding.jsonHead(header)
@@ -104,13 +105,13 @@ public struct SeriesTimes: Sendable, Hashable {
     let freshness: Freshness
 
     /// The theories serving the series' span.
-    var modelSummary: String {
+    func modelSummary(_ ephemeris: Ephemeris) -> String {
         switch kind {
         case .stepped:
-            return Ephemeris.modelSummary(fromJDTDB: instant(0).jdTDB, toJDTDB: instant(count - 1).jdTDB)
+            return ephemeris.modelSummary(fromJDTDB: instant(0).jdTDB, toJDTDB: instant(count - 1).jdTDB)
         case let .listed(list):
             let jds = list.map(\.jdTDB)
-            return Ephemeris.modelSummary(fromJDTDB: jds.min() ?? 0, toJDTDB: jds.max() ?? 0)
+            return ephemeris.modelSummary(fromJDTDB: jds.min() ?? 0, toJDTDB: jds.max() ?? 0)
         }
     }
 

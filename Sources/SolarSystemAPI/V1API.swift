@@ -69,6 +69,7 @@ public struct V1API: Sendable {
         }
         let streams = services.streams
         registry.gauge("solarsystem_mission_streams_open", help: "Mission replays streaming now.") { Double(streams.open) }
+        services.engine.answers.attach(registry.counter("solarsystem_ephemeris_answers_total", help: "Body states computed for /v1/positions and its series, by the theory that gave them (answers repeated from the memory cache are not counted again).", labelNames: ["theory"]))
     }
 
     /// Every route with its cost (docs/http.md, "Execution model"): `.light` answers come from

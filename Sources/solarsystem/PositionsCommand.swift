@@ -33,7 +33,7 @@ struct PositionsCommand: ParsableCommand {
 
     func run() throws {
         let catalogue = try resources.loadCatalogue()
-        let service = EphemerisService(catalogue: catalogue)
+        let service = EphemerisService(catalogue: catalogue, kernel: try resources.loadKernel()?.kernel)
         let query: PositionsQuery
         do {
             query = try PositionsQuery.parse(date: date, bodies: bodies, frame: frame, center: center, units: units, now: { Date().timeIntervalSince1970 })

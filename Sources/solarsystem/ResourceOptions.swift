@@ -4,14 +4,20 @@ import Foundation
 import Missions
 import Rendering
 
-/// Where the data files (`bodies.json`, `stars.csv`, `missions.json`, textures) are found:
-/// `--resources`, then `$SOLARSYSTEM_RESOURCES`, then `./Resources`, then next to the
-/// executable, then `/usr/share/solarsystem`.
+/// Where the data files (`bodies.json`, `stars.csv`, `missions.json`, textures, the DE kernel)
+/// are found: `--resources`, then `$SOLARSYSTEM_RESOURCES`, then `./Resources`, then next to
+/// the executable, then `/usr/share/solarsystem`. The kernel can be replaced with
+/// `--ephemeris` / `$SOLARSYSTEM_EPHEMERIS`.
 struct ResourceOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("Directory holding bodies.json, stars.csv, missions.json, textures/ (env SOLARSYSTEM_RESOURCES; default ./Resources, then next to the executable, then /usr/share/solarsystem).", valueName: "dir"))
+    @Option(name: .long, help: ArgumentHelp("Directory holding bodies.json, stars.csv, missions.json, textures/, de440-1900-2100.bsp (env SOLARSYSTEM_RESOURCES; default ./Resources, then next to the executable, then /usr/share/solarsystem).", valueName: "dir"))
     var resources: String?
 
+    @Option(name: .long, help: ArgumentHelp("JPL SPK kernel (.bsp) for the Sun, planets, Pluto, Earth and Moon, e.g. de440.bsp or de441.bsp; none for the analytical theories only (env SOLARSYSTEM_EPHEMERIS; default de440-1900-2100.bsp in the resource directory).", valueName: "file"))
+    var ephemeris: String?
+
     static let marker = "bodies.json"
+    /// The bundled kernel: JPL DE440 cut to 1899-12 … 2100-01.
+    static let defaultKernel = "de440-1900-2100.bsp"
 
     func candidates() -> [(path: String, origin: String)] {
         var list: [(String, String)] = []
@@ -75,6 +81,30 @@ struct ResourceOptions: ParsableArguments {
         for name in TextureSet.fileNames { files[name] = try read("textures/" + name) }
         do { return try TextureSet.decode(files: files) } catch {
             throw CLIError("textures: \(error)")
+        }
+    }
+
+    /// The DE kernel: `--ephemeris`, `$SOLARSYSTEM_EPHEMERIS`, or the bundled DE440 in the
+    /// resource directory, mapped and checked; nil for `none`. A missing, short, corrupt or
+    /// incomplete file is an error naming the file, where its name came from and what is wrong.
+    /// `checksumInBackground` starts the file's CRC-32 for the start-up line right away.
+    func loadKernel(checksumInBackground: Bool = false) throws -> LoadedKernel? {
+        let path: String, origin: String
+        if let flag = ephemeris {
+            (path, origin) = (flag, "--ephemeris")
+        } else if let env = Setting.env("SOLARSYSTEM_EPHEMERIS") {
+            (path, origin) = (env, "SOLARSYSTEM_EPHEMERIS")
+        } else {
+            (path, origin) = (try directory().appendingPathComponent(Self.defaultKernel).path, "the resource directory")
+        }
+        if path == "none" { return nil }
+        do {
+            let kernel = try PlanetaryKernel(bytes: try MappedFile(path: path), file: path)
+            return LoadedKernel(kernel: kernel, path: path, checksumInBackground: checksumInBackground)
+        } catch let e as SPKError {
+            throw CLIError("\(e.description) (set by \(origin))")
+        } catch let e as CLIError {
+            throw CLIError("\(e.description) (set by \(origin))")
         }
     }
 

@@ -56,8 +56,9 @@ struct ServeCommand: ParsableCommand {
             logger.warning("sample cache prune failed; stale rows stay until evicted", metadata: ["error": "\(error)"])
         }
         let cacheBytes = try memoryCacheBytes()
+        let kernel = try resources.loadKernel(checksumInBackground: true)
         let services = try APIServices(
-            catalogue: resources.loadCatalogue(), stars: resources.loadStars(), missions: missions, sampleCache: cache,
+            catalogue: resources.loadCatalogue(), kernel: kernel?.kernel, stars: resources.loadStars(), missions: missions, sampleCache: cache,
             textures: resources.loadTextures(), openAPIDocument: resources.loadOpenAPIDocument(), responseCacheBytes: cacheBytes,
             logger: logger, clock: { Date().timeIntervalSince1970 })
         let directory = try resources.directory().path
@@ -74,8 +75,7 @@ struct ServeCommand: ParsableCommand {
         try server.runUntilSignalled(router: router, metrics: metrics, logger: logger, startup: [
             "db": "\(database.path)", "resources": "\(directory)", "memoryCacheMB": .stringConvertible(cacheBytes >> 20),
             "cacheMaxMB": .stringConvertible((cache.configuration.maxBytes ?? 0) >> 20),
-            "ephemerisModel": "\(Ephemeris.modelSummary(jdTDB: (try? TimeScale.parse("now", now: { Date().timeIntervalSince1970 }))?.jdTDB ?? 2_451_545))",
-        ], onSignal: { services.lifecycle.beginDraining() }, configure: { config in
+        ].merging(LoadedKernel.startupMetadata(kernel)) { $1 }, onSignal: { services.lifecycle.beginDraining() }, configure: { config in
             // Room for the memory cache plus what is being sent.
             config.responseMemoryLimit = max(config.responseMemoryLimit, cacheBytes + (24 << 20))
         })

@@ -2,13 +2,17 @@ import ArgumentParser
 import Ephemeris
 import Foundation
 import Scene
+import SolarSystemAPI
 
 /// `solarsystem bench snapshot`: the median time of one full snapshot of all 25 bodies —
-/// heliocentric positions, orientation quaternions and scene coordinates (budget ≤ 20 µs).
+/// heliocentric positions, orientation quaternions and scene coordinates (budget ≤ 10 µs with
+/// the DE kernel) — with the kernel and with the analytical theories alone; the time to map
+/// and check the kernel and the resident memory it adds; and a 100,000-sample time series
+/// through the API's engine.
 struct SnapshotBenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "snapshot",
-        abstract: "Median time of one 25-body snapshot (positions, quaternions, scene coordinates)."
+        abstract: "Median time of one 25-body snapshot (positions, quaternions, scene coordinates), kernel load and a 100,000-sample series."
     )
 
     @Option(help: "Batches to time; the median batch is reported.")
@@ -17,21 +21,93 @@ struct SnapshotBenchCommand: ParsableCommand {
     @Option(help: "Snapshots per batch.")
     var iterations: Int = 2000
 
+    @Option(help: "Samples in the time-series run (0 skips it).")
+    var samples: Int = 100_000
+
     @OptionGroup var resources: ResourceOptions
 
     func run() throws {
-        guard batches > 0, iterations > 0 else { throw ValidationError("--batches and --iterations must be positive") }
+        guard batches > 0, iterations > 0, samples >= 0 else { throw ValidationError("--batches and --iterations must be positive") }
+        #if DEBUG
+        print("warning: debug build; run `swift run -c release solarsystem bench snapshot` for real figures")
+        #endif
         let catalogue = try resources.loadCatalogue()
-        let ephemeris = Ephemeris(catalogue: catalogue)
         let layout = SceneLayout(catalogue: catalogue)
-        // Distinct instants across the supported range so nothing is cached between calls.
+        let rssBefore = Self.residentKiB()
+        let loaded = try resources.loadKernel()
+        if let loaded {
+            let rssLoaded = Self.residentKiB()
+            // Opening again and again: map, read the directory, check every segment.
+            var opens: [Double] = []
+            for _ in 0..<21 {
+                let t0 = DispatchTime.now().uptimeNanoseconds
+                _ = try PlanetaryKernel(bytes: MappedFile(path: loaded.path), file: loaded.path)
+                opens.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
+            }
+            let t0 = DispatchTime.now().uptimeNanoseconds
+            let crc = loaded.crc32
+            let crcMs = Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6
+            let span = loaded.kernel.spanJDTDB
+            print(String(format: "kernel %@ (%@, %d bytes, JD %.1f..%.1f TDB, CRC-32 %@): mapped and checked in %.2f ms (median of 21); CRC-32 of the file %.1f ms (serve runs it in the background); resident memory after loading +%d KiB",
+                         loaded.kernel.label, loaded.path, loaded.kernel.spk.byteCount, span.lowerBound, span.upperBound, crc, opens.sorted()[10], crcMs, rssLoaded - rssBefore))
+        }
+
+        // Distinct instants (an hour apart) so nothing is cached between calls.
         let start = try TimeScale.parse("2026-11-22T00:00:00Z")
         let instants = (0..<iterations).map { start.adding(seconds: Double($0) * 3_600.123) }
+        let withKernel = Ephemeris(catalogue: catalogue, kernel: loaded?.kernel)
+        let label = loaded.map { "with \($0.kernel.label)" } ?? "analytical theories"
+        report(label, time(withKernel, layout, instants))
+        report("\(label), the engine's part (no scene layout)", time(withKernel, nil, instants))
+        if let kernel = loaded?.kernel {
+            // The kernel's share: every link of every chain evaluated once, as the snapshot does.
+            var helio = [Vector3](repeating: .zero, count: BodyID.count)
+            var perCallNs: [Double] = [], sink = 0.0
+            let seconds = instants.map { $0.daysSinceJ2000TDB * Constants.secondsPerDay }
+            for _ in 0..<batches {
+                let t0 = DispatchTime.now().uptimeNanoseconds
+                for t in seconds { sink += kernel.positions(secondsPastJ2000: t, heliocentricAU: &helio).x }
+                perCallNs.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / Double(seconds.count))
+            }
+            perCallNs.sort()
+            print(String(format: "of which the kernel (Sun, 9 barycentres, Earth, Moon: %d segments): median %.2f µs  checksum %.3f",
+                         kernel.spk.segments.count, perCallNs[perCallNs.count / 2] / 1000, sink))
+        }
+        if loaded != nil {
+            report("analytical theories", time(Ephemeris(catalogue: catalogue), layout, instants))
+            let mapped = Self.mappedResidentKiB(loaded?.path).map { "\($0) KiB of the kernel's mapping resident" } ?? "the mapping's share not found in /proc/self/smaps"
+            print("resident memory after the snapshots: +\(Self.residentKiB() - rssBefore) KiB over the start (\(mapped))")
+        }
+
+        guard samples > 0 else { return }
+        let service = EphemerisService(catalogue: catalogue, kernel: loaded?.kernel)
+        let selection = FrameSelection()
+        var runs: [Double] = []
+        var sink = 0.0
+        for _ in 0..<5 {
+            let t0 = DispatchTime.now().uptimeNanoseconds
+            for k in 0..<samples {
+                let e = service.sample(.mars, at: start.adding(seconds: Double(k) * 3_600), selection)
+                sink += e.position.x
+            }
+            runs.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
+        }
+        runs.sort()
+        print(String(format: "series: %d samples of Mars (hourly) through the API's engine: median %.1f ms of 5 runs (%.0f ns per sample)  checksum %.3f",
+                     samples, runs[2], runs[2] * 1e6 / Double(samples), sink))
+    }
+
+    /// Per-snapshot nanoseconds of each batch, sorted.
+    func time(_ ephemeris: Ephemeris, _ layout: SceneLayout?, _ instants: [Instant]) -> (ns: [Double], checksum: Double) {
         var checksum = 0.0
         func one(_ t: Instant) {
             let snap = ephemeris.snapshot(at: t)
-            let bodies = layout.bodies(snap)
-            checksum += bodies[3].position.x + bodies[24].quaternion.w
+            if let layout {
+                let bodies = layout.bodies(snap)
+                checksum += bodies[3].position.x + bodies[24].quaternion.w
+            } else {
+                checksum += snap.heliocentricAU[3].x + snap.orientations[24].bodyToEcliptic.r0.x
+            }
         }
         for t in instants.prefix(200) { one(t) } // warm-up
         var perSnapshotNs: [Double] = []
@@ -39,15 +115,44 @@ struct SnapshotBenchCommand: ParsableCommand {
             let t0 = DispatchTime.now().uptimeNanoseconds
             for t in instants { one(t) }
             let t1 = DispatchTime.now().uptimeNanoseconds
-            perSnapshotNs.append(Double(t1 - t0) / Double(iterations))
+            perSnapshotNs.append(Double(t1 - t0) / Double(instants.count))
         }
-        perSnapshotNs.sort()
-        let median = perSnapshotNs[perSnapshotNs.count / 2]
-        let p10 = perSnapshotNs[perSnapshotNs.count / 10], p90 = perSnapshotNs[perSnapshotNs.count * 9 / 10]
-        #if DEBUG
-        print("warning: debug build; run `swift run -c release solarsystem bench snapshot` for real figures")
-        #endif
-        print(String(format: "snapshot (25 bodies: positions, quaternions, scene): median %.2f µs  (p10 %.2f, p90 %.2f; %d batches × %d)  checksum %.3f",
-                     median / 1000, p10 / 1000, p90 / 1000, batches, iterations, checksum))
+        return (perSnapshotNs.sorted(), checksum)
+    }
+
+    func report(_ label: String, _ r: (ns: [Double], checksum: Double)) {
+        let v = r.ns
+        print(String(format: "snapshot (25 bodies: positions, quaternions, scene), %@: median %.2f µs  (p10 %.2f, p90 %.2f; %d batches × %d)  checksum %.3f",
+                     label, v[v.count / 2] / 1000, v[v.count / 10] / 1000, v[v.count * 9 / 10] / 1000, batches, iterations, r.checksum))
+    }
+
+    /// A /proc file's text (FileHandle reads to the end; String(contentsOfFile:) stops at the
+    /// size procfs reports).
+    static func procText(_ path: String) -> String? {
+        FileHandle(forReadingAtPath: path).map { String(decoding: $0.readDataToEndOfFile(), as: UTF8.self) }
+    }
+
+    /// VmRSS of this process, KiB (0 where /proc is missing).
+    static func residentKiB() -> Int {
+        guard let text = procText("/proc/self/status") else { return 0 }
+        for line in text.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+            return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
+        }
+        return 0
+    }
+
+    /// Resident KiB of the mapping of `path` (its `Rss:` in /proc/self/smaps).
+    static func mappedResidentKiB(_ path: String?) -> Int? {
+        guard let path, let text = procText("/proc/self/smaps") else { return nil }
+        let target = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+        var inside = false
+        for line in text.split(separator: "\n") {
+            if let first = line.first, first.isHexDigit, line.contains("-") {
+                inside = line.hasSuffix(target)
+            } else if inside, line.hasPrefix("Rss:") {
+                return Int(line.split(separator: " ").dropFirst().first ?? "")
+            }
+        }
+        return nil
     }
 }

@@ -32,7 +32,7 @@ struct TrajectoryBenchCommand: ParsableCommand {
         defer { db.close() }
         let cache = SampleCache(database: db)
         let services = APIServices(
-            catalogue: try resources.loadCatalogue(), stars: try resources.loadStars(), missions: try resources.loadMissions(),
+            catalogue: try resources.loadCatalogue(), kernel: try resources.loadKernel()?.kernel, stars: try resources.loadStars(), missions: try resources.loadMissions(),
             sampleCache: cache, openAPIDocument: [], logger: logger, clock: { Date().timeIntervalSince1970 })
         let api = V1API(services: services)
         func time(_ body: () throws -> Int) rethrows -> (Double, Int) {

@@ -3,7 +3,6 @@ import Testing
 @testable import Ephemeris
 
 /// Distances in named units (STYLE.md); `arcseconds` lives in ReferenceFixture.swift.
-fileprivate func km(_ v: Double) -> Double { v }
 fileprivate func kmPerDay(_ v: Double) -> Double { v }
 
 @Suite struct LunarTheoryTests {

@@ -53,3 +53,5 @@ extension Vector3 {
 /// Tolerances in named units (STYLE.md).
 func arcseconds(_ v: Double) -> Double { v * Angle.radiansPerArcsecond }
 func degrees(_ v: Double) -> Double { v * Angle.radiansPerDegree }
+func km(_ v: Double) -> Double { v }
+func kmPerSecond(_ v: Double) -> Double { v }

@@ -36,10 +36,20 @@ enum APIServer {
         }
     }()
 
+    /// The bundled DE440 kernel, as `serve` loads it by default (here from a copy in memory).
+    static let kernel: PlanetaryKernel = {
+        do {
+            return try PlanetaryKernel(bytes: KernelBuffer(copying: RepositoryFiles.bytes("Resources/de440-1900-2100.bsp")), file: "Resources/de440-1900-2100.bsp")
+        } catch {
+            fatalError("kernel: \(error)")
+        }
+    }()
+
     static let services: APIServices = {
         do {
             return APIServices(
                 catalogue: try Catalogue(json: RepositoryFiles.bytes("Resources/bodies.json")),
+                kernel: kernel,
                 stars: try StarCatalogue(csv: RepositoryFiles.bytes("Resources/stars.csv")),
                 missions: try MissionCatalogue(json: RepositoryFiles.bytes("Resources/missions.json")),
                 sampleCache: cache,
@@ -88,3 +98,24 @@ func vector(_ any: Any?) -> Vector3? {
 }
 
 func number(_ any: Any?) -> Double? { (any as? NSNumber)?.doubleValue }
+
+/// The reference fixture's cases (JPL DE440 via Skyfield), as the API tests compare with them.
+enum ReferenceCases {
+    struct Case {
+        let utc: String
+        let jdUTC: Double
+        let heliocentric: [String: Vector3]
+        let moonKm: Vector3
+    }
+
+    static let all: [Case] = {
+        let bytes = RepositoryFiles.bytes("Tests/EphemerisTests/Fixtures/ephemeris-reference.json")
+        guard let root = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any],
+              let cases = root["cases"] as? [[String: Any]] else { fatalError("reference fixture unreadable") }
+        return cases.map { c in
+            let helio = (c["heliocentric_ecliptic_j2000_au"] as? [String: [Double]] ?? [:]).mapValues { Vector3($0[0], $0[1], $0[2]) }
+            let m = c["geocentric_moon_ecliptic_j2000_km"] as? [Double] ?? [0, 0, 0]
+            return Case(utc: c["utc"] as? String ?? "", jdUTC: c["jd_utc"] as? Double ?? 0, heliocentric: helio, moonKm: Vector3(m[0], m[1], m[2]))
+        }
+    }()
+}

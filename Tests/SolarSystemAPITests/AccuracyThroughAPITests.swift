@@ -6,24 +6,8 @@ import Testing
 /// The ephemeris issue's bounds, end to end: the reference cases asked of the live server.
 @Suite("Accuracy through the API")
 struct AccuracyThroughAPITests {
-    struct Case {
-        let utc: String
-        let heliocentric: [String: Vector3]
-        let moonKm: Vector3
-    }
-
-    static let cases: [Case] = {
-        let bytes = RepositoryFiles.bytes("Tests/EphemerisTests/Fixtures/ephemeris-reference.json")
-        guard let root = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any],
-              let all = root["cases"] as? [[String: Any]] else { fatalError("reference fixture unreadable") }
-        // A spread across the range: every eighth case.
-        return stride(from: 0, to: all.count, by: 8).map { i in
-            let c = all[i]
-            let helio = (c["heliocentric_ecliptic_j2000_au"] as? [String: [Double]] ?? [:]).mapValues { Vector3($0[0], $0[1], $0[2]) }
-            let m = c["geocentric_moon_ecliptic_j2000_km"] as? [Double] ?? [0, 0, 0]
-            return Case(utc: c["utc"] as? String ?? "", heliocentric: helio, moonKm: Vector3(m[0], m[1], m[2]))
-        }
-    }()
+    /// A spread across the range: every eighth reference case.
+    static let cases = stride(from: 0, to: ReferenceCases.all.count, by: 8).map { ReferenceCases.all[$0] }
 
     static let bounds: [String: Double] = [
         "mercury": 30, "venus": 30, "earth": 30, "mars": 100, "jupiter": 800, "saturn": 800, "uranus": 150, "neptune": 80, "pluto": 80,
