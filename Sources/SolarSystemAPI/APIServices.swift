@@ -33,7 +33,7 @@ public struct APIServices: Sendable {
     /// The view renderer (nil when no textures were handed in: the views answer 503).
     public let renderer: ViewRenderer?
     /// Admits one large raster render at a time (see `V1API.largeViewPixels`).
-    let largeRenders = DispatchSemaphore(value: 1)
+    let largeRenders = RenderGate()
     /// Set when the process begins shutting down: `/readyz` fails from then on.
     public let lifecycle = Lifecycle()
     /// Where cache failures are reported (they degrade to a miss, never to an error).

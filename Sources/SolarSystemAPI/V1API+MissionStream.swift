@@ -106,11 +106,16 @@ final class MissionReplay: @unchecked Sendable {
         let end = engine.mission.replayEndHours
         // The first event is the state at the start; the replay clock runs from when it is
         // sent, so a slow first tick (a loaded server) does not skip the beginning.
+        let t: Double
         if !sentFirst {
+            // Exactly the start, not the clock read after it: a thread preempted between the two
+            // reads (a loaded machine) would otherwise open the replay some minutes in.
             sentFirst = true
             startUptime = DispatchTime.now().uptimeNanoseconds
+            t = min(startHours, end)
+        } else {
+            t = min(currentHours(), end)
         }
-        let t = min(currentHours(), end)
         guard send(t) else { stop(); return }
         if t >= end { finish(reason: "completed", atHours: end) }
     }

@@ -6,11 +6,20 @@ import Rendering
 import Scene
 
 /// A view request as parsed from the query (or the CLI's flags): what to draw, the mission
-/// overlays, and whether the answer can be cached forever.
+/// overlays, and whether the answer can be cached forever. Parsing is cheap (it runs on the event
+/// loop); the overlays, which sample every vehicle's line, are computed by `overlays(_:)` where
+/// the picture is drawn.
 public struct ViewQuery: Sendable {
     public let request: ViewRequest
-    public let overlays: ViewOverlays
     let freshness: Freshness
+    /// The mission whose lines and labels are drawn, with its time.
+    let mission: (engine: MissionEngine, hours: Double)?
+
+    /// The mission's trajectories, vehicles and visible event labels (none without a mission).
+    public func overlays(_ services: APIServices) -> ViewOverlays {
+        guard let mission else { return .none }
+        return Self.missionOverlays(mission.engine, atHours: mission.hours, services: services)
+    }
 
     public static let parameters: Set<String> = ["date", "width", "height", "focus", "mission", "t", "azimuth", "elevation", "distance", "labels"]
 
@@ -59,7 +68,7 @@ public struct ViewQuery: Sendable {
         var camera = CameraChoice.from(focus: focusID, azimuthRad: az, elevationRad: el, distance: dist)
         let instant: Instant
         var freshness = Freshness(dateParameter: date)
-        var overlays = ViewOverlays.none
+        var missionPart: (engine: MissionEngine, hours: Double)?
         var missionHours: Double?
         if let mission {
             guard let engine = services.missionEngines[mission] else {
@@ -77,7 +86,7 @@ public struct ViewQuery: Sendable {
                 let framing = engine.framing(atHours: hours)
                 camera = framing.pose.map { .pose($0) } ?? .overview
             }
-            overlays = Self.missionOverlays(engine, atHours: hours, services: services)
+            missionPart = (engine, hours)
         } else {
             if let t { throw .invalidParameter("t", value: t, accepted: "t only together with mission") }
             instant = try QueryParsing.instant(date, now: services.clock)
@@ -89,7 +98,7 @@ public struct ViewQuery: Sendable {
             throw .invalidParameter("width", value: "\(w)×\(h)", accepted: error.description)
         }
         try Self.rejectCameraInsideBody(request, services: services)
-        return ViewQuery(request: request, overlays: overlays, freshness: freshness)
+        return ViewQuery(request: request, freshness: freshness, mission: missionPart)
     }
 
     /// A camera whose eye lies inside a body's scene sphere sees nothing useful: 400.
@@ -165,17 +174,14 @@ extension V1API {
         let large = format != .svg && v.request.width * v.request.height > Self.largeViewPixels
         let services = self.services
         return encodedPlan(.view(ViewCacheKey(request: v.request, format: format)), freshness: v.freshness, contentType: contentType) {
-            // A large raster holds an image buffer of width × height × 3 bytes (48 MiB at
-            // 4096 × 4096): one at a time, so two cannot push the process past its memory budget.
-            if large {
-                guard services.largeRenders.wait(timeout: .now() + .seconds(10)) == .success else {
-                    var headers = HTTPHeaders()
-                    headers.add(name: "Retry-After", value: "5")
-                    throw ProblemDetails(status: .serviceUnavailable, detail: "another large image is being rendered; retry shortly (images over \(Self.largeViewPixels) pixels render one at a time)", headers: headers)
-                }
+            let draw = { renderer.render(v.request, format: format, overlays: v.overlays(services)) }
+            guard large else { return draw() }
+            guard let image = services.largeRenders.run(timeout: 10, draw) else {
+                var headers = HTTPHeaders()
+                headers.add(name: "Retry-After", value: "5")
+                throw ProblemDetails(status: .serviceUnavailable, detail: "another large image is being rendered; retry shortly (images over \(Self.largeViewPixels) pixels render one at a time)", headers: headers)
             }
-            defer { if large { services.largeRenders.signal() } }
-            return renderer.render(v.request, format: format, overlays: v.overlays)
+            return image
         }
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import Ephemeris
 @testable import Scene
@@ -40,9 +41,19 @@ struct SceneScalingTests {
         let earth = SceneScaling.planetRadius(km: 6371)
         #expect(abs(SceneScaling.moonRadius(km: 1737.4, parentKm: 6371, parentSceneRadius: earth) - 0.027) < 0.0005)
         let d = SceneScaling.moonDistance(semiMajorAxisKm: 384_400, parentKm: 6371, parentSceneRadius: earth)
+        // The seeds' golden value: 60.3 Earth radii → 60.3^0.6 × 1.5 = 17.6 Earth scene radii.
         #expect(abs(d / earth - 17.6) < 0.06)
-        // The seeds' arithmetic: 60.3^0.6 = 11.7, × 1.5 = 17.6.
-        #expect(abs(384_400.0 / 6371 - 60.3) < 0.05)
+    }
+
+    @Test("moon distances follow (a/R)^0.6: doubling the orbit multiplies the distance by 2^0.6, whatever the parent")
+    func moonDistanceExponent() {
+        for (parentKm, parentScene) in [(6371.0, 0.1), (69911.0, 0.33), (58232.0, 0.3)] {
+            let near = SceneScaling.moonDistance(semiMajorAxisKm: 20 * parentKm, parentKm: parentKm, parentSceneRadius: parentScene)
+            let far = SceneScaling.moonDistance(semiMajorAxisKm: 40 * parentKm, parentKm: parentKm, parentSceneRadius: parentScene)
+            #expect(abs(far / near - pow(2, 0.6)) < 1e-12)
+            // Proportional to the parent's scene radius, and 1.5 parent radii at a = R.
+            #expect(abs(SceneScaling.moonDistance(semiMajorAxisKm: parentKm, parentKm: parentKm, parentSceneRadius: parentScene) - 1.5 * parentScene) < 1e-12)
+        }
     }
 
     @Test("axis mapping scene = (x, z, −y) is a proper −90° rotation about x")

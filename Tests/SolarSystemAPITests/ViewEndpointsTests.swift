@@ -3,6 +3,7 @@ import Foundation
 import FoundationXML
 #endif
 import HTTPTestSupport
+@testable import SolarSystemAPI
 import Testing
 
 @Suite("GET /v1/views/system.{svg,ppm,png}")
@@ -50,18 +51,27 @@ struct ViewEndpointsTests {
         #expect(again.body == r.body && again.header("etag") == r.header("etag"))
     }
 
-    @Test("two large rasters at once are both served (one at a time, the second waits)")
+    @Test("two large rasters asked at once are both served, one at a time, while a small one is not held up")
     func largeRendersQueue() async throws {
+        // Enough workers that the heavy lane could run both at once: only the gate serialises them.
+        let server = try TestServer(configure: { $0.workerPoolSize = 4 }) { V1API(services: APIServer.services).register(on: $0) }
+        defer { server.stop() }
+        let gate = APIServer.services.largeRenders
+        let peakBefore = gate.peak
         let sizes = [(2050, 2049), (2049, 2050)]
-        let results = try await withThrowingTaskGroup(of: (Int, Int).self) { g in
+        let results = try await withThrowingTaskGroup(of: Int.self) { g in
             for (w, h) in sizes {
-                g.addTask { (try APIServer.get("/v1/views/system.ppm?date=2026-11-22&width=\(w)&height=\(h)&labels=none")).status == 200 ? (w, h) : (0, 0) }
+                g.addTask { try server.get("/v1/views/system.ppm?date=2026-11-22&width=\(w)&height=\(h)&labels=none").status }
             }
-            var out: [(Int, Int)] = []
+            // A small picture meanwhile: it does not wait for the large ones.
+            g.addTask { try server.get("/v1/views/system.png?date=2026-11-23&width=64&height=64&labels=none").status }
+            var out: [Int] = []
             for try await r in g { out.append(r) }
             return out
         }
-        #expect(results.filter { $0.0 > 0 }.count == 2)
+        #expect(results == [200, 200, 200])
+        #expect(gate.peak == 1 && peakBefore <= 1, "large renders in progress at once: \(gate.peak)")
+        #expect(gate.active == 0)
     }
 
     @Test("bad views are 400 problems with the reason; unknown mission 404", arguments: [
