@@ -19,11 +19,15 @@ public enum ResponseKey: Hashable, Sendable {
 extension V1API {
     /// The plan of a route whose answer is computed and encoded off the loop, and cached when it
     /// is fixed: on a hit the encoded answer is sent from the loop; on a miss `compute` runs on
-    /// the worker pool, its bytes are encoded once (gzip variant, ETag) and, for fixed answers
-    /// that fit, kept.
+    /// the worker pool (unless an earlier request for the same key filled the cache meanwhile),
+    /// its bytes are encoded once (gzip variant, ETag) and, for fixed answers that fit, kept.
+    ///
+    /// `cost` names the worker lane when this request is dearer (or cheaper) than its route's
+    /// usual: the heavy lane never takes every thread, so long computations cannot hold up the
+    /// short ones queued behind them.
     func encodedPlan(
         _ key: ResponseKey, freshness: Freshness, contentType: String = HTTPResponse.jsonContentType,
-        finish: @escaping @Sendable (HTTPResponse) -> HTTPResponse = { $0 },
+        cost: Router.Cost? = nil, finish: @escaping @Sendable (HTTPResponse) -> HTTPResponse = { $0 },
         compute: @escaping @Sendable () throws -> [UInt8]
     ) -> Router.Plan {
         let cacheable = freshness != .now
@@ -31,7 +35,12 @@ extension V1API {
             return .respond(finish(freshness.apply(HTTPResponse(encoded: hit))))
         }
         let responses = services.responses
-        return .offload {
+        return .offload(cost: cost) {
+            // Requests that missed together queue together: by the time this one runs, an earlier
+            // one may have computed the answer. Look again before computing it once more.
+            if cacheable, let hit = responses[key] {
+                return finish(freshness.apply(HTTPResponse(encoded: hit)))
+            }
             let body = EncodedBody(bytes: try compute(), contentType: contentType)
             if cacheable { responses.insert(body, for: key) }
             return finish(freshness.apply(HTTPResponse(encoded: body)))

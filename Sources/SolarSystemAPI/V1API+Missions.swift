@@ -14,6 +14,8 @@ import Storage
 /// answer that does not depend on `now` is immutable.
 extension V1API {
     static let defaultTrajectorySamples = 500
+    /// Samples (all vehicles together) beyond which a trajectory is computed in the heavy lane.
+    static let heavyTrajectorySamples = 10_000
 
     /// `GET /v1/missions`
     func missionList(_ req: HTTPRequest) throws -> HTTPResponse {
@@ -54,7 +56,9 @@ extension V1API {
         let vehicle = try q.string("vehicle")
         let vehicles = try Self.vehicles(engine, vehicle)
         let key = TrajectoryBodyKey(mission: id, vehicle: vehicle, count: count, frame: frame)
-        return encodedPlan(.trajectory(key), freshness: .fixed) { [self] in
+        // Tens of thousands of samples take a worker for a while: the heavy lane.
+        let cost: Router.Cost = count * vehicles.count > Self.heavyTrajectorySamples ? .heavy : .compute
+        return encodedPlan(.trajectory(key), freshness: .fixed, cost: cost) { [self] in
             try trajectoryJSON(engine, vehicles: vehicles, count: count, frame: frame)
         }
     }

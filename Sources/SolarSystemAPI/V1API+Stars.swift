@@ -16,10 +16,11 @@ extension V1API {
         let maxMagnitude = try q.double("maxMagnitude", in: -2...6.5, default: 6.5)
         let namedOnly = try q.bool("named", default: false)
         let csv = try wantsCSV(req)
+        // The whole catalogue is ~1.5 MB to encode and compress (once): the heavy lane.
         return encodedPlan(
             .stars(maxMagnitude: maxMagnitude, named: namedOnly, csv: csv), freshness: .catalogue,
             contentType: csv ? "text/csv; charset=utf-8" : HTTPResponse.jsonContentType,
-            finish: { $0.varying(on: "Accept") }
+            cost: maxMagnitude > 4.5 ? .heavy : .compute, finish: { $0.varying(on: "Accept") }
         ) { [self] in
             starsBody(maxMagnitude: maxMagnitude, namedOnly: namedOnly, csv: csv)
         }

@@ -9,10 +9,11 @@ import Testing
 /// measures that).
 @Suite("solarsystem serve under load and hostile clients", .serialized)
 struct HostileClientTests {
-    /// Milliseconds of one request on a fresh connection.
+    /// Milliseconds of one request on a fresh connection (a generous receive timeout: a debug
+    /// build on a busy CI machine is slow; the bounds that matter are asserted by the callers).
     static func timed(_ port: Int, _ target: String) throws -> (Double, RawResponse) {
         let start = Date()
-        let c = try RawClient(port: port, receiveTimeout: 30)
+        let c = try RawClient(port: port, receiveTimeout: 120)
         defer { c.close() }
         try c.send("GET \(target) HTTP/1.1\r\nHost: t\r\n\r\n")
         let r = try c.readResponse()

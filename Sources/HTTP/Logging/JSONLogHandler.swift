@@ -28,14 +28,11 @@ public struct JSONLogHandler: LogHandler {
     }
 
     public func log(event: LogEvent) {
-        var merged = metadata
-        if let provided = metadataProvider?.get() { merged.merge(provided) { _, new in new } }
-        if let m = event.metadata { merged.merge(m) { _, new in new } }
         var out: [UInt8] = []
-        out.reserveCapacity(256)
-        out.append(contentsOf: "{\"ts\":".utf8)
-        JSONValue.writeString(HTTPDate.iso8601Now(), into: &out)
-        out.append(contentsOf: ",\"level\":".utf8)
+        out.reserveCapacity(320)
+        out.append(contentsOf: "{\"ts\":\"".utf8)
+        HTTPDate.appendISO8601Now(to: &out)
+        out.append(contentsOf: "\",\"level\":".utf8)
         JSONValue.writeString(event.level.rawValue, into: &out)
         out.append(contentsOf: ",\"logger\":".utf8)
         JSONValue.writeString(label, into: &out)
@@ -45,15 +42,42 @@ public struct JSONLogHandler: LogHandler {
             out.append(contentsOf: ",\"error\":".utf8)
             JSONValue.writeString(String(describing: error), into: &out)
         }
-        let reserved: Set<String> = ["ts", "level", "logger", "message"]
-        for (key, value) in merged.sorted(by: { $0.key < $1.key }) where !reserved.contains(key) {
-            out.append(UInt8(ascii: ","))
-            JSONValue.writeString(key, into: &out)
-            out.append(UInt8(ascii: ":"))
-            JSONLogHandler.jsonValue(value).write(into: &out)
+        // Most lines (the access log) carry only the event's own metadata: no merging then.
+        let provided = metadataProvider?.get()
+        if metadata.isEmpty, provided?.isEmpty ?? true {
+            if let m = event.metadata { Self.writeMembers(m, into: &out) }
+        } else {
+            var merged = metadata
+            if let provided { merged.merge(provided) { _, new in new } }
+            if let m = event.metadata { merged.merge(m) { _, new in new } }
+            Self.writeMembers(merged, into: &out)
         }
         out.append(contentsOf: "}\n".utf8)
         output.write(line: out)
+    }
+
+    /// The metadata as members, keys sorted (stable lines), reserved keys skipped.
+    static func writeMembers(_ metadata: Logger.Metadata, into out: inout [UInt8]) {
+        // Byte order of the UTF-8 keys: stable, and cheaper than String's Unicode ordering.
+        for (key, value) in metadata.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
+            switch key {
+            case "ts", "level", "logger", "message": continue
+            default: break
+            }
+            out.append(UInt8(ascii: ","))
+            JSONValue.writeString(key, into: &out)
+            out.append(UInt8(ascii: ":"))
+            write(value, into: &out)
+        }
+    }
+
+    /// A metadata value as JSON (strings written straight, the rest through `jsonValue`).
+    static func write(_ value: Logger.MetadataValue, into out: inout [UInt8]) {
+        if case .string(let s) = value {
+            JSONValue.writeString(s, into: &out)
+        } else {
+            jsonValue(value).write(into: &out)
+        }
     }
 
     static func jsonValue(_ v: Logger.MetadataValue) -> JSONValue {

@@ -19,10 +19,12 @@ public struct AccessLogMiddleware: HTTPMiddleware {
         let route = context.route, start = context.receivedAtNanos
         context.onResponseComplete { outcome in
             let ms = Double(monotonicNanos() &- start) / 1e6
+            // `.string` rather than interpolation: an interpolated String goes through generic,
+            // conformance-checking paths, and this runs for every request.
             var metadata: Logger.Metadata = [
-                "method": "\(method)", "path": "\(path)", "status": .stringConvertible(outcome.status.code),
+                "method": .string(method), "path": .string(path), "status": .stringConvertible(outcome.status.code),
                 "bytes": .stringConvertible(outcome.bodyBytes), "durationMs": .stringConvertible((ms * 1000).rounded() / 1000),
-                "requestId": "\(id)", "peer": "\(peer)", "route": "\(route)",
+                "requestId": .string(id), "peer": .string(peer), "route": .string(route),
             ]
             if !outcome.completed { metadata["aborted"] = .stringConvertible(true) }
             logger.log(level: level, "request", metadata: metadata)

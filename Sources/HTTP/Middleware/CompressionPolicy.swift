@@ -22,6 +22,8 @@ public struct CompressionPolicy: Sendable {
     /// Whether a media type is worth compressing (text/* except event streams, JSON, XML, SVG, PPM…).
     public func isCompressible(contentType: String?) -> Bool {
         guard let ct = contentType else { return false }
+        // The types this server sends most, without parsing.
+        if ct == HTTPResponse.jsonContentType || ct == ProblemDetails.contentType { return true }
         let media = asciiLowercased(trimOWS(Substring(ct.split(separator: ";", maxSplits: 1).first ?? "")))
         if media == "text/event-stream" { return false }
         if media.hasPrefix("text/") { return true }

@@ -46,8 +46,10 @@ public final class Router: @unchecked Sendable {
     public enum Plan: Sendable {
         /// The answer is ready (a cache hit, a redirect, an error response).
         case respond(HTTPResponse)
-        /// Run this on the worker pool (in the route's lane) and answer with its result.
-        case offload(@Sendable () throws -> HTTPResponse)
+        /// Run this on the worker pool and answer with its result: in the route's lane, or in the
+        /// lane of `cost` when the planner knows this request is cheaper or dearer than usual
+        /// (a 20,000-sample trajectory is heavy; 500 samples are not).
+        case offload(cost: Cost? = nil, @Sendable () throws -> HTTPResponse)
     }
 
     public struct Route: Sendable {

@@ -176,8 +176,9 @@ extension HTTPConnection {
                 case .respond(let response):
                     context.handler = { _, _ in response }
                     respondInline(request, context, exchange)
-                case .offload(let work):
-                    offload(request, context, exchange, lane: lane) { _, _ in try work() }
+                case .offload(let cost, let work):
+                    let planned: WorkerPool.Lane = cost.map { $0 == .heavy ? .heavy : .compute } ?? lane
+                    offload(request, context, exchange, lane: planned) { _, _ in try work() }
                 }
             }
         case .methodNotAllowed(let allowed):

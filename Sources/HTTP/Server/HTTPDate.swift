@@ -31,6 +31,33 @@ enum HTTPDate {
         return Array(s.utf8)
     }
 
+    /// `2026-11-22T10:11:12.345Z` appended as bytes (log lines: no intermediate strings).
+    static func appendISO8601Now(to out: inout [UInt8]) {
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        var tt = ts.tv_sec
+        var tmv = tm()
+        gmtime_r(&tt, &tmv)
+        func digits(_ v: Int, _ n: Int) {
+            var d = 1
+            for _ in 1..<n { d *= 10 }
+            var v = v
+            while d > 0 {
+                out.append(UInt8(ascii: "0") + UInt8(v / d % 10))
+                v %= d
+                d /= 10
+            }
+        }
+        digits(Int(tmv.tm_year) + 1900, 4)
+        out.append(UInt8(ascii: "-")); digits(Int(tmv.tm_mon) + 1, 2)
+        out.append(UInt8(ascii: "-")); digits(Int(tmv.tm_mday), 2)
+        out.append(UInt8(ascii: "T")); digits(Int(tmv.tm_hour), 2)
+        out.append(UInt8(ascii: ":")); digits(Int(tmv.tm_min), 2)
+        out.append(UInt8(ascii: ":")); digits(Int(tmv.tm_sec), 2)
+        out.append(UInt8(ascii: ".")); digits(Int(ts.tv_nsec) / 1_000_000, 3)
+        out.append(UInt8(ascii: "Z"))
+    }
+
     /// `2026-11-22T10:11:12.345Z` for log lines.
     static func iso8601Now() -> String {
         var ts = timespec()

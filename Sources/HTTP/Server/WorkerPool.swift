@@ -12,10 +12,12 @@ import Synchronization
 ///
 /// - A fixed set of threads, started lazily, each at a lower scheduling priority (nice +5 on
 ///   Linux) than the event loops, so a loop woken by a request preempts the number crunching.
-/// - Three FIFO lanes. Continuations (the next chunks of a body already being sent: that
-///   response was admitted, and finishing it frees its memory) and compute jobs take turns, so
-///   neither starves the other. Heavy jobs go last, and never more than `heavyConcurrency` at
-///   once, so a slow picture cannot take every thread away from the cheap work behind it.
+/// - Three FIFO lanes. Compute jobs (new requests, usually short) go first, but when
+///   continuations (the next chunks of a body already being sent) wait too, every fourth turn is
+///   theirs: a burst of new requests is not stuck behind long downloads, and the downloads (whose
+///   bytes are held until sent) still progress. Heavy jobs go last, and never more than
+///   `heavyConcurrency` at once, so a slow picture cannot take every thread away from the cheap
+///   work behind it.
 /// - Bounded wait lists: `trySubmit` refuses (the caller answers 503 with `Retry-After`) when the
 ///   lane's wait list is full. Continuations are not refused: their number is bounded by the
 ///   connections sending bodies, each with at most one chunk job at a time.
@@ -37,16 +39,18 @@ final class WorkerPool: Sendable {
         var idle: [Int] = []
         var started = 0
         var stopped = false
-        /// Alternates continuations and compute jobs when both wait, so neither starves the other.
-        var continuationTurn = true
+        /// Compute jobs run since the last continuation: when both wait, a continuation gets every
+        /// fourth turn, so new requests (usually short) are not stuck behind long downloads and
+        /// the downloads still progress.
+        var computeRun = 0
 
         mutating func next(heavyConcurrency: Int) -> (Job, isHeavy: Bool)? {
-            if !continuations.isEmpty, continuationTurn || compute.isEmpty {
-                continuationTurn = false
+            if !continuations.isEmpty, computeRun >= 3 || compute.isEmpty {
+                computeRun = 0
                 return (continuations.removeFirst(), false)
             }
             if !compute.isEmpty {
-                continuationTurn = true
+                computeRun += 1
                 return (compute.removeFirst(), false)
             }
             if !heavy.isEmpty, runningHeavy < heavyConcurrency || stopped {
