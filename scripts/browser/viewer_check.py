@@ -210,7 +210,9 @@ def check_controls(page, checks):
     unlabelled = page.evaluate("""[...document.querySelectorAll('input, select, button, a, canvas')]
       .filter(e => !(e.labels && e.labels.length) && !e.getAttribute('aria-label') && !e.textContent.trim()).map(e => e.id)""")
     checks.check(not unlabelled, "every control has a label" + (f": missing {unlabelled}" if unlabelled else ""))
-    page.evaluate("document.activeElement.blur(); document.body.focus()")
+    # Tab from the top of a freshly loaded page.
+    page.goto(page.evaluate("location.href"))
+    page.wait_for(READY, timeout=60)
     order = []
     for _ in range(12):
         page.key("Tab", key_code=9)

@@ -227,8 +227,8 @@ const cameraHandlers = {
     requestDraw();
   },
   reset() {
-    applyFocus(state.focus === 'mission' ? 'mission' : state.focus).catch(showError);
     if (state.focus === 'mission') resetMissionCamera();
+    else applyFocus(state.focus).catch(showError);
   },
   togglePlay() { togglePlay(); },
 };

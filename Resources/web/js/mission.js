@@ -34,7 +34,14 @@ export class MissionReplay {
   start(fromHours, speed) {
     this.stop();
     if (this.ended && fromHours >= this.detail.replayEndHours) return;
+    if (fromHours === 0) {
+      // From the launch again: every event is new again.
+      this.seen.clear();
+      this.events = [];
+      this.lastHours = 0;
+    }
     this.ended = false;
+    this.restarts = 0;
     this.speed = speed;
     this.running = true;
     this.open(fromHours);
