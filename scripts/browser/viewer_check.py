@@ -15,6 +15,7 @@ Fails (exit 1, naming each failed check) unless:
     prefers-reduced-motion makes preset changes immediate;
   - a mission replayed at high speed through a proxy that cuts the event stream once reaches the
     page with every mission event exactly once and ends;
+  - the page works behind a reverse proxy that serves it under /solar/ (relative URLs only);
   - path-traversal attempts get 400 or 404 and never a file.
 Only the standard library and Chromium (apt-get install -y chromium) are needed.
 """
@@ -314,6 +315,75 @@ def check_error_display(browser, base, checks):
     checks.check(stats["lit"] > 0.0005, "the canvas is not blank after an error")
 
 
+class PrefixProxy:
+    """A reverse proxy that serves the server under /solar/: request lines `GET /solar/x` are
+    forwarded as `GET /x`; anything outside the prefix gets 404 from the proxy itself."""
+
+    PREFIX = b"/solar"
+
+    def __init__(self, target_host, target_port):
+        self.target = (target_host, target_port)
+        self.outside = []
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        threading.Thread(target=self.accept, daemon=True).start()
+
+    def accept(self):
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            threading.Thread(target=self.serve, args=(client,), daemon=True).start()
+
+    def serve(self, client):
+        # One request per connection keeps the rewriting simple: the proxy answers Connection: close.
+        head = b""
+        while b"\r\n\r\n" not in head:
+            chunk = client.recv(65536)
+            if not chunk:
+                client.close()
+                return
+            head += chunk
+        line, rest = head.split(b"\r\n", 1)
+        method, target, version = line.split(b" ", 2)
+        if not target.startswith(self.PREFIX + b"/"):
+            self.outside.append(target.decode())
+            client.sendall(b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+            client.close()
+            return
+        headers = [h for h in rest.split(b"\r\n") if not h.lower().startswith(b"connection:")]
+        request = b" ".join([method, target[len(self.PREFIX):], version]) + b"\r\nConnection: close\r\n" + b"\r\n".join(headers)
+        with socket.create_connection(self.target) as upstream:
+            upstream.sendall(request)
+            while True:
+                data = upstream.recv(65536)
+                if not data:
+                    break
+                client.sendall(data)
+        client.close()
+
+    def close(self):
+        self.listener.close()
+
+
+def check_prefix(browser, base, checks):
+    print("behind a path prefix (/solar/)")
+    parsed = urllib.parse.urlsplit(base)
+    proxy = PrefixProxy(parsed.hostname, parsed.port or 80)
+    try:
+        page = browser.new_page(1280, 720)
+        page.goto(f"http://127.0.0.1:{proxy.port}/solar/?date={FIXED_DATE}&focus=mars")
+        page.wait_for(READY, timeout=60)
+        state = page.evaluate("window.__solarsystem")
+        checks.check(len(state["planets"]) >= 1 and canvas_stats(page)["lit"] > 0.003 and state["picture"].startswith(f"http://127.0.0.1:{proxy.port}/solar/v1/"),
+                     "the page, its modules and its API calls work under /solar/")
+        checks.check(not proxy.outside, "nothing was asked outside the prefix" + (f": {proxy.outside}" if proxy.outside else ""))
+        checks.check(not page.problems, "no console errors under the prefix" + (f": {page.problems}" if page.problems else ""))
+    finally:
+        proxy.close()
+
+
 class CuttingProxy:
     """Forwards TCP to the server; cuts the first connection that asks for an event stream once
     `cut_after` bytes of the stream have gone through, so the page must reconnect and resume.
@@ -475,6 +545,7 @@ def main():
             check_phone(browser, base, checks, args.screenshots)
             check_reduced_motion(browser, base, checks)
             check_playback(browser, base, checks)
+            check_prefix(browser, base, checks)
             check_error_display(browser, base, checks)
             check_mission(browser, base, checks)
         check_traversal(base, checks)
