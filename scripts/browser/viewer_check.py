@@ -315,15 +315,12 @@ def check_error_display(browser, base, checks):
     checks.check(stats["lit"] > 0.0005, "the canvas is not blank after an error")
 
 
-class PrefixProxy:
-    """A reverse proxy that serves the server under /solar/: request lines `GET /solar/x` are
-    forwarded as `GET /x`; anything outside the prefix gets 404 from the proxy itself."""
-
-    PREFIX = b"/solar"
+class LoopbackProxy:
+    """A TCP proxy on a free loopback port in front of the server; subclasses say how to `serve`
+    one client connection."""
 
     def __init__(self, target_host, target_port):
         self.target = (target_host, target_port)
-        self.outside = []
         self.listener = socket.create_server(("127.0.0.1", 0))
         self.port = self.listener.getsockname()[1]
         threading.Thread(target=self.accept, daemon=True).start()
@@ -333,8 +330,25 @@ class PrefixProxy:
             try:
                 client, _ = self.listener.accept()
             except OSError:
-                return
+                return  # closed
             threading.Thread(target=self.serve, args=(client,), daemon=True).start()
+
+    def serve(self, client):
+        raise NotImplementedError
+
+    def close(self):
+        self.listener.close()
+
+
+class PrefixProxy(LoopbackProxy):
+    """A reverse proxy that serves the server under /solar/: request lines `GET /solar/x` are
+    forwarded as `GET /x`; anything outside the prefix gets 404 from the proxy itself."""
+
+    PREFIX = b"/solar"
+
+    def __init__(self, target_host, target_port):
+        self.outside = []
+        super().__init__(target_host, target_port)
 
     def serve(self, client):
         # One request per connection keeps the rewriting simple: the proxy answers Connection: close.
@@ -363,9 +377,6 @@ class PrefixProxy:
                 client.sendall(data)
         client.close()
 
-    def close(self):
-        self.listener.close()
-
 
 def check_prefix(browser, base, checks):
     print("behind a path prefix (/solar/)")
@@ -384,29 +395,17 @@ def check_prefix(browser, base, checks):
         proxy.close()
 
 
-class CuttingProxy:
+class CuttingProxy(LoopbackProxy):
     """Forwards TCP to the server; cuts the first connection that asks for an event stream once
     `cut_after` bytes of the stream have gone through, so the page must reconnect and resume.
     (The browser may send the stream request on a kept-alive connection, so every request line is
     looked at, not only a connection's first.)"""
 
     def __init__(self, target_host, target_port, cut_after=6000):
-        self.target = (target_host, target_port)
         self.cut_after = cut_after
         self.cuts = 0
         self.lock = threading.Lock()
-        self.listener = socket.create_server(("127.0.0.1", 0))
-        self.port = self.listener.getsockname()[1]
-        self.running = True
-        threading.Thread(target=self.accept, daemon=True).start()
-
-    def accept(self):
-        while self.running:
-            try:
-                client, _ = self.listener.accept()
-            except OSError:
-                return
-            threading.Thread(target=self.serve, args=(client,), daemon=True).start()
+        super().__init__(target_host, target_port)
 
     def serve(self, client):
         upstream = socket.create_connection(self.target)
@@ -452,10 +451,6 @@ class CuttingProxy:
         close_both()
         client.close()
         upstream.close()
-
-    def close(self):
-        self.running = False
-        self.listener.close()
 
 
 def check_mission(browser, base, checks, mission="apollo11", speed=100000):
