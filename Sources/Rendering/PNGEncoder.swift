@@ -1,7 +1,7 @@
 import Zlib
 
-/// PNG (ISO/IEC 15948) writer for 8-bit RGB: signature, IHDR, IDAT (a zlib stream of filtered
-/// rows), IEND, each chunk with its CRC-32.
+/// PNG (ISO/IEC 15948) writer for 8-bit RGB and RGBA: signature, IHDR, IDAT (a zlib stream of
+/// filtered rows), IEND, each chunk with its CRC-32.
 ///
 /// Each row gets the filter (None, Sub, Up, Average, Paeth) whose output has the smallest sum
 /// of absolute values as signed bytes — the heuristic the PNG specification recommends
@@ -31,14 +31,26 @@ public enum PNGEncoder {
 
     /// Encodes `image`; `level` is zlib's 0 (store) … 9 (smallest).
     public static func encode(_ image: RGBImage, level: Int32 = PNGEncoder.defaultLevel, filter: FilterChoice = .adaptive) -> [UInt8] {
+        encode(pixels: image.pixels, width: image.width, height: image.height, channels: 3, level: level, filter: filter)
+    }
+
+    /// Encodes 8-bit RGBA pixels (rows top to bottom, 4 bytes per pixel, straight alpha).
+    public static func encode(rgba pixels: [UInt8], width: Int, height: Int, level: Int32 = PNGEncoder.defaultLevel, filter: FilterChoice = .adaptive) -> [UInt8] {
+        precondition(width > 0 && height > 0 && pixels.count == width * height * 4, "pixels must hold width × height × 4 bytes")
+        return encode(pixels: pixels, width: width, height: height, channels: 4, level: level, filter: filter)
+    }
+
+    /// `channels` 3 (colour type 2, RGB) or 4 (colour type 6, RGBA).
+    static func encode(pixels: [UInt8], width: Int, height: Int, channels: Int, level: Int32, filter: FilterChoice) -> [UInt8] {
         var out = signature
         var ihdr: [UInt8] = []
-        ihdr.appendBigEndian(UInt32(image.width))
-        ihdr.appendBigEndian(UInt32(image.height))
-        ihdr += [8, 2, 0, 0, 0] // bit depth 8, colour type 2 (RGB), deflate, adaptive filtering, no interlace
+        ihdr.appendBigEndian(UInt32(width))
+        ihdr.appendBigEndian(UInt32(height))
+        // Bit depth 8, colour type 2 (RGB) or 6 (RGBA), deflate, adaptive filtering, no interlace.
+        ihdr += [8, channels == 4 ? 6 : 2, 0, 0, 0]
         appendChunk(&out, type: "IHDR", data: ihdr)
 
-        let idat = compressedScanlines(image, level: level, filter: filter)
+        let idat = compressedScanlines(pixels, width: width, height: height, bytesPerPixel: channels, level: level, filter: filter)
         var start = 0
         repeat {
             let end = min(idat.count, start + maxIDATLength)
@@ -58,8 +70,8 @@ public enum PNGEncoder {
     }
 
     /// The zlib stream of the filtered scanlines.
-    static func compressedScanlines(_ image: RGBImage, level: Int32, filter: FilterChoice) -> [UInt8] {
-        let rowBytes = image.width * 3
+    static func compressedScanlines(_ pixels: [UInt8], width: Int, height: Int, bytesPerPixel bpp: Int, level: Int32, filter: FilterChoice) -> [UInt8] {
+        let rowBytes = width * bpp
         let stride = rowBytes + 1
         let bandRows = max(1, (1 << 20) / stride)
         var band = [UInt8](repeating: 0, count: bandRows * stride)
@@ -67,12 +79,12 @@ public enum PNGEncoder {
         var candidates = [UInt8](repeating: 0, count: 5 * rowBytes)
         let deflater = Deflater(format: .zlib, level: level, scratchSize: 64 * 1024)
         var output: [UInt8] = []
-        image.pixels.withUnsafeBufferPointer { px in
+        pixels.withUnsafeBufferPointer { px in
             band.withUnsafeMutableBufferPointer { bandBuf in
                 candidates.withUnsafeMutableBufferPointer { cand in
                     var y = 0
-                    while y < image.height {
-                        let rows = min(bandRows, image.height - y)
+                    while y < height {
+                        let rows = min(bandRows, height - y)
                         for r in 0..<rows {
                             let row = y + r
                             let cur = px.baseAddress! + row * rowBytes
@@ -81,12 +93,12 @@ public enum PNGEncoder {
                             switch filter {
                             case let .fixed(f):
                                 dst[0] = f.rawValue
-                                apply(f, cur: cur, prev: prev, count: rowBytes, into: dst + 1)
+                                apply(f, cur: cur, prev: prev, count: rowBytes, bytesPerPixel: bpp, into: dst + 1)
                             case .adaptive:
                                 var best = Filter.none, bestSum = Int.max
                                 for f in Filter.allCases {
                                     let c = cand.baseAddress! + Int(f.rawValue) * rowBytes
-                                    apply(f, cur: cur, prev: prev, count: rowBytes, into: c)
+                                    apply(f, cur: cur, prev: prev, count: rowBytes, bytesPerPixel: bpp, into: c)
                                     var s = 0
                                     for i in 0..<rowBytes { s += abs(Int(Int8(bitPattern: c[i]))) }
                                     if s < bestSum { bestSum = s; best = f }
@@ -96,7 +108,7 @@ public enum PNGEncoder {
                             }
                         }
                         y += rows
-                        deflater.compress(UnsafeRawBufferPointer(start: bandBuf.baseAddress, count: rows * stride), finish: y >= image.height, into: &output)
+                        deflater.compress(UnsafeRawBufferPointer(start: bandBuf.baseAddress, count: rows * stride), finish: y >= height, into: &output)
                     }
                 }
             }
@@ -104,10 +116,9 @@ public enum PNGEncoder {
         return output
     }
 
-    /// Filters one row (3 bytes per pixel). Without a previous row, Up/Average/Paeth see zeros.
+    /// Filters one row (`bpp` bytes per pixel). Without a previous row, Up/Average/Paeth see zeros.
     @inline(__always)
-    static func apply(_ f: Filter, cur: UnsafePointer<UInt8>, prev: UnsafePointer<UInt8>?, count n: Int, into out: UnsafeMutablePointer<UInt8>) {
-        let bpp = 3
+    static func apply(_ f: Filter, cur: UnsafePointer<UInt8>, prev: UnsafePointer<UInt8>?, count n: Int, bytesPerPixel bpp: Int, into out: UnsafeMutablePointer<UInt8>) {
         switch f {
         case .none:
             out.update(from: cur, count: n)

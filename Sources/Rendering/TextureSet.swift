@@ -123,10 +123,14 @@ public final class SurfaceMap: @unchecked Sendable {
 public struct TextureSet: Sendable {
     public let surfaces: [BodyID: SurfaceMap]
     public let rings: RingProfile?
+    /// Saturn's ring strips as one RGBA image (colour with the opacity strip as alpha), kept for
+    /// clients that draw the rings themselves (`/v1/textures/saturn-rings.png`).
+    public let ringStrip: Texture?
 
-    public init(surfaces: [BodyID: SurfaceMap] = [:], rings: RingProfile? = nil) {
+    public init(surfaces: [BodyID: SurfaceMap] = [:], rings: RingProfile? = nil, ringStrip: Texture? = nil) {
         self.surfaces = surfaces
         self.rings = rings
+        self.ringStrip = ringStrip
     }
 
     public static let empty = TextureSet()
@@ -154,13 +158,32 @@ public struct TextureSet: Sendable {
             surfaces[body] = SurfaceMap(t)
         }
         var rings: RingProfile?
+        var strip: Texture?
         if let c = files[ringColorFile], let a = files[ringAlphaFile] {
             let color: Texture, alpha: Texture
             do { color = try TextureDecoder.decode(c) } catch { throw TextureSetError(file: ringColorFile, underlying: error) }
             do { alpha = try TextureDecoder.decode(a) } catch { throw TextureSetError(file: ringAlphaFile, underlying: error) }
             rings = RingProfile(color: color, alpha: alpha)
+            strip = Self.rgba(color: color, alpha: alpha)
         }
-        return TextureSet(surfaces: surfaces, rings: rings)
+        return TextureSet(surfaces: surfaces, rings: rings, ringStrip: strip)
+    }
+
+    /// The colour strip with the opacity strip as its alpha channel (nearest texel where the two
+    /// sizes differ; a grey colour strip is spread to RGB).
+    static func rgba(color: Texture, alpha: Texture) -> Texture {
+        let (w, h) = (color.width, color.height)
+        var px = [UInt8](repeating: 0, count: w * h * 4)
+        for y in 0..<h {
+            let ay = min(alpha.height - 1, y * alpha.height / h)
+            for x in 0..<w {
+                let ax = min(alpha.width - 1, x * alpha.width / w)
+                let ci = (y * w + x) * color.channels, o = (y * w + x) * 4
+                for k in 0..<3 { px[o + k] = color.pixels[ci + (color.channels >= 3 ? k : 0)] }
+                px[o + 3] = alpha.pixels[(ay * alpha.width + ax) * alpha.channels]
+            }
+        }
+        return Texture(width: w, height: h, channels: 4, pixels: px)
     }
 
     /// Every file name `decode(files:)` looks for.

@@ -32,6 +32,10 @@ public struct APIServices: Sendable {
     public let responses: ResponseCache<ResponseKey>
     /// The view renderer (nil when no textures were handed in: the views answer 503).
     public let renderer: ViewRenderer?
+    /// The PNGs of `/v1/textures/{id}.png`, encoded on first use (nil without textures).
+    let textureImages: TextureImages?
+    /// The web viewer's files, served at `/` (empty: no viewer routes).
+    public let web: StaticSite
     /// Admits one large raster render at a time (see `V1API.largeViewPixels`).
     let largeRenders = RenderGate()
     /// Set when the process begins shutting down: `/readyz` fails from then on.
@@ -46,7 +50,7 @@ public struct APIServices: Sendable {
 
     public init(
         catalogue: Catalogue, kernel: PlanetaryKernel? = nil, stars: StarCatalogue, missions: MissionCatalogue, sampleCache: SampleCache? = nil,
-        textures: TextureSet? = nil, openAPIDocument: [UInt8], responseCacheBytes: Int = APIServices.defaultResponseCacheBytes,
+        textures: TextureSet? = nil, web: StaticSite = .empty, openAPIDocument: [UInt8], responseCacheBytes: Int = APIServices.defaultResponseCacheBytes,
         logger: Logger = Logger(label: "api"), clock: @escaping @Sendable () -> Double
     ) {
         self.responses = ResponseCache(capacityBytes: responseCacheBytes)
@@ -64,6 +68,8 @@ public struct APIServices: Sendable {
         self.missionEngines = MissionEngine.all(missions, ephemeris: engine.ephemeris)
         let ephemeris = engine.ephemeris
         self.renderer = textures.map { ViewRenderer(ephemeris: ephemeris, stars: stars, textures: $0) }
+        self.textureImages = textures.map { TextureImages(textures: $0) }
+        self.web = web
     }
 
     /// The engine of mission `id`, or a 404 listing the valid ids.

@@ -3,6 +3,7 @@ import Ephemeris
 import Foundation
 import Missions
 import Rendering
+import SolarSystemAPI
 
 /// Where the data files (`bodies.json`, `stars.csv`, `missions.json`, textures, the DE kernel)
 /// are found: `--resources`, then `$SOLARSYSTEM_RESOURCES`, then `./Resources`, then next to
@@ -81,6 +82,17 @@ struct ResourceOptions: ParsableArguments {
         for name in TextureSet.fileNames { files[name] = try read("textures/" + name) }
         do { return try TextureSet.decode(files: files) } catch {
             throw CLIError("textures: \(error)")
+        }
+    }
+
+    /// The web viewer's files under `web/`, read once (symlinks that leave the directory and
+    /// names or types it does not serve are skipped and returned for the log); an empty site
+    /// when there is no `web/` directory.
+    func loadWebSite() throws -> StaticSite {
+        let dir = try directory().appendingPathComponent("web", isDirectory: true)
+        guard FileManager.default.fileExists(atPath: dir.path) else { return .empty }
+        do { return try StaticSite.load(directory: dir) } catch {
+            throw CLIError("web viewer: \(error)")
         }
     }
 

@@ -57,14 +57,16 @@ struct ServeCommand: ParsableCommand {
         }
         let cacheBytes = try memoryCacheBytes()
         let kernel = try resources.loadKernel(checksumInBackground: true)
+        let web = try resources.loadWebSite()
+        for reason in web.skipped { logger.warning("web viewer: file skipped", metadata: ["reason": "\(reason)"]) }
         let services = try APIServices(
             catalogue: resources.loadCatalogue(), kernel: kernel?.kernel, stars: resources.loadStars(), missions: missions, sampleCache: cache,
-            textures: resources.loadTextures(), openAPIDocument: resources.loadOpenAPIDocument(), responseCacheBytes: cacheBytes,
+            textures: resources.loadTextures(), web: web, openAPIDocument: resources.loadOpenAPIDocument(), responseCacheBytes: cacheBytes,
             logger: logger, clock: { Date().timeIntervalSince1970 })
         let directory = try resources.directory().path
         logger.info("resources loaded", metadata: [
             "directory": "\(directory)", "stars": .stringConvertible(services.stars.stars.count),
-            "missions": .stringConvertible(missions.missions.count), "db": "\(database.path)",
+            "missions": .stringConvertible(missions.missions.count), "webFiles": .stringConvertible(web.files.count), "db": "\(database.path)",
             "migrationsApplied": .stringConvertible(applied.count),
         ])
         let metrics = HTTPMetrics(registry: MetricsRegistry())

@@ -26,24 +26,32 @@ enum PNGReader {
 
     /// Decodes an 8-bit RGB, non-interlaced PNG to its pixels.
     static func decode(_ png: [UInt8]) throws -> (width: Int, height: Int, pixels: [UInt8]) {
+        let d = try decodeAny(png)
+        guard d.channels == 3 else { throw Failure.malformed }
+        return (d.width, d.height, d.pixels)
+    }
+
+    /// Decodes an 8-bit RGB (colour type 2) or RGBA (colour type 6), non-interlaced PNG.
+    static func decodeAny(_ png: [UInt8]) throws -> (width: Int, height: Int, channels: Int, pixels: [UInt8]) {
         guard let chunks = chunks(png), let ihdr = chunks.first, ihdr.type == "IHDR", ihdr.data.count == 13 else { throw Failure.malformed }
         guard chunks.allSatisfy(\.crcOK), chunks.last?.type == "IEND" else { throw Failure.malformed }
         let d = ihdr.data
         let width = Int(d[0]) << 24 | Int(d[1]) << 16 | Int(d[2]) << 8 | Int(d[3])
         let height = Int(d[4]) << 24 | Int(d[5]) << 16 | Int(d[6]) << 8 | Int(d[7])
-        guard d[8] == 8, d[9] == 2, d[10] == 0, d[11] == 0, d[12] == 0 else { throw Failure.malformed }
+        guard d[8] == 8, d[9] == 2 || d[9] == 6, d[10] == 0, d[11] == 0, d[12] == 0 else { throw Failure.malformed }
+        let bpp = d[9] == 6 ? 4 : 3
         let idat = chunks.filter { $0.type == "IDAT" }.flatMap(\.data)
         let raw = try inflate(idat)
-        let rowBytes = width * 3
+        let rowBytes = width * bpp
         guard raw.count == height * (rowBytes + 1) else { throw Failure.malformed }
-        var out = [UInt8](repeating: 0, count: width * height * 3)
+        var out = [UInt8](repeating: 0, count: width * height * bpp)
         for y in 0..<height {
             let f = raw[y * (rowBytes + 1)]
             for i in 0..<rowBytes {
                 let x = raw[y * (rowBytes + 1) + 1 + i]
-                let a = i >= 3 ? Int(out[y * rowBytes + i - 3]) : 0
+                let a = i >= bpp ? Int(out[y * rowBytes + i - bpp]) : 0
                 let b = y > 0 ? Int(out[(y - 1) * rowBytes + i]) : 0
-                let c = (i >= 3 && y > 0) ? Int(out[(y - 1) * rowBytes + i - 3]) : 0
+                let c = (i >= bpp && y > 0) ? Int(out[(y - 1) * rowBytes + i - bpp]) : 0
                 let pred: Int
                 switch f {
                 case 0: pred = 0
@@ -59,7 +67,7 @@ enum PNGReader {
                 out[y * rowBytes + i] = x &+ UInt8(pred & 0xFF)
             }
         }
-        return (width, height, out)
+        return (width, height, bpp, out)
     }
 
     /// zlib inflate straight through CZlib (not the encoder's own wrapper).
@@ -129,6 +137,22 @@ struct PNGEncoderTests {
             #expect(decoded.width == w && decoded.height == h)
             #expect(decoded.pixels == img.pixels, "\(w)×\(h)")
         }
+    }
+
+    @Test("RGBA: colour type 6 decodes back to the exact pixels and alpha, every filter", arguments: [
+        PNGEncoder.FilterChoice.adaptive, .fixed(.none), .fixed(.sub), .fixed(.up), .fixed(.average), .fixed(.paeth),
+    ])
+    func rgbaRoundTrip(filter: PNGEncoder.FilterChoice) throws {
+        let rgb = Self.testImage(width: 61, height: 37)
+        var rgba: [UInt8] = []
+        for i in 0..<(61 * 37) {
+            rgba += rgb.pixels[(i * 3)..<(i * 3 + 3)]
+            rgba.append(UInt8((i * 7) % 256)) // alpha unlike any colour channel
+        }
+        let png = PNGEncoder.encode(rgba: rgba, width: 61, height: 37, filter: filter)
+        let decoded = try PNGReader.decodeAny(png)
+        #expect(decoded.width == 61 && decoded.height == 37 && decoded.channels == 4)
+        #expect(decoded.pixels == rgba)
     }
 
     @Test("a large image is split over several IDAT chunks and still round-trips")

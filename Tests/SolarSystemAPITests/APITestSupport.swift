@@ -54,6 +54,7 @@ enum APIServer {
                 missions: try MissionCatalogue(json: RepositoryFiles.bytes("Resources/missions.json")),
                 sampleCache: cache,
                 textures: try TextureSet.decode(files: Dictionary(uniqueKeysWithValues: TextureSet.fileNames.map { ($0, RepositoryFiles.bytes("Resources/textures/" + $0)) })),
+                web: try StaticSite.load(directory: RepositoryFiles.root.appendingPathComponent("Resources/web")),
                 openAPIDocument: RepositoryFiles.bytes("openapi.yaml"),
                 clock: { pinnedNow })
         } catch {

@@ -1,0 +1,652 @@
+// The viewer: the solar system at a date from the API, drawn on a canvas, with a clock,
+// camera presets, mission replays and a link to the server's own picture of the same view.
+// State for the browser check is published on `window.__solarsystem` after every frame.
+
+import { getJSON, apiURL } from './api.js';
+import { OrbitCamera, overviewPose, MAX_ELEVATION, MAX_DISTANCE } from './camera.js';
+import { attachControls } from './controls.js';
+import { Motion } from './motion.js';
+import { MissionReplay } from './mission.js';
+import { drawFrame } from './render.js';
+import { dateParam, isoSeconds, parseDateInput, MS } from './time.js';
+import { add, sub, scale, normalize, lerp } from './vec.js';
+
+const $ = (id) => document.getElementById(id);
+const ui = {
+  canvas: $('sky'), form: $('time-form'), date: $('date'), dateHelp: $('date-help'), now: $('now'),
+  play: $('play'), speed: $('speed'), focus: $('focus'), mission: $('mission'), labels: $('labels'),
+  picture: $('picture'), status: $('status'), error: $('error'), errorText: $('error-text'), dismiss: $('error-dismiss'),
+  panel: $('mission-panel'), missionName: $('mission-name'), met: $('t-met'), phase: $('t-phase'), distance: $('t-distance'),
+  speedKm: $('t-speed'), last: $('t-last'), next: $('t-next'), timeline: $('timeline'),
+};
+const ctx = ui.canvas.getContext('2d');
+const reducedMotion = matchMedia('(prefers-reduced-motion: reduce)');
+const params = new URLSearchParams(location.search);
+
+const state = {
+  catalogue: new Map(), // id → /v1/bodies entry
+  bodies: new Map(), // id → /v1/scene entry (radius, colour, rings…)
+  positions: new Map(), // id → scene position drawn now
+  sceneMs: null,
+  orbits: null, orbitCenters: new Map(), orbitsMs: null, orbitsLoading: false,
+  stars: null,
+  simMs: Date.now(),
+  playing: false,
+  speed: 86_400,
+  focus: 'overview',
+  camera: new OrbitCamera(),
+  pan: [0, 0, 0],
+  userMoved: false,
+  transition: null,
+  mission: null,
+  errors: [],
+  ready: false,
+  pending: 0,
+  drawn: null,
+  width: 0, height: 0,
+};
+let motion = null;
+
+// ---- Errors and status -------------------------------------------------------------------
+
+function showError(e) {
+  if (e?.name === 'AbortError') return;
+  const message = e?.message || String(e);
+  state.errors.push(message);
+  ui.errorText.textContent = message;
+  ui.error.hidden = false;
+  requestDraw();
+}
+
+function setStatus(text) {
+  ui.status.textContent = text;
+}
+
+ui.dismiss.addEventListener('click', () => { ui.error.hidden = true; });
+
+/** Runs an async step, counting it as pending (the page is not `ready` meanwhile). */
+async function task(fn) {
+  state.pending += 1;
+  try {
+    return await fn();
+  } catch (e) {
+    showError(e);
+    return undefined;
+  } finally {
+    state.pending -= 1;
+    requestDraw();
+  }
+}
+
+// ---- Data --------------------------------------------------------------------------------
+
+async function loadCatalogue() {
+  const [bodies, stars, missions] = await Promise.all([
+    getJSON('v1/bodies'), getJSON('v1/stars', { maxMagnitude: 5 }), getJSON('v1/missions'),
+  ]);
+  for (const b of bodies.bodies) state.catalogue.set(b.id, b);
+  state.stars = stars.stars.map((s) => ({ ...s, direction: normalize(s.position) }));
+  motion = new Motion([...state.catalogue.values()], showError);
+  for (const b of bodies.bodies) {
+    if (b.id === 'sun' || b.type === 'planet' || b.type === 'dwarf_planet' || b.id === 'moon') {
+      ui.focus.append(new Option(b.name, b.id));
+    }
+  }
+  for (const m of missions.missions) ui.mission.append(new Option(`${m.name} — ${m.subtitle}`, m.id));
+}
+
+/** Exact positions at `ms` from `/v1/scene`, and the orbit lines at that date. */
+async function loadScene(ms) {
+  const date = dateParam(ms);
+  const [scene] = await Promise.all([getJSON('v1/scene', { date }), loadOrbits(ms)]);
+  if (state.playing && !state.mission) return; // the clock moved on; the motion windows draw
+  state.sceneMs = ms;
+  for (const b of scene.bodies) {
+    state.bodies.set(b.id, b);
+    state.positions.set(b.id, b.position);
+  }
+}
+
+async function loadOrbits(ms) {
+  if (state.orbitsLoading) return;
+  state.orbitsLoading = true;
+  try {
+    const [orbits, centers] = await Promise.all([
+      getJSON('v1/orbits', { date: dateParam(ms), samples: 160 }),
+      getJSON('v1/scene', { date: dateParam(ms) }),
+    ]);
+    state.orbits = orbits.bodies;
+    state.orbitCenters = new Map(centers.bodies.map((b) => [b.id, b.position]));
+    for (const b of centers.bodies) if (!state.bodies.has(b.id)) state.bodies.set(b.id, b);
+    state.orbitsMs = ms;
+  } finally {
+    state.orbitsLoading = false;
+  }
+}
+
+// ---- Camera ------------------------------------------------------------------------------
+
+function aspect() {
+  return state.width / Math.max(1, state.height);
+}
+
+/** The camera's target before panning: the focused body, the mission's local centre, or the Sun. */
+function focusPoint() {
+  if (state.focus === 'mission' && state.mission?.framing) {
+    const earth = state.positions.get('earth') ?? [0, 0, 0];
+    return add(earth, state.mission.framing.localCenter);
+  }
+  if (state.focus !== 'overview') return state.positions.get(state.focus) ?? [0, 0, 0];
+  return [0, 0, 0];
+}
+
+function overview() {
+  let extent = 1;
+  for (const [id, b] of state.bodies) {
+    if ((b.type === 'planet' || b.type === 'dwarf_planet') && state.positions.has(id)) {
+      const p = state.positions.get(id);
+      extent = Math.max(extent, Math.hypot(p[0], p[1], p[2]));
+    }
+  }
+  return overviewPose(extent, aspect());
+}
+
+/** Moves the camera to a pose, smoothly unless the person prefers reduced motion. */
+function moveCamera(pose) {
+  const c = state.camera;
+  const to = { azimuth: pose.azimuth, elevation: pose.elevation, distance: pose.distance };
+  if (reducedMotion.matches || !state.ready) {
+    Object.assign(c, to);
+    state.transition = null;
+  } else {
+    // Turn the short way round.
+    let from = c.azimuth;
+    while (to.azimuth - from > Math.PI) from += 2 * Math.PI;
+    while (to.azimuth - from < -Math.PI) from -= 2 * Math.PI;
+    state.transition = { start: performance.now(), from: { azimuth: from, elevation: c.elevation, distance: c.distance, target: c.target }, to };
+  }
+  state.pan = [0, 0, 0];
+  state.userMoved = false;
+  requestDraw();
+}
+
+async function applyFocus(id) {
+  state.focus = id;
+  ui.focus.value = id === 'mission' ? 'overview' : id;
+  if (id === 'overview') {
+    moveCamera(overview());
+    return;
+  }
+  const f = await getJSON(`v1/camera/focus/${id}`, { date: dateParam(state.simMs), aspect: aspect().toFixed(4) });
+  if (state.focus !== id) return;
+  moveCamera({ azimuth: f.azimuthRad, elevation: f.elevationRad, distance: f.distance });
+}
+
+function stepTransition(now) {
+  const t = state.transition;
+  const c = state.camera;
+  const target = add(focusPoint(), state.pan);
+  if (!t) {
+    c.target = target;
+    return;
+  }
+  const u = Math.min(1, (now - t.start) / 700);
+  const e = u < 0.5 ? 2 * u * u : 1 - (-2 * u + 2) ** 2 / 2;
+  c.azimuth = t.from.azimuth + (t.to.azimuth - t.from.azimuth) * e;
+  c.elevation = t.from.elevation + (t.to.elevation - t.from.elevation) * e;
+  c.distance = Math.exp(Math.log(t.from.distance) + (Math.log(t.to.distance) - Math.log(t.from.distance)) * e);
+  c.target = lerp(t.from.target, target, e);
+  if (u >= 1) state.transition = null;
+}
+
+function minimumDistance() {
+  const b = state.bodies.get(state.focus);
+  return b ? b.sceneRadius * 1.6 : 0.05;
+}
+
+const cameraHandlers = {
+  interact() {
+    state.transition = null;
+    state.userMoved = true;
+  },
+  orbit(dAz, dEl) {
+    const c = state.camera;
+    c.azimuth += dAz;
+    c.elevation = Math.max(-MAX_ELEVATION, Math.min(MAX_ELEVATION, c.elevation + dEl));
+    requestDraw();
+  },
+  pan(dx, dy) {
+    const view = state.camera.view(state.width, state.height);
+    const unitsPerPixel = state.camera.distance / view.pixelsPerUnit;
+    state.pan = add(state.pan, add(scale(view.right, -dx * unitsPerPixel), scale(view.up, dy * unitsPerPixel)));
+    requestDraw();
+  },
+  zoom(factor) {
+    const c = state.camera;
+    c.distance = Math.max(minimumDistance(), Math.min(MAX_DISTANCE, c.distance * factor));
+    requestDraw();
+  },
+  reset() {
+    if (state.focus === 'mission') resetMissionCamera();
+    else applyFocus(state.focus).catch(showError);
+  },
+  togglePlay() { togglePlay(); },
+};
+
+// ---- Time --------------------------------------------------------------------------------
+
+async function setDate(ms) {
+  state.simMs = ms;
+  motion?.reset(state.speed);
+  ui.date.value = isoSeconds(Math.round(ms / 1000) * 1000);
+  await task(() => loadScene(ms));
+}
+
+function togglePlay() {
+  if (state.mission) {
+    const m = state.mission;
+    if (state.playing) {
+      pause();
+    } else {
+      const from = m.replay.ended ? 0 : m.hours;
+      if (m.replay.ended) resetTimeline();
+      state.playing = true;
+      motion.reset(state.speed);
+      m.replay.start(from, state.speed);
+      m.sync = { hours: from, at: performance.now() };
+    }
+  } else if (state.playing) {
+    pause();
+  } else {
+    state.playing = true;
+    motion.reset(state.speed);
+    state.lastTick = performance.now();
+  }
+  updatePlayButton();
+  requestDraw();
+}
+
+function pause() {
+  state.playing = false;
+  state.mission?.replay.stop();
+  updatePlayButton();
+  // Exact positions for the instant the clock stopped at (to the second).
+  const ms = Math.round(state.simMs / 1000) * 1000;
+  setDate(ms);
+}
+
+function updatePlayButton() {
+  const ended = state.mission?.replay.ended;
+  ui.play.textContent = state.playing ? 'Pause' : ended ? 'Replay' : 'Play';
+  ui.play.setAttribute('aria-pressed', String(state.playing));
+}
+
+/** Advances the clock; while playing, positions come from the motion windows. */
+function advance(now) {
+  const dt = Math.min(0.25, (now - (state.lastTick ?? now)) / 1000);
+  state.lastTick = now;
+  if (state.mission) {
+    const m = state.mission;
+    if (!m.sync) return;
+    const ahead = ((now - m.sync.at) / 1000) * state.speed / 3600;
+    // Run on between telemetry messages, never more than half a second of replay past the last one.
+    m.hours = Math.min(m.detail.replayEndHours, m.sync.hours + Math.min(ahead, (state.speed * 0.5) / 3600));
+    state.simMs = m.launchMs + m.hours * MS.hour;
+  } else {
+    const next = state.simMs + dt * 1000 * state.speed;
+    const horizon = motion.horizon(state.simMs);
+    state.simMs = Math.min(next, Math.max(state.simMs, horizon));
+    setStatus(next > horizon ? 'Loading positions…' : '');
+  }
+  motion.prepare(state.simMs);
+  if (motion.covers(state.simMs)) {
+    for (const id of state.bodies.keys()) {
+      const p = motion.positionAt(id, state.simMs);
+      if (p === null) state.positions.delete(id);
+      else if (p) state.positions.set(id, p);
+    }
+  }
+  if (state.orbitsMs === null || Math.abs(state.simMs - state.orbitsMs) > motion.windowMs()) {
+    loadOrbits(state.simMs).catch(showError);
+  }
+  if (document.activeElement !== ui.date) ui.date.value = isoSeconds(Math.round(state.simMs / 1000) * 1000);
+}
+
+// ---- Missions ----------------------------------------------------------------------------
+
+async function selectMission(id) {
+  state.mission?.replay.stop();
+  state.mission = null;
+  state.playing = false;
+  ui.panel.hidden = true;
+  if (!id) {
+    removeMissionSpeed();
+    updatePlayButton();
+    await applyFocus('overview');
+    return;
+  }
+  const [detail, trajectory, framing] = await Promise.all([
+    getJSON(`v1/missions/${id}`),
+    getJSON(`v1/missions/${id}/trajectory`, { frame: 'scene', samples: 1200 }),
+    getJSON(`v1/missions/${id}/framing`, { aspect: aspect().toFixed(4) }),
+  ]);
+  const launchMs = Date.parse(detail.launchDate);
+  const m = {
+    detail, trajectory, framing, launchMs, hours: 0, sync: null, telemetry: null,
+    replay: new MissionReplay(detail, {
+      telemetry: (t) => onTelemetry(m, t),
+      event: (e) => onMissionEvent(m, e),
+      status: setStatus,
+      ended: () => onMissionEnd(m),
+      failed: (message) => { showError(new Error(message)); state.playing = false; updatePlayButton(); },
+    }),
+  };
+  state.mission = m;
+  const speed = Number(params.get('speed')) || detail.autoTimeScale;
+  setMissionSpeed(speed);
+  ui.missionName.textContent = `${detail.name} — ${detail.subtitle}`;
+  resetTimeline();
+  showTelemetry(null);
+  ui.panel.hidden = false;
+  await setDate(launchMs);
+  resetMissionCamera();
+  updatePlayButton();
+}
+
+function resetMissionCamera() {
+  const f = state.mission?.framing;
+  if (f?.mode === 'follow') {
+    state.focus = 'mission';
+    moveCamera({ azimuth: f.azimuthRad, elevation: f.elevationRad, distance: f.distance });
+  } else {
+    state.focus = 'overview';
+    moveCamera(overview());
+  }
+  ui.focus.value = 'overview';
+}
+
+function setMissionSpeed(speed) {
+  removeMissionSpeed();
+  if (![...ui.speed.options].some((o) => Number(o.value) === speed)) {
+    const o = new Option(`${Number(speed).toLocaleString('en')}× (mission)`, String(speed));
+    o.dataset.mission = 'true';
+    ui.speed.append(o);
+  }
+  ui.speed.value = String(speed);
+  state.speed = speed;
+}
+
+function removeMissionSpeed() {
+  for (const o of [...ui.speed.options]) if (o.dataset.mission) o.remove();
+  if (!ui.speed.value) ui.speed.value = '86400';
+  state.speed = Number(ui.speed.value);
+}
+
+function resetTimeline() {
+  const m = state.mission;
+  ui.timeline.replaceChildren(...m.detail.events.map((e) => {
+    const li = document.createElement('li');
+    li.dataset.key = `${e.t}|${e.name}`;
+    const time = document.createElement('span');
+    time.className = 'met';
+    time.textContent = metText(e.t);
+    const name = document.createElement('span');
+    name.textContent = e.name;
+    name.title = e.detail;
+    li.append(time, name);
+    return li;
+  }));
+}
+
+function metText(hours) {
+  const total = Math.round(hours * 3600);
+  const d = Math.floor(total / 86400);
+  const h = Math.floor((total % 86400) / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  return `T+${d}d ${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')}`;
+}
+
+function onTelemetry(m, t) {
+  m.telemetry = t;
+  m.sync = { hours: t.t, at: performance.now() };
+  showTelemetry(t);
+}
+
+function showTelemetry(t) {
+  const v = t?.vehicles.find((x) => x.primary) ?? t?.vehicles[0];
+  const helio = state.mission?.detail.referenceFrame === 'heliocentric';
+  ui.met.textContent = t ? t.met : '—';
+  ui.last.textContent = t?.lastEvent ? `${t.lastEvent.name} (${metText(t.lastEvent.t)})` : '—';
+  ui.next.textContent = t?.nextEvent ? `${t.nextEvent.name} (${metText(t.nextEvent.t)})` : '—';
+  // After splashdown no vehicle flies: the last figures stay.
+  if (t && !v) return;
+  ui.phase.textContent = v ? v.phase.replace(/([A-Z])/g, ' $1').toLowerCase() : '—';
+  ui.distance.textContent = v ? (helio ? `${v.distanceAU.toFixed(3)} AU from the Sun` : `${Math.round(v.distanceKm).toLocaleString('en')} km from Earth`) : '—';
+  ui.speedKm.textContent = v ? `${v.speedKmS.toFixed(2)} km/s` : '—';
+}
+
+function onMissionEvent(m, e) {
+  const key = `${e.t}|${e.name}`;
+  for (const li of ui.timeline.children) {
+    li.classList.toggle('current', li.dataset.key === key);
+    if (li.dataset.key === key) {
+      li.classList.add('done');
+      if (!reducedMotion.matches) li.scrollIntoView({ block: 'nearest' });
+    }
+  }
+  setStatus(`${e.name}: ${e.detail}`);
+}
+
+function onMissionEnd(m) {
+  state.playing = false;
+  m.hours = m.detail.replayEndHours;
+  updatePlayButton();
+  setStatus(`${m.detail.name}: replay finished.`);
+  setDate(m.launchMs + m.hours * MS.hour);
+}
+
+/** Trajectory lines, vehicle markers and visible event labels for the current mission time. */
+function missionOverlay() {
+  const m = state.mission;
+  if (!m) return null;
+  const origin = m.trajectory.sceneOrigin === 'earth' ? state.positions.get('earth') ?? [0, 0, 0] : [0, 0, 0];
+  const at = (v, hours) => {
+    const ts = v.times;
+    if (!ts.length || hours < ts[0] || hours > ts[ts.length - 1]) return null;
+    let lo = 0;
+    let hi = ts.length - 1;
+    while (hi - lo > 1) {
+      const mid = (lo + hi) >> 1;
+      if (ts[mid] <= hours) lo = mid;
+      else hi = mid;
+    }
+    const s = ts[hi] > ts[lo] ? (hours - ts[lo]) / (ts[hi] - ts[lo]) : 0;
+    return add(origin, lerp(v.positions[lo], v.positions[hi], s));
+  };
+  const markers = [];
+  for (const v of m.trajectory.vehicles) {
+    const p = at(v, m.hours);
+    if (p) markers.push({ id: v.id, name: v.name, colorRgb: v.colorRgb, position: p });
+  }
+  const primary = m.trajectory.vehicles.find((v) => v.primary) ?? m.trajectory.vehicles[0];
+  const eventLabels = [];
+  for (const e of m.telemetry?.visibleLabels ?? []) {
+    const p = primary && at(primary, Math.min(Math.max(e.t, primary.times[0]), primary.times[primary.times.length - 1]));
+    if (p) eventLabels.push({ name: e.name, position: p });
+  }
+  return { origin, vehicles: m.trajectory.vehicles, hours: m.hours, markers, eventLabels };
+}
+
+// ---- Drawing -----------------------------------------------------------------------------
+
+let drawRequested = false;
+function requestDraw() {
+  drawRequested = true;
+}
+
+function resize() {
+  const rect = ui.canvas.getBoundingClientRect();
+  const dpr = window.devicePixelRatio || 1;
+  state.width = Math.max(1, Math.round(rect.width));
+  state.height = Math.max(1, Math.round(rect.height));
+  ui.canvas.width = Math.round(state.width * dpr);
+  ui.canvas.height = Math.round(state.height * dpr);
+  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+  requestDraw();
+}
+new ResizeObserver(resize).observe(ui.canvas);
+
+function render(now) {
+  stepTransition(now);
+  const view = state.camera.view(state.width, state.height);
+  if (!state.bodies.size) {
+    ctx.fillStyle = '#03040c';
+    ctx.fillRect(0, 0, state.width, state.height);
+    ctx.fillStyle = '#c8cde0';
+    ctx.font = '15px system-ui, sans-serif';
+    ctx.textAlign = 'center';
+    ctx.fillText(state.errors.length ? `The scene could not be loaded: ${state.errors.at(-1)}` : 'Loading the solar system…', state.width / 2, state.height / 2);
+    ctx.textAlign = 'start';
+    return;
+  }
+  state.drawn = drawFrame(ctx, {
+    view, bodies: state.bodies, positions: state.positions, orbits: state.orbits, orbitCenters: state.orbitCenters,
+    stars: state.stars, mission: missionOverlay(), focus: state.focus, labelsOn: ui.labels.checked,
+  });
+  updatePicture();
+  publish(view);
+}
+
+function loop(now) {
+  if (state.playing) {
+    advance(now);
+    drawRequested = true;
+  }
+  if (state.transition) drawRequested = true;
+  if (drawRequested) {
+    drawRequested = false;
+    render(now);
+  }
+  requestAnimationFrame(loop);
+}
+
+/** The server-rendered PNG of this view: same date, size and camera (panning left out). */
+function updatePicture() {
+  const c = state.camera;
+  const m = state.mission;
+  const q = { width: clampSize(state.width), height: clampSize(state.height) };
+  if (m && !state.userMoved && state.focus === 'mission') {
+    Object.assign(q, { mission: m.detail.id, t: m.hours.toFixed(4) });
+  } else {
+    q.date = dateParam(Math.round(state.simMs / 1000) * 1000);
+    if (state.focus === 'mission') q.focus = 'earth';
+    else if (state.focus !== 'overview') q.focus = state.focus;
+    Object.assign(q, { azimuth: c.azimuth.toFixed(6), elevation: c.elevation.toFixed(6), distance: c.distance.toPrecision(8) });
+  }
+  ui.picture.href = apiURL('v1/views/system.png', q);
+}
+
+const clampSize = (n) => Math.max(16, Math.min(4096, Math.round(n)));
+
+/** What the browser check reads: camera, viewport, where each planet was drawn, labels, mission. */
+function publish(view) {
+  const planets = {};
+  const bodies = {};
+  for (const [id, s] of state.drawn.screen) {
+    bodies[id] = { x: s.x, y: s.y, r: s.r, visible: s.visible };
+    if (s.entry.type === 'planet' || s.entry.type === 'dwarf_planet') planets[id] = [s.x, s.y];
+  }
+  const m = state.mission;
+  window.__solarsystem = {
+    ready: state.ready && state.pending === 0 && !state.transition,
+    date: isoSeconds(state.simMs),
+    dateParam: dateParam(state.simMs),
+    exact: !state.playing && state.sceneMs === state.simMs,
+    playing: state.playing,
+    speed: state.speed,
+    viewport: { width: view.width, height: view.height },
+    camera: {
+      eye: view.eye, target: view.target, up: [0, 1, 0], fovDeg: state.camera.fovDeg,
+      azimuth: state.camera.azimuth, elevation: state.camera.elevation, distance: state.camera.distance, focus: state.focus,
+    },
+    planets,
+    bodies,
+    labels: state.drawn.labels.map((l) => ({ id: l.id, text: l.text, box: l.box })),
+    picture: ui.picture.href,
+    mission: m ? {
+      id: m.detail.id, hours: m.hours, events: [...m.replay.events], deliveries: m.replay.deliveries,
+      reconnects: m.replay.reconnects, ended: m.replay.ended, lastEventId: m.replay.lastEventId,
+    } : null,
+    errors: [...state.errors],
+  };
+}
+
+// ---- Wiring ------------------------------------------------------------------------------
+
+ui.form.addEventListener('submit', (e) => {
+  e.preventDefault();
+  let ms;
+  try {
+    ms = parseDateInput(ui.date.value);
+  } catch (err) {
+    ui.date.setAttribute('aria-invalid', 'true');
+    ui.dateHelp.textContent = err.message;
+    return;
+  }
+  ui.date.removeAttribute('aria-invalid');
+  ui.dateHelp.textContent = '';
+  if (state.mission) selectMission('').then(() => { ui.mission.value = ''; setDate(ms); });
+  else setDate(ms);
+});
+ui.now.addEventListener('click', () => {
+  ui.date.value = 'now';
+  ui.form.requestSubmit();
+});
+ui.play.addEventListener('click', togglePlay);
+ui.speed.addEventListener('change', () => {
+  state.speed = Number(ui.speed.value);
+  motion.reset(state.speed);
+  const m = state.mission;
+  if (m && state.playing) {
+    m.replay.start(m.hours, state.speed);
+    m.sync = { hours: m.hours, at: performance.now() };
+  }
+});
+ui.focus.addEventListener('change', () => task(() => applyFocus(ui.focus.value)));
+ui.mission.addEventListener('change', () => task(() => selectMission(ui.mission.value)));
+ui.labels.addEventListener('change', requestDraw);
+attachControls(ui.canvas, cameraHandlers);
+
+async function start() {
+  resize();
+  requestAnimationFrame(loop);
+  await task(async () => {
+    await loadCatalogue();
+    let ms = Date.now();
+    const date = params.get('date');
+    if (date) {
+      try {
+        ms = parseDateInput(date);
+      } catch (e) {
+        showError(e);
+      }
+    }
+    const speed = Number(params.get('speed'));
+    if (speed > 0 && [...ui.speed.options].some((o) => Number(o.value) === speed)) ui.speed.value = String(speed);
+    state.speed = Number(ui.speed.value);
+    await setDate(ms);
+    const missionID = params.get('mission');
+    const focus = params.get('focus');
+    if (missionID) {
+      ui.mission.value = missionID;
+      await selectMission(missionID);
+    } else {
+      await applyFocus(focus && [...ui.focus.options].some((o) => o.value === focus) ? focus : 'overview');
+    }
+  });
+  state.ready = true;
+  requestDraw();
+  if (params.get('play') === '1') togglePlay();
+}
+
+start();

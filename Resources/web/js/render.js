@@ -1,0 +1,248 @@
+// Canvas 2D drawing of one frame: star sphere, orbit lines, shaded bodies with Saturn's rings,
+// mission trajectories and vehicles, then labels that do not overlap. Returns what was drawn
+// where, for the page's own use and for the browser check.
+
+import { sub, add, dot, cross, normalize, scale } from './vec.js';
+import { layoutLabels, drawLabels } from './labels.js';
+
+const BACKGROUND = '#03040c';
+const MIN_RADIUS_PX = { star: 5, planet: 3.5, dwarf_planet: 2.8, moon: 1.8 };
+const STAR_SIZE_PX = [2.4, 1.7, 1.2, 0.8];
+
+const rgb = (c, a = 1, k = 1) =>
+  `rgba(${Math.round(255 * Math.min(1, c[0] * k))}, ${Math.round(255 * Math.min(1, c[1] * k))}, ${Math.round(255 * Math.min(1, c[2] * k))}, ${a})`;
+
+/**
+ * `frame`: {view (Projector), bodies (scene entries by id), positions (Map id → [x,y,z]),
+ * orbits, orbitsCenters, stars, mission, focus, labelsOn}.
+ */
+export function drawFrame(ctx, frame) {
+  const { view } = frame;
+  const W = view.width;
+  const H = view.height;
+  ctx.fillStyle = BACKGROUND;
+  ctx.fillRect(0, 0, W, H);
+  drawStars(ctx, view, frame.stars);
+
+  const screen = projectBodies(view, frame);
+  drawOrbits(ctx, view, frame, screen);
+  if (frame.mission) drawMissionPaths(ctx, view, frame.mission);
+
+  const order = [...screen.values()].filter((s) => s.visible).sort((a, b) => b.depth - a.depth);
+  for (const s of order) drawBody(ctx, view, s, frame);
+
+  const markers = frame.mission ? drawVehicles(ctx, view, frame.mission) : [];
+  const items = [];
+  for (const s of order) {
+    if (s.entry.id === 'iss' && s.r < 3) continue;
+    const priority = s.entry.type === 'moon' ? 2 : 0;
+    items.push({
+      id: s.entry.id, text: s.entry.name, x: s.x, y: s.y, r: s.r, priority,
+      font: priority === 0 ? '600 13px system-ui, sans-serif' : '12px system-ui, sans-serif',
+      color: priority === 0 ? '#f2f4ff' : '#b9c0d8',
+    });
+  }
+  for (const m of markers) items.push(m);
+  if (frame.labelsOn !== false && frame.stars) {
+    for (const star of frame.stars) {
+      if (!star.name || star.tier > 0) continue;
+      const p = view.projectDirection(star.direction);
+      if (p) items.push({ id: `star:${star.name}`, text: star.name, x: p[0], y: p[1], r: 2, priority: 3, font: '11px system-ui, sans-serif', color: '#8790aa' });
+    }
+  }
+  const obstacles = order.map((s) => ({ id: s.entry.id, x: s.x, y: s.y, r: s.r }));
+  const placed = frame.labelsOn === false ? [] : layoutLabels(ctx, items, obstacles, W, H);
+  drawLabels(ctx, placed);
+  return { screen, labels: placed };
+}
+
+function drawStars(ctx, view, stars) {
+  if (!stars) return;
+  for (const star of stars) {
+    const p = view.projectDirection(star.direction);
+    if (!p || p[0] < -4 || p[1] < -4 || p[0] > view.width + 4 || p[1] > view.height + 4) continue;
+    const size = STAR_SIZE_PX[star.tier] ?? 0.8;
+    ctx.fillStyle = rgb(star.colorRgb, star.tier === 0 ? 1 : 0.85 - 0.15 * star.tier);
+    ctx.beginPath();
+    ctx.arc(p[0], p[1], size / 2 + 0.3, 0, 2 * Math.PI);
+    ctx.fill();
+  }
+}
+
+/** Screen place of every body: centre, depth, radius (true size, or a minimum to stay visible). */
+function projectBodies(view, frame) {
+  const out = new Map();
+  for (const [id, entry] of frame.bodies) {
+    const pos = frame.positions.get(id);
+    if (!pos) continue;
+    const p = view.project(pos);
+    if (!p) continue;
+    const trueR = view.screenRadius(entry.sceneRadius, p[2]);
+    const r = Math.max(trueR, MIN_RADIUS_PX[entry.type] ?? 2);
+    out.set(id, { entry, x: p[0], y: p[1], depth: p[2], r, trueR, position: pos, visible: true });
+  }
+  // A moon drawn on top of its parent's dot tells nothing: hidden until the camera comes close.
+  for (const s of out.values()) {
+    const parent = s.entry.parent && s.entry.parent !== 'sun' ? out.get(s.entry.parent) : null;
+    if (parent && Math.hypot(s.x - parent.x, s.y - parent.y) < parent.r + s.r + 4) s.visible = false;
+    if (s.x < -s.r || s.y < -s.r || s.x > view.width + s.r || s.y > view.height + s.r) s.visible = false;
+  }
+  return out;
+}
+
+function drawOrbits(ctx, view, frame, screen) {
+  if (!frame.orbits) return;
+  ctx.lineWidth = 1;
+  for (const orbit of frame.orbits) {
+    const entry = frame.bodies.get(orbit.id);
+    if (!entry) continue;
+    let shift = [0, 0, 0];
+    if (orbit.center !== 'sun') {
+      const now = frame.positions.get(orbit.center);
+      const then = frame.orbitCenters.get(orbit.center);
+      const moon = screen.get(orbit.id);
+      if (!now || !then || !moon || !moon.visible) continue;
+      shift = sub(now, then);
+    }
+    const focused = frame.focus === orbit.id;
+    ctx.strokeStyle = rgb(entry.colorRgb, focused ? 0.85 : entry.type === 'moon' ? 0.3 : 0.42);
+    ctx.lineWidth = focused ? 1.6 : 1;
+    ctx.beginPath();
+    let pen = false;
+    for (const q of orbit.scenePoints) {
+      const p = view.project(add(q, shift));
+      if (!p) { pen = false; continue; }
+      if (pen) ctx.lineTo(p[0], p[1]);
+      else ctx.moveTo(p[0], p[1]);
+      pen = true;
+    }
+    ctx.closePath();
+    ctx.stroke();
+  }
+}
+
+function drawBody(ctx, view, s, frame) {
+  const { entry } = s;
+  if (entry.emissive) {
+    const glow = ctx.createRadialGradient(s.x, s.y, s.r * 0.6, s.x, s.y, s.r * 4);
+    glow.addColorStop(0, 'rgba(255, 214, 120, 0.55)');
+    glow.addColorStop(1, 'rgba(255, 160, 60, 0)');
+    ctx.fillStyle = glow;
+    ctx.beginPath();
+    ctx.arc(s.x, s.y, s.r * 4, 0, 2 * Math.PI);
+    ctx.fill();
+    const disc = ctx.createRadialGradient(s.x, s.y, 0, s.x, s.y, s.r);
+    disc.addColorStop(0, '#fffbe8');
+    disc.addColorStop(0.7, rgb(entry.colorRgb, 1, 1.1));
+    disc.addColorStop(1, rgb(entry.colorRgb, 1, 0.85));
+    ctx.fillStyle = disc;
+    ctx.beginPath();
+    ctx.arc(s.x, s.y, s.r, 0, 2 * Math.PI);
+    ctx.fill();
+    return;
+  }
+  const rings = entry.ringPlane ? ringQuads(view, s, entry.ringPlane) : null;
+  if (rings) drawRingQuads(ctx, rings.filter((q) => q.depth >= s.depth));
+  // Lit from the Sun: the light direction in camera space moves the bright spot and dims the disc
+  // when the Sun is behind the body.
+  const L = normalize(sub([0, 0, 0], s.position));
+  const lx = dot(L, view.right);
+  const ly = dot(L, view.up);
+  const lz = dot(L, view.back);
+  const k = 0.35 + 0.65 * Math.max(0, (lz + 1) / 2);
+  const hx = s.x + lx * s.r * 0.55;
+  const hy = s.y - ly * s.r * 0.55;
+  const g = ctx.createRadialGradient(hx, hy, s.r * 0.1, s.x, s.y, s.r * 1.05);
+  g.addColorStop(0, rgb(entry.colorRgb, 1, 1.25 * k + 0.1));
+  g.addColorStop(0.6, rgb(entry.colorRgb, 1, 0.85 * k));
+  g.addColorStop(1, rgb(entry.colorRgb, 1, 0.22 * k + 0.05));
+  ctx.fillStyle = g;
+  ctx.beginPath();
+  ctx.arc(s.x, s.y, s.r, 0, 2 * Math.PI);
+  ctx.fill();
+  if (frame.focus === entry.id && s.r < 6) {
+    ctx.strokeStyle = 'rgba(255, 210, 120, 0.7)';
+    ctx.lineWidth = 1;
+    ctx.beginPath();
+    ctx.arc(s.x, s.y, s.r + 4, 0, 2 * Math.PI);
+    ctx.stroke();
+  }
+  if (rings) drawRingQuads(ctx, rings.filter((q) => q.depth < s.depth));
+}
+
+/** The ring annulus as 96 quads, each with its depth, so the planet hides the far half only. */
+function ringQuads(view, s, ring) {
+  const n = normalize(ring.normal);
+  const helper = Math.abs(n[0]) < 0.9 ? [1, 0, 0] : [0, 0, 1];
+  const u = normalize(cross(n, helper));
+  const v = cross(n, u);
+  // Drawn at least as large, relative to the disc, as they really are.
+  const k = s.r / Math.max(s.trueR, 1e-9);
+  const inner = ring.innerRadius * k;
+  const outer = ring.outerRadius * k;
+  const quads = [];
+  const N = 96;
+  const point = (a, r) => add(s.position, add(scale(u, Math.cos(a) * r), scale(v, Math.sin(a) * r)));
+  for (let i = 0; i < N; i++) {
+    const a0 = (2 * Math.PI * i) / N;
+    const a1 = (2 * Math.PI * (i + 1)) / N;
+    const corners = [point(a0, inner), point(a0, outer), point(a1, outer), point(a1, inner)].map((p) => view.project(p));
+    if (corners.some((c) => !c)) continue;
+    const depth = (corners[0][2] + corners[1][2] + corners[2][2] + corners[3][2]) / 4;
+    quads.push({ corners, depth });
+  }
+  return quads;
+}
+
+function drawRingQuads(ctx, quads) {
+  ctx.fillStyle = 'rgba(214, 196, 160, 0.5)';
+  for (const q of quads) {
+    ctx.beginPath();
+    ctx.moveTo(q.corners[0][0], q.corners[0][1]);
+    for (let i = 1; i < 4; i++) ctx.lineTo(q.corners[i][0], q.corners[i][1]);
+    ctx.closePath();
+    ctx.fill();
+  }
+}
+
+function drawMissionPaths(ctx, view, mission) {
+  const origin = mission.origin;
+  ctx.lineWidth = 1.6;
+  for (const v of mission.vehicles) {
+    let prev = null;
+    for (let i = 0; i < v.positions.length; i++) {
+      const p = view.project(add(origin, v.positions[i]));
+      if (p && prev) {
+        const past = v.times[i] <= mission.hours;
+        ctx.strokeStyle = rgb(v.colors[i], past ? 0.95 : 0.35);
+        ctx.beginPath();
+        ctx.moveTo(prev[0], prev[1]);
+        ctx.lineTo(p[0], p[1]);
+        ctx.stroke();
+      }
+      prev = p;
+    }
+  }
+}
+
+function drawVehicles(ctx, view, mission) {
+  const items = [];
+  for (const m of mission.markers) {
+    const p = view.project(m.position);
+    if (!p) continue;
+    const glow = ctx.createRadialGradient(p[0], p[1], 0, p[0], p[1], 9);
+    glow.addColorStop(0, rgb(m.colorRgb, 1));
+    glow.addColorStop(0.35, rgb(m.colorRgb, 0.6));
+    glow.addColorStop(1, rgb(m.colorRgb, 0));
+    ctx.fillStyle = glow;
+    ctx.beginPath();
+    ctx.arc(p[0], p[1], 9, 0, 2 * Math.PI);
+    ctx.fill();
+    items.push({ id: `vehicle:${m.id}`, text: m.name, x: p[0], y: p[1], r: 4, priority: 1, font: '600 12px system-ui, sans-serif', color: rgb(m.colorRgb, 1, 1.1) });
+  }
+  for (const e of mission.eventLabels) {
+    const p = view.project(e.position);
+    if (p) items.push({ id: `event:${e.name}`, text: e.name, x: p[0], y: p[1], r: 3, priority: 1, font: 'italic 12px system-ui, sans-serif', color: '#ffd27a' });
+  }
+  return items;
+}

@@ -1,0 +1,556 @@
+#!/usr/bin/env python3
+"""End-to-end checks of the web viewer in headless Chromium, against a running server.
+
+    python3 scripts/browser/viewer_check.py --base http://127.0.0.1:8080/ [--screenshots docs]
+
+Fails (exit 1, naming each failed check) unless:
+  - the page loads with no console errors and draws a non-blank canvas, at 1280x720 and 390x844
+    (screenshots written to --screenshots as viewer.png and viewer-phone.png);
+  - for a fixed date, every planet the viewer reports is where this script's own perspective
+    projection of /v1/scene puts it, through the camera the viewer reports, within 2 px; the
+    camera of a focus preset is the server's /v1/camera/focus framing; labels do not overlap;
+  - the "picture" link is the server's PNG of the same size;
+  - an API error reaches the page as the problem's detail, with a non-blank canvas;
+  - mouse, wheel, keyboard and touch move the camera; controls are labelled and reachable by Tab;
+    prefers-reduced-motion makes preset changes immediate;
+  - a mission replayed at high speed through a proxy that cuts the event stream once reaches the
+    page with every mission event exactly once and ends;
+  - the page works behind a reverse proxy that serves it under /solar/ (relative URLs only);
+  - path-traversal attempts get 400 or 404 and never a file.
+Only the standard library and Chromium (apt-get install -y chromium) are needed.
+"""
+
+import argparse
+import json
+import math
+import os
+import socket
+import sys
+import threading
+import time
+import urllib.parse
+import urllib.request
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cdp_pipe import Browser, CDPError  # noqa: E402
+
+FIXED_DATE = "2026-11-22T00:00:00Z"
+READY = "window.__solarsystem && window.__solarsystem.ready && window.__solarsystem.exact"
+
+
+class Checks:
+    def __init__(self):
+        self.failures = []
+        self.passed = 0
+
+    def check(self, ok, what):
+        if ok:
+            self.passed += 1
+            print(f"  ok    {what}")
+        else:
+            self.failures.append(what)
+            print(f"  FAIL  {what}")
+        return ok
+
+
+def get_json(url):
+    with urllib.request.urlopen(url, timeout=30) as r:
+        return json.load(r)
+
+
+# -- projection, written here from the camera's definition (independent of the page's code) ----
+
+def sub(a, b):
+    return [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
+
+
+def dot(a, b):
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+
+
+def cross(a, b):
+    return [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
+
+
+def unit(a):
+    n = math.sqrt(dot(a, a))
+    return [x / n for x in a]
+
+
+def project(point, eye, target, up, fov_deg, width, height):
+    """gluLookAt + gluPerspective (vertical field of view) + viewport, top-left origin."""
+    f = unit(sub(target, eye))
+    s = unit(cross(f, up))
+    u = cross(s, f)
+    d = sub(point, eye)
+    x, y, z = dot(d, s), dot(d, u), -dot(d, f)
+    if z >= 0:
+        return None
+    g = 1 / math.tan(math.radians(fov_deg) / 2)
+    ndc_x = g / (width / height) * x / -z
+    ndc_y = g * y / -z
+    return [(ndc_x + 1) / 2 * width, (1 - ndc_y) / 2 * height]
+
+
+def canvas_stats(page):
+    """Fraction of canvas pixels that differ from the background, and distinct colours."""
+    return page.evaluate("""(() => {
+      const c = document.getElementById('sky');
+      const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+      let lit = 0; const colours = new Set();
+      for (let i = 0; i < d.length; i += 4) {
+        if (Math.abs(d[i] - 3) + Math.abs(d[i + 1] - 4) + Math.abs(d[i + 2] - 12) > 30) lit++;
+        if (i % 64 === 0) colours.add((d[i] >> 3) << 10 | (d[i + 1] >> 3) << 5 | (d[i + 2] >> 3));
+      }
+      return { lit: lit / (d.length / 4), colours: colours.size, width: c.width, height: c.height };
+    })()""")
+
+
+# -- the checks -----------------------------------------------------------------------------
+
+def check_desktop(browser, base, checks, shots):
+    print("page at 1280x720, fixed date")
+    page = browser.new_page(1280, 720)
+    page.goto(urllib.parse.urljoin(base, f"?date={FIXED_DATE}"))
+    page.wait_for(READY, timeout=60)
+    time.sleep(0.3)
+    state = page.evaluate("window.__solarsystem")
+    stats = canvas_stats(page)
+    checks.check(stats["lit"] > 0.003 and stats["colours"] > 20, f"canvas is drawn ({stats['lit']:.2%} lit, {stats['colours']} colours)")
+    if shots:
+        page.screenshot(os.path.join(shots, "viewer.png"))
+    scene = get_json(urllib.parse.urljoin(base, f"v1/scene?date={urllib.parse.quote(state['dateParam'])}"))
+    check_projection(checks, state, scene, "overview", at_least=9)
+    check_labels(checks, state)
+
+    # The "picture" link: the server's PNG, the size of the view.
+    with urllib.request.urlopen(state["picture"], timeout=60) as r:
+        png = r.read()
+        kind = r.headers.get("Content-Type")
+    size = (int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")) if png[:8] == b"\x89PNG\r\n\x1a\n" else None
+    vp = state["viewport"]
+    checks.check(kind == "image/png" and size == (round(vp["width"]), round(vp["height"])), f"picture link is a {size} PNG of the {vp['width']}x{vp['height']} view")
+
+    print("focus preset: Saturn")
+    page.goto(urllib.parse.urljoin(base, f"?date={FIXED_DATE}&focus=saturn"))
+    page.wait_for(READY, timeout=60)
+    state = page.evaluate("window.__solarsystem")
+    cam = state["camera"]
+    aspect = state["viewport"]["width"] / state["viewport"]["height"]
+    focus = get_json(urllib.parse.urljoin(base, f"v1/camera/focus/saturn?date={FIXED_DATE}&aspect={aspect:.4f}"))
+    same = (abs(cam["azimuth"] - focus["azimuthRad"]) < 1e-9 and abs(cam["elevation"] - focus["elevationRad"]) < 1e-9
+            and abs(cam["distance"] - focus["distance"]) < 1e-9 * focus["distance"]
+            and max(abs(a - b) for a, b in zip(cam["target"], focus["target"])) < 1e-9)
+    checks.check(same, "Saturn preset is /v1/camera/focus/saturn's framing")
+    check_projection(checks, state, scene, "Saturn preset")
+    check_labels(checks, state)
+    checks.check(not page.problems, "no console errors at 1280x720" + (f": {page.problems}" if page.problems else ""))
+    return page
+
+
+def check_projection(checks, state, scene, what, at_least=1):
+    cam, vp = state["camera"], state["viewport"]
+    worst, missing, compared = 0.0, [], 0
+    for body in scene["bodies"]:
+        if body["type"] not in ("planet", "dwarf_planet"):
+            continue
+        expected = project(body["position"], cam["eye"], cam["target"], cam["up"], cam["fovDeg"], vp["width"], vp["height"])
+        reported = state["planets"].get(body["id"])
+        if expected is None:
+            continue
+        if reported is None:
+            missing.append(body["id"])
+            continue
+        compared += 1
+        worst = max(worst, math.hypot(expected[0] - reported[0], expected[1] - reported[1]))
+    checks.check(not missing and compared >= at_least and worst <= 2,
+                 f"{what}: {compared} planets within 2 px of the projection of /v1/scene (worst {worst:.3f} px)"
+                 + (f"; not reported: {missing}" if missing else ""))
+
+
+def check_labels(checks, state):
+    boxes = state["labels"]
+    overlaps = [(a["id"], b["id"]) for i, a in enumerate(boxes) for b in boxes[i + 1:]
+                if a["box"]["x"] < b["box"]["x"] + b["box"]["w"] and b["box"]["x"] < a["box"]["x"] + a["box"]["w"]
+                and a["box"]["y"] < b["box"]["y"] + b["box"]["h"] and b["box"]["y"] < a["box"]["y"] + a["box"]["h"]]
+    planets = {l["id"] for l in boxes}
+    checks.check(not overlaps and len(boxes) >= 5, f"{len(boxes)} labels, none overlapping" + (f": {overlaps[:3]}" if overlaps else "")
+                 + f" (planets labelled: {len(planets & {'mercury', 'venus', 'earth', 'mars', 'jupiter', 'saturn', 'uranus', 'neptune'})})")
+
+
+def check_controls(page, checks):
+    print("mouse, wheel, keyboard, tab order")
+    page.goto(page.evaluate("location.href"))
+    page.wait_for(READY, timeout=60)
+    before = page.evaluate("window.__solarsystem.camera")
+    page.mouse("mouseMoved", 640, 400, buttons=0)
+    page.mouse("mousePressed", 640, 400)
+    for x in range(650, 760, 10):
+        page.mouse("mouseMoved", x, 420)
+    page.mouse("mouseReleased", 760, 420)
+    time.sleep(0.2)
+    after = page.evaluate("window.__solarsystem.camera")
+    checks.check(abs(after["azimuth"] - before["azimuth"]) > 0.3 and abs(after["elevation"] - before["elevation"]) > 0.05, "dragging orbits the camera")
+    page.mouse("mouseWheel", 640, 400, delta_y=300)
+    time.sleep(0.2)
+    zoomed = page.evaluate("window.__solarsystem.camera")
+    checks.check(zoomed["distance"] > after["distance"] * 1.2, "the wheel zooms")
+    page.mouse("mousePressed", 640, 400, modifiers=8)
+    page.mouse("mouseMoved", 700, 400, modifiers=8)
+    page.mouse("mouseReleased", 700, 400, modifiers=8)
+    time.sleep(0.2)
+    panned = page.evaluate("window.__solarsystem.camera")
+    checks.check(max(abs(a - b) for a, b in zip(panned["target"], zoomed["target"])) > 1e-3, "Shift-drag pans")
+    page.evaluate("document.getElementById('sky').focus()")
+    page.key("ArrowLeft", key_code=37)
+    page.key("+", code="Equal", key_code=187, text="+")
+    time.sleep(0.2)  # the page publishes its camera when it next draws
+    keyed = page.evaluate("window.__solarsystem.camera")
+    checks.check(abs(keyed["azimuth"] - panned["azimuth"]) > 0.01 and keyed["distance"] < panned["distance"], "arrow keys orbit and + zooms")
+
+    unlabelled = page.evaluate("""[...document.querySelectorAll('input, select, button, a, canvas')]
+      .filter(e => !(e.labels && e.labels.length) && !e.getAttribute('aria-label') && !e.textContent.trim()).map(e => e.id)""")
+    checks.check(not unlabelled, "every control has a label" + (f": missing {unlabelled}" if unlabelled else ""))
+    # Tab from the top of a freshly loaded page.
+    page.goto(page.evaluate("location.href"))
+    page.wait_for(READY, timeout=60)
+    order = []
+    for _ in range(12):
+        page.key("Tab", key_code=9)
+        order.append(page.evaluate("document.activeElement.id"))
+    while order and not order[0]:
+        order.pop(0)  # the document itself
+    expected = ["date", "go", "now", "play", "speed", "focus", "mission", "sky", "labels", "picture"]
+    checks.check(order[: len(expected)] == expected, f"Tab order: the toolbar, the canvas, its buttons: {order}")
+
+
+def check_playback(browser, base, checks):
+    print("playing time at 1 week/s")
+    page = browser.new_page(1280, 720)
+    page.goto(urllib.parse.urljoin(base, f"?date={FIXED_DATE}&speed=604800"))
+    page.wait_for(READY, timeout=60)
+    page.evaluate("""window.__frames = 0; (function f() { window.__frames++; requestAnimationFrame(f); })();
+      performance.clearResourceTimings(); performance.setResourceTimingBufferSize(5000);
+      document.getElementById('play').click()""")
+    start = page.evaluate("window.__solarsystem.date")
+    page.wait_for("window.__solarsystem.playing && window.__solarsystem.date > '2026-12-06'", timeout=60)
+    positions = []
+    for _ in range(6):
+        positions.append(page.evaluate("[window.__solarsystem.date, window.__solarsystem.planets.earth]"))
+        time.sleep(0.3)
+    frames = page.evaluate("window.__frames")
+    requests = page.evaluate("performance.getEntriesByType('resource').map(e => new URL(e.name).pathname)")
+    scenes = sum(1 for r in requests if r.endswith("/v1/scene"))
+    series = sum(1 for r in requests if "/v1/positions/" in r)
+    dates = [d for d, _ in positions]
+    checks.check(dates == sorted(dates) and dates[0] > start, f"the clock runs: {start} → {dates[-1]}")
+    moved = [math.hypot(b[1][0] - a[1][0], b[1][1] - a[1][1]) for a, b in zip(positions, positions[1:]) if a[1] and b[1]]
+    checks.check(len(moved) >= 4 and max(moved) < 40, f"the Earth moves in small steps ({', '.join(f'{m:.1f}' for m in moved)} px per 0.3 s)")
+    checks.check(series > 0 and scenes <= 3 and scenes + series < frames, f"motion from the series endpoint, not per frame: {series} series and {scenes} scene requests in {frames} frames")
+    page.evaluate("document.getElementById('play').click()")
+    page.wait_for(READY, timeout=30)
+    checks.check(not page.problems, "no console errors while playing" + (f": {page.problems}" if page.problems else ""))
+
+
+def check_reduced_motion(browser, base, checks):
+    print("prefers-reduced-motion")
+    page = browser.new_page(1280, 720)
+    page.emulate_media({"prefers-reduced-motion": "reduce"})
+    page.goto(urllib.parse.urljoin(base, f"?date={FIXED_DATE}"))
+    page.wait_for(READY, timeout=60)
+    page.evaluate("""(() => { const s = document.getElementById('focus'); s.value = 'jupiter';
+      s.dispatchEvent(new Event('change')); })()""")
+    page.wait_for("window.__solarsystem.camera.focus === 'jupiter' && window.__solarsystem.ready", timeout=20, interval=0.02)
+    cam = page.evaluate("window.__solarsystem.camera")
+    focus = get_json(urllib.parse.urljoin(base, f"v1/camera/focus/jupiter?date={FIXED_DATE}&aspect={1280 / 720:.4f}"))
+    checks.check(abs(cam["distance"] - focus["distance"]) < 1e-9 * focus["distance"], "with reduced motion a preset is reached at once, without a camera flight")
+    checks.check(not page.problems, "no console errors with reduced motion" + (f": {page.problems}" if page.problems else ""))
+
+
+def check_phone(browser, base, checks, shots):
+    print("page at 390x844 (touch)")
+    page = browser.new_page(390, 844, mobile=True)
+    page.goto(urllib.parse.urljoin(base, f"?date={FIXED_DATE}"))
+    page.wait_for(READY, timeout=60)
+    time.sleep(0.3)
+    stats = canvas_stats(page)
+    checks.check(stats["lit"] > 0.003, f"phone: canvas is drawn ({stats['lit']:.2%} lit)")
+    overflow = page.evaluate("document.documentElement.scrollWidth")
+    checks.check(overflow <= 390, f"phone: nothing wider than the screen ({overflow} px)")
+    if shots:
+        page.screenshot(os.path.join(shots, "viewer-phone.png"))
+    state = page.evaluate("window.__solarsystem")
+    rect = page.evaluate("(() => { const r = document.getElementById('sky').getBoundingClientRect(); return [r.left, r.top]; })()")
+    x, y = rect[0] + 195, rect[1] + 250
+    page.touch("touchStart", [(x, y)])
+    for k in range(1, 8):
+        page.touch("touchMove", [(x + 12 * k, y)])
+    page.touch("touchEnd", [])
+    time.sleep(0.2)
+    turned = page.evaluate("window.__solarsystem.camera")
+    checks.check(abs(turned["azimuth"] - state["camera"]["azimuth"]) > 0.2, "phone: a one-finger drag orbits")
+    page.touch("touchStart", [(x - 40, y), (x + 40, y)])
+    for k in range(1, 6):
+        page.touch("touchMove", [(x - 40 - 15 * k, y), (x + 40 + 15 * k, y)])
+    page.touch("touchEnd", [])
+    time.sleep(0.2)
+    pinched = page.evaluate("window.__solarsystem.camera")
+    checks.check(pinched["distance"] < turned["distance"] * 0.8, "phone: pinching zooms in")
+    checks.check(not page.problems, "no console errors at 390x844" + (f": {page.problems}" if page.problems else ""))
+
+
+def check_error_display(browser, base, checks):
+    print("API errors on the page")
+    page = browser.new_page(1280, 720)
+    page.goto(urllib.parse.urljoin(base, "?date=3500-01-01"))
+    page.wait_for("!document.getElementById('error').hidden", timeout=30)
+    shown = page.evaluate("document.getElementById('error-text').textContent")
+    try:
+        urllib.request.urlopen(urllib.parse.urljoin(base, "v1/scene?date=3500-01-01T00:00:00Z"), timeout=30)
+        detail = None
+    except urllib.error.HTTPError as e:
+        detail = json.load(e).get("detail")
+    checks.check(bool(detail) and detail in shown, f"a 400 from the API shows its detail: {shown!r}")
+    stats = canvas_stats(page)
+    checks.check(stats["lit"] > 0.0005, "the canvas is not blank after an error")
+
+
+class LoopbackProxy:
+    """A TCP proxy on a free loopback port in front of the server; subclasses say how to `serve`
+    one client connection."""
+
+    def __init__(self, target_host, target_port):
+        self.target = (target_host, target_port)
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        threading.Thread(target=self.accept, daemon=True).start()
+
+    def accept(self):
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return  # closed
+            threading.Thread(target=self.serve, args=(client,), daemon=True).start()
+
+    def serve(self, client):
+        raise NotImplementedError
+
+    def close(self):
+        self.listener.close()
+
+
+class PrefixProxy(LoopbackProxy):
+    """A reverse proxy that serves the server under /solar/: request lines `GET /solar/x` are
+    forwarded as `GET /x`; anything outside the prefix gets 404 from the proxy itself."""
+
+    PREFIX = b"/solar"
+
+    def __init__(self, target_host, target_port):
+        self.outside = []
+        super().__init__(target_host, target_port)
+
+    def serve(self, client):
+        # One request per connection keeps the rewriting simple: the proxy answers Connection: close.
+        head = b""
+        while b"\r\n\r\n" not in head:
+            chunk = client.recv(65536)
+            if not chunk:
+                client.close()
+                return
+            head += chunk
+        line, rest = head.split(b"\r\n", 1)
+        method, target, version = line.split(b" ", 2)
+        if not target.startswith(self.PREFIX + b"/"):
+            self.outside.append(target.decode())
+            client.sendall(b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+            client.close()
+            return
+        headers = [h for h in rest.split(b"\r\n") if not h.lower().startswith(b"connection:")]
+        request = b" ".join([method, target[len(self.PREFIX):], version]) + b"\r\nConnection: close\r\n" + b"\r\n".join(headers)
+        with socket.create_connection(self.target) as upstream:
+            upstream.sendall(request)
+            while True:
+                data = upstream.recv(65536)
+                if not data:
+                    break
+                client.sendall(data)
+        client.close()
+
+
+def check_prefix(browser, base, checks):
+    print("behind a path prefix (/solar/)")
+    parsed = urllib.parse.urlsplit(base)
+    proxy = PrefixProxy(parsed.hostname, parsed.port or 80)
+    try:
+        page = browser.new_page(1280, 720)
+        page.goto(f"http://127.0.0.1:{proxy.port}/solar/?date={FIXED_DATE}&focus=mars")
+        page.wait_for(READY, timeout=60)
+        state = page.evaluate("window.__solarsystem")
+        checks.check(len(state["planets"]) >= 1 and canvas_stats(page)["lit"] > 0.003 and state["picture"].startswith(f"http://127.0.0.1:{proxy.port}/solar/v1/"),
+                     "the page, its modules and its API calls work under /solar/")
+        checks.check(not proxy.outside, "nothing was asked outside the prefix" + (f": {proxy.outside}" if proxy.outside else ""))
+        checks.check(not page.problems, "no console errors under the prefix" + (f": {page.problems}" if page.problems else ""))
+    finally:
+        proxy.close()
+
+
+class CuttingProxy(LoopbackProxy):
+    """Forwards TCP to the server; cuts the first connection that asks for an event stream once
+    `cut_after` bytes of the stream have gone through, so the page must reconnect and resume.
+    (The browser may send the stream request on a kept-alive connection, so every request line is
+    looked at, not only a connection's first.)"""
+
+    def __init__(self, target_host, target_port, cut_after=6000):
+        self.cut_after = cut_after
+        self.cuts = 0
+        self.lock = threading.Lock()
+        super().__init__(target_host, target_port)
+
+    def serve(self, client):
+        upstream = socket.create_connection(self.target)
+        armed = threading.Event()
+
+        def close_both():
+            for s in (client, upstream):
+                try:
+                    s.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+
+        def requests():
+            try:
+                while True:
+                    data = client.recv(65536)
+                    if not data:
+                        break
+                    if b"/stream?" in data and b"GET " in data:
+                        with self.lock:
+                            if self.cuts == 0:
+                                self.cuts = 1
+                                armed.set()
+                    upstream.sendall(data)
+            except OSError:
+                pass
+            close_both()
+
+        threading.Thread(target=requests, daemon=True).start()
+        sent = 0
+        try:
+            while True:
+                data = upstream.recv(65536)
+                if not data:
+                    break
+                client.sendall(data)
+                if armed.is_set():
+                    sent += len(data)
+                    if sent >= self.cut_after:
+                        break
+        except OSError:
+            pass
+        close_both()
+        client.close()
+        upstream.close()
+
+
+def check_mission(browser, base, checks, mission="apollo11", speed=100000):
+    print(f"mission replay: {mission} at {speed}x through a proxy that cuts the stream once")
+    parsed = urllib.parse.urlsplit(base)
+    proxy = CuttingProxy(parsed.hostname, parsed.port or 80)
+    try:
+        proxied = f"http://127.0.0.1:{proxy.port}{parsed.path or '/'}"
+        page = browser.new_page(1280, 720)
+        page.goto(urllib.parse.urljoin(proxied, f"?mission={mission}&speed={speed}&play=1"))
+        detail = get_json(urllib.parse.urljoin(base, f"v1/missions/{mission}"))
+        seconds = detail["replayEndHours"] * 3600 / speed
+        state = page.wait_for("window.__solarsystem && window.__solarsystem.mission && window.__solarsystem.mission.ended && window.__solarsystem.mission",
+                              timeout=seconds + 45, interval=0.25)
+        got = [(e["t"], e["name"]) for e in state["events"]]
+        want = [(e["t"], e["name"]) for e in detail["events"]]
+        checks.check(proxy.cuts == 1 and state["reconnects"] >= 1, f"the stream was cut and the page reconnected ({state['reconnects']} reconnects)")
+        checks.check(sorted(got) == sorted(want) and len(set(got)) == len(got),
+                     f"every mission event reached the page once ({len(got)} of {len(want)}; {state['deliveries']} deliveries)"
+                     + ("" if sorted(got) == sorted(want) else f": missing {sorted(set(want) - set(got))}, extra {sorted(set(got) - set(want))}"))
+        done = page.evaluate("document.querySelectorAll('#timeline li.done').length")
+        checks.check(done == len(want), f"the timeline marks {done} of {len(want)} events")
+        telemetry = page.evaluate("['t-met', 't-phase', 't-distance', 't-speed', 't-last'].map(id => document.getElementById(id).textContent)")
+        checks.check(all(t and t != "—" for t in telemetry), f"telemetry panel filled: {telemetry}")
+        # A cut connection is logged by the browser; anything else is a real error.
+        problems = [p for p in page.problems if "/stream" not in p]
+        checks.check(not problems, "no console errors during the replay" + (f": {problems}" if problems else ""))
+    finally:
+        proxy.close()
+
+
+TRAVERSALS = [
+    "/../../etc/passwd",
+    "/js/../../../etc/passwd",
+    "/..%2f..%2fetc%2fpasswd",
+    "/%2e%2e/%2e%2e/etc/passwd",
+    "/js/%2e%2e/index.html",
+    "/js%2fmain.js",
+    "/%2e%2e%5c%2e%2e%5cetc%5cpasswd",
+    "/index.html%00.png",
+    "/%00",
+    "//etc/passwd",
+    "/.git/config",
+    "/js/.hidden.js",
+    "/etc/passwd",
+    "/Resources/web/index.html",
+    "/js/",
+    "/C:%5cWindows%5cwin.ini",
+    "http://localhost/../../etc/passwd",
+]
+
+
+def raw_get(host, port, target):
+    with socket.create_connection((host, port), timeout=10) as s:
+        s.sendall(f"GET {target} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n".encode())
+        data = b""
+        while True:
+            chunk = s.recv(65536)
+            if not chunk:
+                break
+            data += chunk
+    status = int(data.split(b" ", 2)[1]) if data.startswith(b"HTTP/1.") else 0
+    return status, data
+
+
+def check_traversal(base, checks):
+    print("path traversal")
+    parsed = urllib.parse.urlsplit(base)
+    for target in TRAVERSALS:
+        status, data = raw_get(parsed.hostname, parsed.port or 80, target)
+        leaked = b"root:" in data or b"[core]" in data or b"<!doctype html" in data.lower()
+        checks.check(status in (400, 404) and not leaked, f"GET {target} -> {status}" + (" (file content leaked)" if leaked else ""))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--base", required=True, help="the viewer's URL, e.g. http://127.0.0.1:8080/")
+    parser.add_argument("--screenshots", help="directory for viewer.png and viewer-phone.png")
+    parser.add_argument("--chromium", help="Chromium executable (default: found on PATH)")
+    args = parser.parse_args()
+    base = args.base if args.base.endswith("/") else args.base + "/"
+    checks = Checks()
+    try:
+        with Browser(args.chromium) as browser:
+            page = check_desktop(browser, base, checks, args.screenshots)
+            check_controls(page, checks)
+            check_phone(browser, base, checks, args.screenshots)
+            check_reduced_motion(browser, base, checks)
+            check_playback(browser, base, checks)
+            check_prefix(browser, base, checks)
+            check_error_display(browser, base, checks)
+            check_mission(browser, base, checks)
+        check_traversal(base, checks)
+    except (CDPError, OSError) as e:
+        checks.check(False, f"the check could not run: {e}")
+    print(f"viewer: {checks.passed} passed, {len(checks.failures)} failed")
+    for f in checks.failures:
+        print(f"  failed: {f}")
+    return 1 if checks.failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
