@@ -107,7 +107,8 @@ public struct V1API: Sendable {
         router.plan(.get, "/v1/views/system.svg", cost: .heavy) { req, _ in try viewPlan(req, format: .svg) }
         router.plan(.get, "/v1/views/system.ppm", cost: .heavy) { req, _ in try viewPlan(req, format: .ppm) }
         router.plan(.get, "/v1/views/system.png", cost: .heavy) { req, _ in try viewPlan(req, format: .png) }
-        router.plan(.get, "/v1/textures/{file}", cost: .compute) { req, ctx in try texturePlan(req, ctx) }
+        // Encoding a map the first time takes 0.1–0.3 s: the heavy lane.
+        router.plan(.get, "/v1/textures/{file}", cost: .heavy) { req, ctx in try texturePlan(req, ctx) }
         registerWeb(on: router)
     }
 }

@@ -82,8 +82,8 @@ struct StaticSiteTests {
         #expect(throws: ProblemDetails.self) { try site.file(forTarget: target) }
         do {
             _ = try site.file(forTarget: target)
-        } catch let p as ProblemDetails {
-            #expect(p.status.code == status, "\(target): \(p.detail ?? "")")
+        } catch {
+            #expect(error.status.code == status, "\(target): \(error.detail ?? "")")
         }
     }
 
