@@ -193,8 +193,21 @@ struct ConfigurationTests {
         defer { if process.isRunning { process.terminate(); ProcessLifecycleTests.waitForExit(process) } }
         #expect(try Self.run(["healthcheck", "--url", "http://127.0.0.1:\(port)/healthz"]).0 == 0)
         #expect(try Self.run(["healthcheck", "--url", "http://127.0.0.1:\(port)/nothing-here"]).0 == 1)
+        // No --url: /healthz on the address serve reads from the same variables; the wildcard
+        // address it listens on by default means loopback.
+        for host in ["0.0.0.0", "127.0.0.1", "::"] {
+            let (status, output) = try Self.run(["healthcheck"], environment: ["SOLARSYSTEM_HOST": host, "SOLARSYSTEM_PORT": "\(port)"])
+            if host == "::" {
+                #expect(status == 1 && output.contains("http://[::1]:\(port)/healthz"), "\(output)") // serve listens on 127.0.0.1 only
+            } else {
+                #expect(status == 0 && output.contains("http://127.0.0.1:\(port)/healthz answered 200"), "\(output)")
+            }
+        }
+        let (zero, message) = try Self.run(["healthcheck"], environment: ["SOLARSYSTEM_PORT": "0"])
+        #expect(zero == 64 && message.contains("SOLARSYSTEM_PORT=0"), "\(message)")
         process.terminate(); ProcessLifecycleTests.waitForExit(process)
         #expect(try Self.run(["healthcheck", "--url", "http://127.0.0.1:\(port)/healthz", "--timeout", "1"]).0 == 1)
+        #expect(try Self.run(["healthcheck", "--timeout", "1"], environment: ["SOLARSYSTEM_PORT": "\(port)"]).0 == 1)
         #expect(try Self.run(["healthcheck", "--url", "ftp://example"]).0 == 64)
     }
 
