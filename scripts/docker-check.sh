@@ -39,7 +39,7 @@ cleanup() {
     docker rm -f "$NAME" >/dev/null 2>&1 || true
     docker volume rm "$VOLUME" >/dev/null 2>&1 || true
     exec 4>&- 2>/dev/null || true
-    [ -n "${READER:-}" ] && kill "$READER" 2>/dev/null || true
+    if [ -n "${READER:-}" ]; then kill "$READER" 2>/dev/null || true; fi
     rm -rf "$WORK"
     if [ "${PRUNE:-0}" = 1 ]; then
         say "pruning dangling images and the build cache"

@@ -371,7 +371,7 @@ for target in "/v1/positions?date=2026-11-22" "/v1/scene?date=2026-11-22" "/v1/b
             [ -n "$tag" ] || fail "$target ($enc) from replica $i has no ETag"
             tags+=("$tag")
         done
-        [ "${tags[0]}" = "${tags[1]}" ] && [ "${tags[1]}" = "${tags[2]}" ] || fail "$target ($enc): ETags differ: ${tags[*]}"
+        if [ "${tags[0]}" != "${tags[1]}" ] || [ "${tags[1]}" != "${tags[2]}" ]; then fail "$target ($enc): ETags differ: ${tags[*]}"; fi
         # Revalidation through the proxy: 304 from whichever replica answers.
         for _ in 1 2 3; do
             code=$(curl -s -o /dev/null -w '%{http_code}' -H "Accept-Encoding: $enc" -H "If-None-Match: ${tags[0]}" "http://127.0.0.1:$PROXY$target")
