@@ -51,6 +51,7 @@ struct HTTPFixtureCommand: ParsableCommand {
     }
 
     func run() throws {
+        ServerProcess.blockTerminationSignals()
         ServerProcess.limitAllocatorRetention()
         var arguments = ["--host", host, "--port", String(port), "--log-level", logLevel, "--log-format", logFormat.rawValue, "--max-connections", String(maxConnections)]
         if let eventLoops { arguments += ["--event-loops", String(eventLoops)] }

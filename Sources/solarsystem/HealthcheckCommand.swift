@@ -3,20 +3,44 @@ import ArgumentParser
 import Glibc
 #endif
 
-/// `solarsystem healthcheck --url http://127.0.0.1:8080/healthz`: exit 0 when the URL answers
-/// 2xx within the timeout, 1 otherwise (for Docker's HEALTHCHECK, which has no curl).
+/// `solarsystem healthcheck`: exit 0 when the server answers `/healthz` with 2xx within the
+/// timeout, 1 otherwise (for Docker's HEALTHCHECK, which has no curl). With no `--url` it asks
+/// the address `serve` listens on, read from the same variables (`SOLARSYSTEM_HOST`,
+/// `SOLARSYSTEM_PORT`), so a container started with another port stays healthy.
 struct HealthcheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "healthcheck",
         abstract: "Exit 0 if the server answers the URL with 2xx, 1 otherwise."
     )
 
-    @Option(help: "http:// URL to GET.") var url: String = "http://127.0.0.1:8080/healthz"
+    @Option(help: "http:// URL to GET (default: /healthz on the address serve uses: SOLARSYSTEM_HOST, loopback for 0.0.0.0 or ::, and SOLARSYSTEM_PORT, default 8080).")
+    var url: String?
     @Option(help: "Seconds to wait for the answer.") var timeout: Double = 3
 
     func validate() throws {
         guard timeout > 0, timeout <= 60 else { throw ValidationError("--timeout must be in (0, 60] seconds") }
-        _ = try HealthcheckCommand.parse(url: url)
+        _ = try target()
+    }
+
+    /// What to ask: `--url`, or `/healthz` on the address `serve` listens on.
+    func target() throws -> (host: String, port: String, path: String, display: String) {
+        if let url {
+            let (host, port, path) = try Self.parse(url: url)
+            return (host, port, path, url)
+        }
+        let port = try Setting.int(flag: nil, env: "SOLARSYSTEM_PORT", flagName: "--port", default: 8080, in: 1...65535)
+        let host = Self.connectHost(forListenHost: Setting.string(flag: nil, env: "SOLARSYSTEM_HOST", default: "0.0.0.0"))
+        let display = host.contains(":") ? "http://[\(host)]:\(port)/healthz" : "http://\(host):\(port)/healthz"
+        return (host, String(port), "/healthz", display)
+    }
+
+    /// The address to connect to for a listening address: the wildcards mean this machine.
+    static func connectHost(forListenHost host: String) -> String {
+        switch host {
+        case "0.0.0.0": "127.0.0.1"
+        case "::", "[::]": "::1"
+        default: host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        }
     }
 
     /// `http://host[:port][/path]` → parts; IPv6 hosts in brackets.
@@ -40,7 +64,7 @@ struct HealthcheckCommand: ParsableCommand {
     }
 
     func run() throws {
-        let (host, port, path) = try Self.parse(url: url)
+        let (host, port, path, url) = try target()
         switch Self.get(host: host, port: port, path: path, timeout: timeout) {
         case let .success(status) where (200..<300).contains(status):
             print("healthy: \(url) answered \(status)")

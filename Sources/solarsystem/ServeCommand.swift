@@ -39,6 +39,8 @@ struct ServeCommand: ParsableCommand {
     }
 
     func run() throws {
+        // Before any thread starts, so every thread inherits the mask (runUntilSignalled).
+        ServerProcess.blockTerminationSignals()
         ServerProcess.limitAllocatorRetention()
         let logger = try server.bootstrapLogging(label: "solarsystem")
         let missions = try resources.loadMissions()
@@ -214,7 +216,9 @@ struct ServerOptions: ParsableArguments {
         let grace = try resolved().shutdownGrace
         // Signal handling is in place before the server listens (and long before the
         // "listening" line a supervisor waits for); a signal during start-up is kept and acted
-        // on once the server runs.
+        // on once the server runs. The command blocked SIGTERM/SIGINT before starting any
+        // thread, so a signal that comes before the sources are armed stays pending, whichever
+        // thread the kernel picks, and is read once they are.
         let state = SignalState()
         let signals = ServerProcess.onTerminationSignal { sig in
             logger.info("signal received; draining", metadata: ["signal": .stringConvertible(Int(sig))])

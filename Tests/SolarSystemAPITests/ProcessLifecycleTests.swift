@@ -73,6 +73,57 @@ struct ProcessLifecycleTests {
         Self.waitForExit(process)
         #expect(process.terminationReason == .exit && process.terminationStatus == 0)
     }
+
+    @Test("SIGTERM: idle and half-sent connections close at once, new ones are refused, the request in flight finishes, exit 0")
+    func sigtermDrainsOnlyWhatIsInFlight() throws {
+        // A grace far longer than the test's bounds: nothing here may wait for it.
+        let (process, port, _) = try Self.launch(["--shutdown-grace", "30"])
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        let idle = try RawClient(port: port)
+        defer { idle.close() }
+        try idle.send("GET /healthz HTTP/1.1\r\nHost: t\r\n\r\n")
+        #expect(try idle.readResponse().status == 200)
+        let half = try RawClient(port: port)
+        defer { half.close() }
+        try half.send("GET /v1/bodies HTTP/1.1\r\nHost: t\r\n")
+        // In flight: 34,993 CSV rows (6.7 MB) produced as the client reads, and this client reads nothing
+        // yet (a small receive buffer, so the rows cannot all wait in the kernel).
+        let busy = try RawClient(port: port, receiveTimeout: 30, receiveBufferSize: 4096)
+        defer { busy.close() }
+        try busy.send("GET /v1/positions/moon?start=2026-01-01&stop=2027-12-31&step=30m&center=earth&format=csv HTTP/1.1\r\nHost: t\r\n\r\n")
+        usleep(300_000)
+        let signalled = Date()
+        kill(process.processIdentifier, SIGTERM)
+        #expect(idle.waitForClose(timeout: 5), "the idle keep-alive connection closes at once")
+        #expect(half.waitForClose(timeout: 5), "the half-sent request does not hold the shutdown")
+        #expect(TestServer.eventually(timeout: 5) { (try? RawClient(port: port)) == nil }, "new connections are refused")
+        #expect(process.isRunning, "the request in flight holds the process")
+        let r = try busy.readResponse()
+        #expect(r.status == 200)
+        let rows = r.bodyText.split(separator: "\n")
+        #expect(rows.count == 34_993 + 1, "every row arrives: \(rows.count)")
+        #expect(rows.last?.hasPrefix("2027-12-31T00:00:00") == true, "\(rows.last ?? "")")
+        #expect(busy.waitForClose(timeout: 5))
+        Self.waitForExit(process)
+        #expect(process.terminationReason == .exit && process.terminationStatus == 0)
+        let seconds = Date().timeIntervalSince(signalled)
+        #expect(seconds < 20, "exit \(seconds) s after SIGTERM; the grace was 30 s")
+    }
+
+    @Test("SIGTERM during start-up is kept: the server starts, drains at once and exits 0")
+    func sigtermDuringStartup() throws {
+        let (process, out) = try Self.start(["serve", "--host", "127.0.0.1", "--port", "0", "--db", ":memory:", "--log-format", "json", "--shutdown-grace", "2"],
+                                            environment: [:])
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        // The first line (a migration applied) comes from `serve` itself, long before it listens.
+        let first = out.fileHandleForReading.availableData
+        #expect(!first.isEmpty)
+        kill(process.processIdentifier, SIGTERM)
+        Self.waitForExit(process)
+        let text = String(decoding: first + out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationReason == .exit && process.terminationStatus == 0, "\(process.terminationReason) \(process.terminationStatus): \(text)")
+        #expect(text.contains("\"signal received; draining\"") && text.contains("\"server stopped\""), "\(text)")
+    }
 }
 
 /// Configuration of the real executable: flags, environment, resources, health check.
@@ -142,8 +193,21 @@ struct ConfigurationTests {
         defer { if process.isRunning { process.terminate(); ProcessLifecycleTests.waitForExit(process) } }
         #expect(try Self.run(["healthcheck", "--url", "http://127.0.0.1:\(port)/healthz"]).0 == 0)
         #expect(try Self.run(["healthcheck", "--url", "http://127.0.0.1:\(port)/nothing-here"]).0 == 1)
+        // No --url: /healthz on the address serve reads from the same variables; the wildcard
+        // address it listens on by default means loopback.
+        for host in ["0.0.0.0", "127.0.0.1", "::"] {
+            let (status, output) = try Self.run(["healthcheck"], environment: ["SOLARSYSTEM_HOST": host, "SOLARSYSTEM_PORT": "\(port)"])
+            if host == "::" {
+                #expect(status == 1 && output.contains("http://[::1]:\(port)/healthz"), "\(output)") // serve listens on 127.0.0.1 only
+            } else {
+                #expect(status == 0 && output.contains("http://127.0.0.1:\(port)/healthz answered 200"), "\(output)")
+            }
+        }
+        let (zero, message) = try Self.run(["healthcheck"], environment: ["SOLARSYSTEM_PORT": "0"])
+        #expect(zero == 64 && message.contains("SOLARSYSTEM_PORT=0"), "\(message)")
         process.terminate(); ProcessLifecycleTests.waitForExit(process)
         #expect(try Self.run(["healthcheck", "--url", "http://127.0.0.1:\(port)/healthz", "--timeout", "1"]).0 == 1)
+        #expect(try Self.run(["healthcheck", "--timeout", "1"], environment: ["SOLARSYSTEM_PORT": "\(port)"]).0 == 1)
         #expect(try Self.run(["healthcheck", "--url", "ftp://example"]).0 == 64)
     }
 
