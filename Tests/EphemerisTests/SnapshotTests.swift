@@ -73,22 +73,23 @@ struct SnapshotTests {
     @Test("orbit normals from one run of the theory are r × v's direction to 0.01°, every 7.3 days 1950–2050")
     func orbitNormalsAgainstVelocities() {
         var worst: [BodyID: Double] = [:]
+        /// Each body's normal against r × v (v the theory's central-difference velocity).
+        func compare(_ bodies: [BodyID], position: (BodyID) -> Vector3, normal: (BodyID) -> Vector3, velocity: (BodyID) -> Vector3) {
+            for body in bodies {
+                let rv = position(body).cross(velocity(body)).normalized
+                worst[body] = max(worst[body] ?? 0, Angle.degrees(normal(body).angle(to: rv)))
+            }
+        }
         for t in Self.instants {
             let jd = t.jdTDB
             let galilean = GalileanMoons.positionsAndOrbitNormals(jdTDB: jd)
             let gv = GalileanMoons.planetocentricVelocitiesKmPerDay(jdTDB: jd)
             #expect(galilean.positionsKm == GalileanMoons.planetocentricPositionsKm(jdTDB: jd))
-            for body in GalileanPositions.bodies {
-                let normal = galilean.positionsKm[body].cross(gv[body]).normalized
-                worst[body] = max(worst[body] ?? 0, Angle.degrees(galilean.orbitNormals[body].angle(to: normal)))
-            }
+            compare(GalileanPositions.bodies, position: { galilean.positionsKm[$0] }, normal: { galilean.orbitNormals[$0] }, velocity: { gv[$0] })
             let saturnian = SaturnianMoons.positionsAndOrbitNormals(jdTDB: jd)
             let sv = SaturnianMoons.planetocentricVelocitiesKmPerDay(jdTDB: jd)
             #expect(saturnian.positionsKm == SaturnianMoons.planetocentricPositionsKm(jdTDB: jd))
-            for body in SaturnianPositions.bodies {
-                let normal = saturnian.positionsKm[body].cross(sv[body]).normalized
-                worst[body] = max(worst[body] ?? 0, Angle.degrees(saturnian.orbitNormals[body].angle(to: normal)))
-            }
+            compare(SaturnianPositions.bodies, position: { saturnian.positionsKm[$0] }, normal: { saturnian.orbitNormals[$0] }, velocity: { sv[$0] })
         }
         for (body, angle) in worst.sorted(by: { $0.key.index < $1.key.index }) {
             print("[snapshot] \(body): orbit normal within \(angle)° of r × v")
