@@ -136,10 +136,14 @@ enum ShortestDouble {
     struct U128: Sendable { var low: UInt64; var high: UInt64 }
 
     /// ⌊5^i / 2^(bits(5^i) − 125)⌋ (5^i as a 125-bit number), i = 0 ..< 326.
-    static let pow5Split: [U128] = (0..<326).map { i in
-        let p = BigUInt.power5(i)
-        return p.shifted(by: pow5BitCount - p.bitWidth).low128
-    }
+    static let pow5Split: [U128] = {
+        var p = BigUInt(limbs: [1]), table: [U128] = []
+        for i in 0..<326 {
+            if i > 0 { p.multiply(by: 5) }
+            table.append(p.shifted(by: pow5BitCount - p.bitWidth).low128)
+        }
+        return table
+    }()
 
     /// ⌊2^(bits(5^i) − 1 + 125) / 5^i⌋ + 1, i = 0 ..< 342: nested floor divisions of one large
     /// power of two by five (⌊⌊a/b⌋/c⌋ = ⌊a/(bc)⌋), then a shift.
@@ -294,12 +298,6 @@ enum ShortestDouble {
 struct BigUInt {
     var limbs: [UInt32]
 
-    static func power5(_ e: Int) -> BigUInt {
-        var x = BigUInt(limbs: [1])
-        for _ in 0..<e { x.multiply(by: 5) }
-        return x
-    }
-
     static func powerOfTwo(_ e: Int) -> BigUInt {
         var limbs = [UInt32](repeating: 0, count: e / 32 + 1)
         limbs[e / 32] = 1 << UInt32(e % 32)
@@ -330,14 +328,22 @@ struct BigUInt {
         }
     }
 
-    /// × 2^s (s > 0) or ⌊÷ 2^−s⌋ (s < 0).
+    /// × 2^s (s > 0) or ⌊÷ 2^−s⌋ (s < 0), a limb at a time.
     func shifted(by s: Int) -> BigUInt {
-        let width = max(0, bitWidth + s)
-        var out = [UInt32](repeating: 0, count: width / 32 + 1)
-        for bit in 0..<width {
-            let from = bit - s
-            guard from >= 0, limbs[from / 32] >> UInt32(from % 32) & 1 == 1 else { continue }
-            out[bit / 32] |= 1 << UInt32(bit % 32)
+        let bits = UInt32(abs(s) % 32), whole = abs(s) / 32
+        if s >= 0 {
+            var out = [UInt32](repeating: 0, count: limbs.count + whole + 1)
+            for (k, limb) in limbs.enumerated() {
+                out[k + whole] |= limb << bits
+                if bits > 0 { out[k + whole + 1] |= limb >> (32 - bits) }
+            }
+            return BigUInt(limbs: out)
+        }
+        guard whole < limbs.count else { return BigUInt(limbs: [0]) }
+        var out = [UInt32](repeating: 0, count: limbs.count - whole)
+        for k in out.indices {
+            out[k] = limbs[k + whole] >> bits
+            if bits > 0, k + whole + 1 < limbs.count { out[k] |= limbs[k + whole + 1] << (32 - bits) }
         }
         return BigUInt(limbs: out)
     }
