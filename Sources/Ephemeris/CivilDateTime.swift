@@ -77,24 +77,47 @@ public struct CivilDateTime: Sendable, Hashable {
 
     /// `2026-11-22T00:00:00Z`, with milliseconds when they are not zero (`…:00.250Z`).
     public var iso8601: String {
-        var s = ""
-        let y = year
-        if y < 0 { s += "-" + pad(-y, 4) } else { s += pad(y, 4) }
-        s += "-" + pad(month, 2) + "-" + pad(day, 2) + "T" + pad(hour, 2) + ":" + pad(minute, 2) + ":" + pad(second, 2)
-        let ms = nanosecond / 1_000_000
-        let rest = nanosecond % 1_000_000
-        if rest != 0 {
-            var frac = pad(nanosecond, 9)
-            while frac.hasSuffix("0") { frac.removeLast() }
-            s += "." + frac
-        } else if ms != 0 {
-            s += "." + pad(ms, 3)
-        }
-        return s + "Z"
+        var bytes: [UInt8] = []
+        appendISO8601(to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
-    private func pad(_ v: Int, _ width: Int) -> String {
-        let digits = String(v)
-        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+    /// Appends `iso8601`'s bytes (no `String` built: a time series writes one per sample).
+    public func appendISO8601(to out: inout [UInt8]) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.maxISO8601Bytes) { buffer in
+            let n = writeISO8601(to: buffer.baseAddress!)
+            out.append(contentsOf: UnsafeBufferPointer(start: buffer.baseAddress!, count: n))
+        }
+    }
+
+    /// The most bytes `writeISO8601` writes (a 19-digit year, nanoseconds).
+    public static let maxISO8601Bytes = 48
+
+    /// Writes `iso8601`'s bytes at `p` (room for `maxISO8601Bytes`) and returns how many.
+    /// Nanoseconds are written when below the millisecond, without their trailing zeros.
+    public func writeISO8601(to p: UnsafeMutablePointer<UInt8>) -> Int {
+        var n = 0
+        func put(_ byte: Unicode.Scalar) { p[n] = UInt8(ascii: byte); n += 1 }
+        func digits(_ v: Int, _ width: Int) {
+            var count = 1, probe = v
+            while probe >= 10 { probe /= 10; count += 1 }
+            let w = max(count, width)
+            var m = v
+            for k in stride(from: n + w - 1, through: n, by: -1) { p[k] = UInt8(ascii: "0") &+ UInt8(m % 10); m /= 10 }
+            n += w
+        }
+        if year < 0 { put("-") }
+        digits(Int(clamping: year.magnitude), 4)
+        put("-"); digits(month, 2); put("-"); digits(day, 2)
+        put("T"); digits(hour, 2); put(":"); digits(minute, 2); put(":"); digits(second, 2)
+        if nanosecond % 1_000_000 != 0 {
+            var width = 9, fraction = nanosecond
+            while fraction % 10 == 0 { fraction /= 10; width -= 1 }
+            put("."); digits(fraction, width)
+        } else if nanosecond != 0 {
+            put("."); digits(nanosecond / 1_000_000, 3)
+        }
+        put("Z")
+        return n
     }
 }

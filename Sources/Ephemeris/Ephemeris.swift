@@ -213,26 +213,38 @@ public struct Ephemeris: Sendable {
         if let e = iauElements[body.index] {
             return IAURotation.orientation(body, elements: e, daysTDB: t.daysSinceJ2000TDB)
         }
-        let r = parentRelativeState(body, at: t)
-        return IAURotation.facingParent(relativePosition: r.positionKm, relativeVelocity: r.velocityKmPerDay)
+        let jd = t.jdTDB
+        switch body {
+        case .io, .europa, .ganymede, .callisto:
+            let g = GalileanMoons.positionsAndOrbitNormals(jdTDB: jd)
+            return IAURotation.facingParent(relativePosition: g.positionsKm[body], orbitNormal: g.orbitNormals[body])
+        case .mimas, .enceladus, .tethys, .dione, .rhea, .titan, .iapetus:
+            let s = SaturnianMoons.positionsAndOrbitNormals(jdTDB: jd)
+            return IAURotation.facingParent(relativePosition: s.positionsKm[body], orbitNormal: s.orbitNormals[body])
+        default:
+            let r = parentRelativeState(body, at: t)
+            return IAURotation.facingParent(relativePosition: r.positionKm, relativeVelocity: r.velocityKmPerDay)
+        }
     }
 
     // MARK: - Snapshot
 
-    /// Seconds between the two satellite evaluations whose positions give the orbit normal for
-    /// synchronous rotation (short against Phobos's 7.7 h period, long against rounding).
-    static let orbitNormalStepDays = 60.0 / Constants.secondsPerDay
+    /// Every body in `BodyID.index` order, and each satellite's index with its parent's.
+    static let bodies = BodyID.allCases
+    static let satellites: [(index: Int, parent: Int)] = BodyID.allCases.compactMap { id in
+        guard id.isSatellite, let parent = id.parent else { return nil }
+        return (id.index, parent.index)
+    }
 
     /// Every body's heliocentric position, parent-relative position and orientation at `t`, each
-    /// theory evaluated once (twice for synchronous satellites, whose orbit normal needs a second
-    /// position).
+    /// theory evaluated once: a synchronous satellite's orbit normal comes from the same run of
+    /// its theory as its position (its elements, or its analytic velocity), never from a second
+    /// position.
     public func snapshot(at t: Instant) -> Snapshot {
         let jd = t.jdTDB
         let d = t.daysSinceJ2000TDB
-        let h = Self.orbitNormalStepDays
         var helio = [Vector3](repeating: .zero, count: BodyID.count)
         var rel = [Vector3](repeating: .zero, count: BodyID.count)
-        var earlier = [Vector3](repeating: .zero, count: BodyID.count)
 
         if let k = kernel, let seconds = kernelSeconds(jdTDB: jd, daysSinceJ2000TDB: d) {
             rel[BodyID.moon.index] = k.positions(secondsPastJ2000: seconds, heliocentricAU: &helio)
@@ -246,40 +258,34 @@ public struct Ephemeris: Sendable {
         }
 
         let issNow = iss.state(daysSinceJ2000: d)
+        let phobos = MartianMoons.planetocentricState(.phobos, jdTDB: jd)
+        let deimos = MartianMoons.planetocentricState(.deimos, jdTDB: jd)
+        let galilean = GalileanMoons.positionsAndOrbitNormals(jdTDB: jd)
+        let saturnian = SaturnianMoons.positionsAndOrbitNormals(jdTDB: jd)
         rel[BodyID.iss.index] = issNow.positionKm
-
-        for body in [BodyID.phobos, .deimos] {
-            rel[body.index] = MartianMoons.planetocentricPositionKm(body, jdTDB: jd)
-            earlier[body.index] = MartianMoons.planetocentricPositionKm(body, jdTDB: jd - h)
-        }
-        let galileanNow = GalileanMoons.planetocentricPositionsKm(jdTDB: jd)
-        let galileanBefore = GalileanMoons.planetocentricPositionsKm(jdTDB: jd - h)
-        for body in [BodyID.io, .europa, .ganymede, .callisto] {
-            rel[body.index] = galileanNow[body]
-            earlier[body.index] = galileanBefore[body]
-        }
-        let saturnianNow = SaturnianMoons.planetocentricPositionsKm(jdTDB: jd)
-        let saturnianBefore = SaturnianMoons.planetocentricPositionsKm(jdTDB: jd - h)
-        for body in [BodyID.mimas, .enceladus, .tethys, .dione, .rhea, .titan, .iapetus] {
-            rel[body.index] = saturnianNow[body]
-            earlier[body.index] = saturnianBefore[body]
-        }
-        for body in BodyID.allCases where body.isSatellite {
-            guard let parent = body.parent else { continue }
-            helio[body.index] = helio[parent.index] + rel[body.index] / Constants.auKm
+        rel[BodyID.phobos.index] = phobos.positionKm
+        rel[BodyID.deimos.index] = deimos.positionKm
+        for body in GalileanPositions.bodies { rel[body.index] = galilean.positionsKm[body] }
+        for body in SaturnianPositions.bodies { rel[body.index] = saturnian.positionsKm[body] }
+        for s in Self.satellites {
+            helio[s.index] = helio[s.parent] + rel[s.index] / Constants.auKm
         }
 
-        var orientations = [Orientation]()
-        orientations.reserveCapacity(BodyID.count)
-        for body in BodyID.allCases {
+        let orientations = Self.bodies.map { body -> Orientation in
             if let e = iauElements[body.index] {
-                orientations.append(IAURotation.orientation(body, elements: e, daysTDB: d))
-            } else if body == .iss {
-                orientations.append(IAURotation.facingParent(relativePosition: issNow.positionKm, relativeVelocity: issNow.velocityKmPerDay))
-            } else {
-                // Backward difference: only the orbit plane matters, so its O(h) error is harmless.
-                let r = rel[body.index]
-                orientations.append(IAURotation.facingParent(relativePosition: r, relativeVelocity: r - earlier[body.index]))
+                return IAURotation.orientation(body, elements: e, daysTDB: d)
+            }
+            let r = rel[body.index]
+            switch body {
+            case .iss: return IAURotation.facingParent(relativePosition: r, relativeVelocity: issNow.velocityKmPerDay)
+            case .phobos: return IAURotation.facingParent(relativePosition: r, relativeVelocity: phobos.velocityKmPerDay)
+            case .deimos: return IAURotation.facingParent(relativePosition: r, relativeVelocity: deimos.velocityKmPerDay)
+            case .io, .europa, .ganymede, .callisto:
+                return IAURotation.facingParent(relativePosition: r, orbitNormal: galilean.orbitNormals[body])
+            case .mimas, .enceladus, .tethys, .dione, .rhea, .titan, .iapetus:
+                return IAURotation.facingParent(relativePosition: r, orbitNormal: saturnian.orbitNormals[body])
+            default:
+                return orientation(body, at: t)
             }
         }
         return Snapshot(instant: t, heliocentricAU: helio, parentRelativeKm: rel, orientations: orientations)

@@ -80,6 +80,21 @@ extension GalileanMoons {
             }
             return total.sum()
         }
+
+        /// The sine series (latitude) and its derivative with respect to the true longitude L,
+        /// per radian of L: Σ amplitude × sin(argument) and Σ amplitude × k_L × cos(argument),
+        /// from the same sines and cosines.
+        @inline(__always) func sumAndLongitudeDerivative(t: Double, gamma g: Double, trueLongitude l: Double,
+                                                         sigma s: Double) -> (sum: Double, perRadianOfL: Double) {
+            var total = SIMD4<Double>(), derivative = SIMD4<Double>()
+            for i in amplitude.indices {
+                let argument = phase[i] + rate[i] * t + gamma[i] * g + trueLongitude[i] * l + sigma[i] * s
+                let sc = SatelliteTrig.sinCos(degrees: argument)
+                total += amplitude[i] * sc.sin
+                derivative += amplitude[i] * trueLongitude[i] * sc.cos
+            }
+            return (total.sum(), derivative.sum())
+        }
     }
 
     static let longitudeSeries = longitudeTerms.map(PackedSeries.init)

@@ -36,18 +36,34 @@ public struct IAUPeriodicTerms: Sendable {
     }
 
     public let terms: [Term]
+    /// The terms four at a time (zero-amplitude padding) for `offsets`.
+    let phase: [SIMD4<Double>], rate: [SIMD4<Double>]
+    let ra: [SIMD4<Double>], dec: [SIMD4<Double>], w: [SIMD4<Double>]
 
-    /// The sums (Δα0, Δδ0, ΔW) in degrees at `T` Julian centuries of TDB from J2000.
-    public func offsets(centuriesTDB T: Double) -> (ra: Double, dec: Double, w: Double) {
-        var ra = 0.0, dec = 0.0, w = 0.0
-        for t in terms {
-            let theta = (t.phaseDeg + t.rateDegPerCentury * T) * Angle.radiansPerDegree
-            let s = sin(theta)
-            ra += t.ra * s
-            dec += t.dec * cos(theta)
-            w += t.w * s
+    public init(terms: [Term]) {
+        self.terms = terms
+        func lanes(_ field: (Term) -> Double) -> [SIMD4<Double>] {
+            stride(from: 0, to: terms.count, by: 4).map { start in
+                var v = SIMD4<Double>()
+                for lane in 0..<4 where start + lane < terms.count { v[lane] = field(terms[start + lane]) }
+                return v
+            }
         }
-        return (ra, dec, w)
+        phase = lanes(\.phaseDeg); rate = lanes(\.rateDegPerCentury)
+        ra = lanes(\.ra); dec = lanes(\.dec); w = lanes(\.w)
+    }
+
+    /// The sums (Δα0, Δδ0, ΔW) in degrees at `T` Julian centuries of TDB from J2000: four
+    /// arguments at a time, sine and cosine together (Mars's 16 terms are 4 evaluations).
+    public func offsets(centuriesTDB T: Double) -> (ra: Double, dec: Double, w: Double) {
+        var sumRA = SIMD4<Double>(), sumDec = SIMD4<Double>(), sumW = SIMD4<Double>()
+        for i in phase.indices {
+            let sc = SatelliteTrig.sinCos(degrees: phase[i] + rate[i] * T)
+            sumRA += ra[i] * sc.sin
+            sumDec += dec[i] * sc.cos
+            sumW += w[i] * sc.sin
+        }
+        return (sumRA.sum(), sumDec.sum(), sumW.sum())
     }
 
     /// The bodies served that have periodic terms; every other IAU body has none in the report.

@@ -17,6 +17,10 @@ public struct Instant: Sendable, Hashable, Comparable {
     public let utc: CivilDateTime
     /// TT − UTC in seconds: leap seconds + 32.184 s from 1972, ΔT before.
     public let ttMinusUTCSeconds: Double
+    /// TDB − TT in seconds (Fairhead & Bretagnon 1990, two leading terms as in the
+    /// Explanatory Supplement; within 30 µs of the full series). Computed once here: every
+    /// engine call asks for TDB, a series sample three times.
+    public let tdbMinusTTSeconds: Double
 
     init(ttWhole: Double, ttFraction: Double, utc: CivilDateTime, ttMinusUTCSeconds: Double) {
         // Keep the fraction small so adding seconds later does not lose precision.
@@ -25,17 +29,12 @@ public struct Instant: Sendable, Hashable, Comparable {
         self.ttFraction = ttFraction - carry
         self.utc = utc
         self.ttMinusUTCSeconds = ttMinusUTCSeconds
+        let g = (357.53 + 0.985_600_28 * ((self.ttWhole - Constants.jdJ2000) + self.ttFraction)) * Angle.radiansPerDegree
+        tdbMinusTTSeconds = 0.001_657 * sin(g) + 0.000_014 * sin(2 * g)
     }
 
     /// Terrestrial Time as a Julian date.
     @inlinable public var jdTT: Double { ttWhole + ttFraction }
-
-    /// TDB − TT in seconds (Fairhead & Bretagnon 1990, two leading terms as in the
-    /// Explanatory Supplement; within 30 µs of the full series).
-    public var tdbMinusTTSeconds: Double {
-        let g = (357.53 + 0.985_600_28 * ((ttWhole - Constants.jdJ2000) + ttFraction)) * Angle.radiansPerDegree
-        return 0.001_657 * sin(g) + 0.000_014 * sin(2 * g)
-    }
 
     /// Barycentric Dynamical Time as a Julian date.
     public var jdTDB: Double { ttWhole + (ttFraction + tdbMinusTTSeconds / Constants.secondsPerDay) }

@@ -52,7 +52,12 @@ public enum IAURotation {
     /// A synchronously rotating satellite: +x toward the parent, +z along the orbit normal
     /// (r × v of the satellite relative to its parent, any frame; here ecliptic J2000).
     public static func facingParent(relativePosition r: Vector3, relativeVelocity v: Vector3) -> Orientation {
-        let z = r.cross(v).normalized
+        facingParent(relativePosition: r, orbitNormal: r.cross(v))
+    }
+
+    /// The same from the orbit normal itself (any length), where a theory gives it directly.
+    public static func facingParent(relativePosition r: Vector3, orbitNormal n: Vector3) -> Orientation {
+        let z = n.normalized
         let toward = (-r).normalized
         let x = (toward - z * toward.dot(z)).normalized
         return Orientation(poleEcliptic: z, primeMeridianEcliptic: x)

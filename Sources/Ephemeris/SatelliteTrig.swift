@@ -1,5 +1,6 @@
 /// Sine and cosine for the planetary-satellite theories, which evaluate a few hundred periodic
-/// terms per call: several times cheaper than libm's (no call, no branch) and within 10⁻¹⁵ of it.
+/// terms per call, and for the IAU rotation models (periodic terms, the body → ICRF matrix):
+/// several times cheaper than libm's (no call, no branch) and within 10⁻¹⁵ of it.
 ///
 /// The angle is reduced to r ∈ [−π/4, π/4] around the nearest quarter turn, then the Taylor
 /// series run to r¹⁵ (sine) and r¹⁶ (cosine), whose first omitted terms are below 5·10⁻¹⁷ there.

@@ -71,26 +71,42 @@ public struct SceneLayout: Sendable {
         return SceneAxes.scene(fromEcliptic: r * (moonDistances[id.index] / d))
     }
 
+    /// Every body in `BodyID.index` order; the bodies placed from the Sun; the satellites with
+    /// their parents' indices (parents come first, so one pass places everything).
+    static let allBodies = BodyID.allCases
+    static let heliocentricIndices = BodyID.allCases.filter { !$0.isSatellite }.map(\.index)
+    static let satellites: [(id: BodyID, parent: Int)] = BodyID.allCases.compactMap { id in
+        guard id.isSatellite, let parent = id.parent else { return nil }
+        return (id, parent.index)
+    }
+
     /// Scene positions of every body, indexed by `BodyID.index`.
     public func positions(_ s: Snapshot) -> [Vector3] {
-        var out = [Vector3](repeating: .zero, count: BodyID.count)
-        for id in BodyID.allCases where !id.isSatellite {
-            out[id.index] = Self.scenePosition(heliocentricAU: s.heliocentricAU[id.index])
+        [Vector3](unsafeUninitializedCapacity: BodyID.count) { buffer, count in
+            place(s, into: buffer)
+            count = BodyID.count
         }
-        for id in BodyID.allCases where id.isSatellite {
-            guard let parent = id.parent else { continue }
-            out[id.index] = out[parent.index] + moonOffset(id, relativeKm: s.parentRelativeKm[id.index])
+    }
+
+    /// Writes every body's scene position into `out` (`BodyID.count` places).
+    func place(_ s: Snapshot, into out: UnsafeMutableBufferPointer<Vector3>) {
+        for i in Self.heliocentricIndices {
+            out[i] = Self.scenePosition(heliocentricAU: s.heliocentricAU[i])
         }
-        return out
+        for (id, parent) in Self.satellites {
+            out[id.index] = out[parent] + moonOffset(id, relativeKm: s.parentRelativeKm[id.index])
+        }
     }
 
     /// Everything a 3D client needs for one frame.
     public func bodies(_ s: Snapshot) -> [SceneBody] {
-        let pos = positions(s)
-        return BodyID.allCases.map { id in
-            let o = s.orientations[id.index]
-            let q = SceneAxes.sceneQuaternion(bodyToEcliptic: o.quaternionEcliptic)
-            return SceneBody(id: id, position: pos[id.index], radius: radii[id.index], quaternion: q, ringPlane: ringPlane(id, orientation: o))
+        withUnsafeTemporaryAllocation(of: Vector3.self, capacity: BodyID.count) { pos in
+            place(s, into: pos)
+            return Self.allBodies.map { id in
+                let o = s.orientations[id.index]
+                let q = SceneAxes.sceneQuaternion(bodyToEcliptic: o.quaternionEcliptic)
+                return SceneBody(id: id, position: pos[id.index], radius: radii[id.index], quaternion: q, ringPlane: ringPlane(id, orientation: o))
+            }
         }
     }
 

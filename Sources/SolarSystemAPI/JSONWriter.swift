@@ -9,33 +9,44 @@ import Ephemeris
 /// ```
 public struct JSONWriter: Sendable {
     public private(set) var bytes: [UInt8] = []
-    private var needsComma: [Bool] = [false]
+    /// Whether the open object or array (bit `depth`; bit 0 the top level) already holds a
+    /// value, as a stack of bits: no array to check and mutate per value.
+    private var needsComma: UInt64 = 0
+    private var depth = 0
 
     public init(capacity: Int = 1024) {
         bytes.reserveCapacity(capacity)
     }
 
     private mutating func separate() {
-        if needsComma[needsComma.count - 1] { bytes.append(UInt8(ascii: ",")) }
-        needsComma[needsComma.count - 1] = true
+        let bit: UInt64 = 1 << UInt64(depth)
+        if needsComma & bit != 0 { bytes.append(UInt8(ascii: ",")) }
+        needsComma |= bit
+    }
+
+    private mutating func open(_ bracket: UInt8) {
+        separate()
+        bytes.append(bracket)
+        depth += 1
+        precondition(depth < 64, "JSON nested deeper than 63 levels")
+        needsComma &= ~(1 << UInt64(depth))
+    }
+
+    private mutating func close(_ bracket: UInt8) {
+        depth -= 1
+        bytes.append(bracket)
     }
 
     public mutating func object(_ body: (inout JSONWriter) -> Void) {
-        separate()
-        bytes.append(UInt8(ascii: "{"))
-        needsComma.append(false)
+        open(UInt8(ascii: "{"))
         body(&self)
-        needsComma.removeLast()
-        bytes.append(UInt8(ascii: "}"))
+        close(UInt8(ascii: "}"))
     }
 
     public mutating func array(_ body: (inout JSONWriter) -> Void) {
-        separate()
-        bytes.append(UInt8(ascii: "["))
-        needsComma.append(false)
+        open(UInt8(ascii: "["))
         body(&self)
-        needsComma.removeLast()
-        bytes.append(UInt8(ascii: "]"))
+        close(UInt8(ascii: "]"))
     }
 
     /// Writes `"name":` — the next value belongs to it.
@@ -43,12 +54,20 @@ public struct JSONWriter: Sendable {
         separate()
         appendQuoted(name)
         bytes.append(UInt8(ascii: ":"))
-        needsComma[needsComma.count - 1] = false
+        needsComma &= ~(1 << UInt64(depth))
     }
 
     public mutating func string(_ s: String) {
         separate()
         appendQuoted(s)
+    }
+
+    /// A string whose ASCII bytes (nothing to escape) `write` appends, with no `String` built.
+    public mutating func string(writingASCII write: (inout [UInt8]) -> Void) {
+        separate()
+        bytes.append(UInt8(ascii: "\""))
+        write(&bytes)
+        bytes.append(UInt8(ascii: "\""))
     }
 
     public mutating func optionalString(_ s: String?) {
@@ -70,19 +89,48 @@ public struct JSONWriter: Sendable {
         bytes.append(contentsOf: String(v).utf8)
     }
 
-    /// A finite number in its shortest round-trip form; non-finite values are written as null
-    /// (JSON has no NaN) — callers validate so that this never happens in practice.
+    /// A finite number in its shortest round-trip form (integers below 10¹⁵ without `.0`, the
+    /// rest as `description` spells them, written by `ShortestDouble`); non-finite values are
+    /// written as null (JSON has no NaN) — callers validate so that this never happens in practice.
     public mutating func number(_ v: Double) {
         separate()
+        Self.appendNumber(v, to: &bytes)
+    }
+
+    /// `number`'s text appended to `bytes`.
+    static func appendNumber(_ v: Double, to bytes: inout [UInt8]) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: ShortestDouble.maxBytes) { buffer in
+            let n = writeNumber(v, to: buffer.baseAddress!)
+            bytes.append(contentsOf: UnsafeBufferPointer(start: buffer.baseAddress!, count: n))
+        }
+    }
+
+    /// Writes `number`'s text at `p` (room for `ShortestDouble.maxBytes`) and returns its length,
+    /// for writers of fixed layouts (series rows) that write straight into their buffer.
+    static func writeNumber(_ v: Double, to p: UnsafeMutablePointer<UInt8>) -> Int {
         guard v.isFinite else {
-            bytes.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C])
-            return
+            p[0] = 0x6E; p[1] = 0x75; p[2] = 0x6C; p[3] = 0x6C
+            return 4
         }
-        if v == v.rounded(), abs(v) < 1e15 {
-            bytes.append(contentsOf: String(Int64(v)).utf8)
-            return
+        // Integral below 10¹⁵ (the truncating conversion, not libm's round): no ".0".
+        if abs(v) < 1e15, Double(Int64(v)) == v {
+            let i = Int64(v)
+            var n = 0
+            if i < 0 { p[0] = UInt8(ascii: "-"); n = 1 }
+            let count = ShortestDouble.digitCount(i.magnitude)
+            _ = ShortestDouble.writeDigits(i.magnitude, endingAt: p + n + count)
+            return n + count
         }
-        bytes.append(contentsOf: v.description.utf8)
+        return ShortestDouble.format(v, into: p)
+    }
+
+    /// `[x, y, z]` with `number` formatting.
+    public mutating func numbers(_ v: Vector3) {
+        array { w in
+            w.number(v.x)
+            w.number(v.y)
+            w.number(v.z)
+        }
     }
 
     /// A number rounded to `digits` decimal places (for values whose precision is known).
@@ -149,6 +197,16 @@ public struct JSONWriter: Sendable {
 
     private mutating func appendQuoted(_ s: String) {
         bytes.append(UInt8(ascii: "\""))
+        // Keys and ids have nothing to escape: copy them whole.
+        let plain = s.utf8.withContiguousStorageIfAvailable { u -> Bool in
+            guard u.allSatisfy({ $0 >= 0x20 && $0 != 0x22 && $0 != 0x5C && $0 != 0x7F }) else { return false }
+            bytes.append(contentsOf: u)
+            return true
+        }
+        if plain == true {
+            bytes.append(UInt8(ascii: "\""))
+            return
+        }
         for b in s.utf8 {
             switch b {
             case UInt8(ascii: "\""): bytes.append(contentsOf: [0x5C, 0x22])

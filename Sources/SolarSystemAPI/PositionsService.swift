@@ -42,7 +42,7 @@ public struct PositionsResult: Sendable {
 
     /// The `date`, `jdTT`, `jdTDB` triple every time-dependent answer starts with.
     public static func writeTime(_ t: Instant, into w: inout JSONWriter) {
-        w.key("date"); w.string(t.iso8601)
+        w.key("date"); w.string(writingASCII: { t.utc.appendISO8601(to: &$0) })
         w.key("jdTT"); w.number(t.jdTT)
         w.key("jdTDB"); w.number(t.jdTDB)
     }
@@ -55,8 +55,8 @@ public struct PositionsResult: Sendable {
     }
 
     static func writeVectors(_ e: PositionEntry, into w: inout JSONWriter) {
-        w.key("position"); w.numbers([e.position.x, e.position.y, e.position.z])
-        w.key("velocity"); w.numbers([e.velocity.x, e.velocity.y, e.velocity.z])
+        w.key("position"); w.numbers(e.position)
+        w.key("velocity"); w.numbers(e.velocity)
         w.key("distance"); w.number(e.distance)
     }
 }

@@ -189,7 +189,24 @@ public struct SeriesTimes: Sendable, Hashable {
 }
 
 /// JSON and CSV encodings of a time series, written chunk by chunk.
-enum SeriesEncoding {
+public enum SeriesEncoding {
+    /// A stepped series of `body` encoded the way the server streams it — computed and written
+    /// `V1API.samplesPerChunk` samples at a time — for `solarsystem bench snapshot`; returns the
+    /// body's length in bytes.
+    public static func encodedLength(_ engine: EphemerisService, _ body: BodyID, start: Instant, stepSeconds: Double,
+                                     count: Int, csv: Bool) -> Int {
+        let selection = FrameSelection()
+        var total = 0
+        for first in stride(from: 0, to: count, by: V1API.samplesPerChunk) {
+            let entries = (first..<min(count, first + V1API.samplesPerChunk)).map { k -> (Instant, PositionEntry) in
+                let t = k == 0 ? start : start.adding(seconds: Double(k) * stepSeconds)
+                return (t, engine.sample(body, at: t, selection))
+            }
+            total += (csv ? csvRows(entries) : jsonRows(entries, first: first == 0)).count
+        }
+        return total
+    }
+
     static let csvHeader = Array("date,jd_tt,jd_tdb,x,y,z,vx,vy,vz,distance\n".utf8)
     static let jsonTail = Array("]}".utf8)
 
@@ -209,28 +226,61 @@ enum SeriesEncoding {
         return out
     }
 
+    /// The most bytes one JSON sample takes: its fixed parts (72), a comma, the date and nine numbers.
+    static let maxJSONRowBytes = 73 + CivilDateTime.maxISO8601Bytes + 9 * ShortestDouble.maxBytes
+    /// The same for a CSV row: the date, nine commas and numbers, the newline.
+    static let maxCSVRowBytes = CivilDateTime.maxISO8601Bytes + 9 * (1 + ShortestDouble.maxBytes) + 1
+
+    /// The samples `rows` as the elements of the `samples` array, continuing it unless `first`:
+    /// `{date, jdTT, jdTDB, position, velocity, distance}` — the bytes `PositionsResult.writeTime`
+    /// and `writeVectors` write through a `JSONWriter` (a test holds them equal), laid out from
+    /// fixed parts straight into the chunk's buffer.
     static func jsonRows(_ rows: [(Instant, PositionEntry)], first: Bool) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(rows.count * 260)
-        for (k, (t, e)) in rows.enumerated() {
-            if !(first && k == 0) { out.append(UInt8(ascii: ",")) }
-            var w = JSONWriter(capacity: 256)
-            w.object { w in
-                PositionsResult.writeTime(t, into: &w)
-                PositionsResult.writeVectors(e, into: &w)
+        [UInt8](unsafeUninitializedCapacity: rows.count * maxJSONRowBytes) { buffer, count in
+            guard let start = buffer.baseAddress else { count = 0; return }
+            var p = start
+            func put(_ s: StaticString) {
+                p.update(from: s.utf8Start, count: s.utf8CodeUnitCount)
+                p += s.utf8CodeUnitCount
             }
-            out.append(contentsOf: w.bytes)
+            func value(_ s: StaticString, _ v: Double) {
+                put(s)
+                p += JSONWriter.writeNumber(v, to: p)
+            }
+            for (k, (t, e)) in rows.enumerated() {
+                if k > 0 || !first { put(",") }
+                put(#"{"date":""#)
+                p += t.utc.writeISO8601(to: p)
+                value(#"","jdTT":"#, t.jdTT)
+                value(#","jdTDB":"#, t.jdTDB)
+                value(#","position":["#, e.position.x); value(",", e.position.y); value(",", e.position.z)
+                value(#"],"velocity":["#, e.velocity.x); value(",", e.velocity.y); value(",", e.velocity.z)
+                value(#"],"distance":"#, e.distance)
+                put("}")
+            }
+            count = p - start
         }
-        return out
     }
 
+    /// CSV rows, each number as `description` spells it (as string interpolation did).
     static func csvRows(_ rows: [(Instant, PositionEntry)]) -> [UInt8] {
-        var out = ""
-        out.reserveCapacity(rows.count * 220)
-        for (t, e) in rows {
-            let p = e.position, v = e.velocity
-            out += "\(t.iso8601),\(t.jdTT),\(t.jdTDB),\(p.x),\(p.y),\(p.z),\(v.x),\(v.y),\(v.z),\(e.distance)\n"
+        [UInt8](unsafeUninitializedCapacity: rows.count * maxCSVRowBytes) { buffer, count in
+            guard let start = buffer.baseAddress else { count = 0; return }
+            var p = start
+            func field(_ v: Double) {
+                p[0] = UInt8(ascii: ",")
+                p += 1 + ShortestDouble.write(v, to: p + 1)
+            }
+            for (t, e) in rows {
+                p += t.utc.writeISO8601(to: p)
+                field(t.jdTT); field(t.jdTDB)
+                field(e.position.x); field(e.position.y); field(e.position.z)
+                field(e.velocity.x); field(e.velocity.y); field(e.velocity.z)
+                field(e.distance)
+                p[0] = UInt8(ascii: "\n")
+                p += 1
+            }
+            count = p - start
         }
-        return Array(out.utf8)
     }
 }

@@ -8,7 +8,8 @@ import SolarSystemAPI
 /// heliocentric positions, orientation quaternions and scene coordinates (budget ≤ 10 µs with
 /// the DE kernel) — with the kernel and with the analytical theories alone; the time to map
 /// and check the kernel and the resident memory it adds; and a 100,000-sample time series
-/// through the API's engine.
+/// through the API's engine, then computed and written as JSON and CSV the way the server
+/// streams it (`scripts/bench-series.sh` times the same series over HTTP).
 struct SnapshotBenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "snapshot",
@@ -95,6 +96,19 @@ struct SnapshotBenchCommand: ParsableCommand {
         runs.sort()
         print(String(format: "series: %d samples of Mars (hourly) through the API's engine: median %.1f ms of 5 runs (%.0f ns per sample)  checksum %.3f",
                      samples, runs[2], runs[2] * 1e6 / Double(samples), sink))
+        // The same series computed and written as the server streams it (250 samples a chunk),
+        // without HTTP or gzip.
+        for csv in [false, true] {
+            var times: [Double] = [], bytes = 0
+            for _ in 0..<5 {
+                let t0 = DispatchTime.now().uptimeNanoseconds
+                bytes = SeriesEncoding.encodedLength(service, .mars, start: start, stepSeconds: 3_600, count: samples, csv: csv)
+                times.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
+            }
+            times.sort()
+            print(String(format: "series: the same computed and written as %@ (chunks of 250, no HTTP): median %.1f ms of 5 runs, %d bytes",
+                         csv ? "CSV" : "JSON", times[2], bytes))
+        }
     }
 
     /// Per-snapshot nanoseconds of each batch, sorted.
