@@ -28,7 +28,7 @@ public struct GzipMiddleware: HTTPMiddleware {
         case .encoded:
             response.selectsGzip = true
         case .pull(let inner):
-            let deflater = Deflater(format: .gzip, level: policy.level)
+            let deflater = Deflater(format: .gzip, level: policy.streamLevel)
             response.body = .pull(BodyProducer(state: false) { done in
                 if done { return nil }
                 while true {

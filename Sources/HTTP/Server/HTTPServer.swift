@@ -45,7 +45,7 @@ public final class HTTPServer: @unchecked Sendable {
     /// problem+json, gzip, ETag. (Gzip must stay outside ETag: the ETag middleware predicts
     /// the representation the gzip middleware will choose.)
     public static func standardMiddleware(configuration: HTTPServerConfiguration, metrics: HTTPMetrics, logger: Logger, accessLog: Bool = true) -> [any HTTPMiddleware] {
-        let policy = CompressionPolicy(minimumSize: configuration.gzipMinimumSize, level: configuration.gzipLevel)
+        let policy = CompressionPolicy(minimumSize: configuration.gzipMinimumSize, level: configuration.gzipLevel, streamLevel: configuration.gzipStreamLevel)
         var chain: [any HTTPMiddleware] = [RequestIDMiddleware(), MetricsMiddleware(metrics: metrics)]
         if accessLog { chain.append(AccessLogMiddleware(logger: logger)) }
         chain += [

@@ -29,6 +29,8 @@ public struct HTTPServerConfiguration: Sendable {
     /// Smallest body gzip-compressed.
     public var gzipMinimumSize: Int = 1024
     public var gzipLevel: Int32 = 6
+    /// zlib level for streamed (`.pull`) bodies, compressed anew for every request.
+    public var gzipStreamLevel: Int32 = 1
     /// Worker-pool threads, for `.compute` and `.heavy` routes and streamed body chunks.
     public var workerPoolSize: Int = max(2, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
     /// `.heavy` requests that may wait for a worker; beyond them the answer is 503 with Retry-After.
