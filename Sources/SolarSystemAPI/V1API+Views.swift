@@ -5,11 +5,12 @@ import Missions
 import Rendering
 import Scene
 
-/// A view request as parsed from the query (or the CLI's flags): what to draw, the mission
-/// overlays, and whether the answer can be cached forever.
+/// A view request as parsed from the query (or the CLI's flags): what to draw, the mission to
+/// overlay, and whether the answer can be cached forever.
 public struct ViewQuery: Sendable {
     public let request: ViewRequest
-    public let overlays: ViewOverlays
+    /// The mission drawn over the view and its mission time (nil: none).
+    let mission: (engine: MissionEngine, hours: Double)?
     let freshness: Freshness
 
     public static let parameters: Set<String> = ["date", "width", "height", "focus", "mission", "t", "azimuth", "elevation", "distance", "labels"]
@@ -59,8 +60,8 @@ public struct ViewQuery: Sendable {
         var camera = CameraChoice.from(focus: focusID, azimuthRad: az, elevationRad: el, distance: dist)
         let instant: Instant
         var freshness = Freshness(dateParameter: date)
-        var overlays = ViewOverlays.none
         var missionHours: Double?
+        var missionEngine: MissionEngine?
         if let mission {
             guard let engine = services.missionEngines[mission] else {
                 throw .unknownId("mission", id: mission, parameter: "mission", valid: services.missions.ids)
@@ -77,7 +78,7 @@ public struct ViewQuery: Sendable {
                 let framing = engine.framing(atHours: hours)
                 camera = framing.pose.map { .pose($0) } ?? .overview
             }
-            overlays = Self.missionOverlays(engine, atHours: hours, services: services)
+            missionEngine = engine
         } else {
             if let t { throw .invalidParameter("t", value: t, accepted: "t only together with mission") }
             instant = try QueryParsing.instant(date, now: services.clock)
@@ -89,7 +90,14 @@ public struct ViewQuery: Sendable {
             throw .invalidParameter("width", value: "\(w)×\(h)", accepted: error.description)
         }
         try Self.rejectCameraInsideBody(request, services: services)
-        return ViewQuery(request: request, overlays: overlays, freshness: freshness)
+        return ViewQuery(request: request, mission: missionEngine.map { ($0, missionHours ?? 0) }, freshness: freshness)
+    }
+
+    /// The mission overlays to draw (none without a mission). They take a few hundred samples
+    /// per vehicle: computed where the view is rendered, never while parsing on the event loop.
+    public func overlays() throws -> ViewOverlays {
+        guard let mission else { return .none }
+        return try Self.missionOverlays(mission.engine, atHours: mission.hours)
     }
 
     /// A camera whose eye lies inside a body's scene sphere sees nothing useful: 400.
@@ -107,14 +115,13 @@ public struct ViewQuery: Sendable {
 
     /// Every vehicle's line (in scene units, split into segments carrying the colour gradient),
     /// the vehicles' current places, and the event labels visible at `t`.
-    static func missionOverlays(_ engine: MissionEngine, atHours t: Double, services: APIServices) -> ViewOverlays {
+    static func missionOverlays(_ engine: MissionEngine, atHours t: Double) throws -> ViewOverlays {
         let origin = engine.sceneOrigin == .earth ? engine.earthScenePosition(atHours: t) : .zero
         var lines: [ViewPolyline] = []
         var labels: [OverlayLabel] = []
         let segments = 24
         for v in engine.vehicles {
-            let samples = (try? engine.sample(v.vehicle.id, count: 385, frame: .scene).samples) ?? []
-            guard samples.count > 1 else { continue }
+            let samples = try engine.sample(v.vehicle.id, count: 385, frame: .scene).samples
             let per = max(1, (samples.count - 1) / segments)
             var start = 0
             while start < samples.count - 1 {
@@ -175,7 +182,7 @@ extension V1API {
                 }
             }
             defer { if large { services.largeRenders.signal() } }
-            return renderer.render(v.request, format: format, overlays: v.overlays)
+            return renderer.render(v.request, format: format, overlays: try v.overlays())
         }
     }
 }
