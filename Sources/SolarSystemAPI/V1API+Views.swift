@@ -15,9 +15,10 @@ public struct ViewQuery: Sendable {
 
     public static let parameters: Set<String> = ["date", "width", "height", "focus", "mission", "t", "azimuth", "elevation", "distance", "labels"]
 
-    /// Parses the view parameters (all optional, as strings). `mission` (+ `t`, hours from
-    /// launch, default 0) sets the date and, unless a focus or angles are given, the mission's
-    /// camera; its trajectories and visible event labels are drawn.
+    /// Parses the view parameters (all optional, as strings). `mission` draws that mission's
+    /// trajectories and visible event labels at the instant `date`, or (without `date`) at `t`
+    /// hours from launch (default 0), and, unless a focus or angles are given, uses the mission's
+    /// camera. `t` without `mission` is validated and has no effect.
     public static func parse(
         date: String?, width: String?, height: String?, focus: String?, mission: String?, t: String?,
         azimuth: String?, elevation: String?, distance: String?, labels: String?, services: APIServices
@@ -62,34 +63,43 @@ public struct ViewQuery: Sendable {
         var freshness = Freshness(dateParameter: date)
         var missionHours: Double?
         var missionEngine: MissionEngine?
+        // `t` is a mission time: validated whenever given, used only with `mission` (and then
+        // only when no `date` sets the instant).
+        let span = services.missions.missionHoursRange
+        let tAccepted = "hours from launch in 0…\(JSONWriter.plain(span.upperBound)), read with mission"
+        let tHours = try number("t", t, accepted: tAccepted)
+        if let tHours, !span.contains(tHours) { throw .invalidParameter("t", value: t ?? "", accepted: tAccepted, reason: "out of range") }
         if let mission {
             guard let engine = services.missionEngines[mission] else {
                 throw .unknownId("mission", id: mission, parameter: "mission", valid: services.missions.ids)
             }
-            if let date { throw .invalidParameter("date", value: date, accepted: "either date, or mission with t — not both") }
-            let span = 0...engine.mission.replayEndHours
-            let accepted = "hours from launch in 0…\(JSONWriter.plain(span.upperBound)) (the mission's replay span)"
-            let hours = try number("t", t, accepted: accepted) ?? 0
-            guard span.contains(hours) else { throw .invalidParameter("t", value: t ?? "", accepted: accepted, reason: "outside the mission") }
+            let hours: Double
+            if let date {
+                instant = try QueryParsing.instant(date, now: services.clock)
+                hours = engine.mission.hours(at: instant)
+            } else {
+                hours = tHours ?? 0
+                instant = engine.mission.instant(atHours: hours)
+                freshness = .fixed
+            }
             missionHours = hours
-            instant = engine.mission.instant(atHours: hours)
-            freshness = .fixed
             if focusID == nil, az == nil, el == nil, dist == nil {
                 let framing = engine.framing(atHours: hours)
                 camera = framing.pose.map { .pose($0) } ?? .overview
             }
             missionEngine = engine
         } else {
-            if let t { throw .invalidParameter("t", value: t, accepted: "t only together with mission") }
             instant = try QueryParsing.instant(date, now: services.clock)
         }
-        let request: ViewRequest
-        do {
-            request = try ViewRequest(instant: instant, width: w, height: h, camera: camera, labels: labelOptions, mission: mission, missionHours: missionHours)
-        } catch {
-            throw .invalidParameter("width", value: "\(w)×\(h)", accepted: error.description)
+        func viewRequest(_ camera: CameraChoice) throws(ProblemDetails) -> ViewRequest {
+            do {
+                return try ViewRequest(instant: instant, width: w, height: h, camera: camera, labels: labelOptions, mission: mission, missionHours: missionHours)
+            } catch {
+                throw .invalidParameter("width", value: "\(w)×\(h)", accepted: error.description)
+            }
         }
-        try Self.rejectCameraInsideBody(request, services: services)
+        let proposed = try viewRequest(camera)
+        let request = try viewRequest(Self.cameraOutsideBodies(proposed, services: services))
         return ViewQuery(request: request, mission: missionEngine.map { ($0, missionHours ?? 0) }, freshness: freshness)
     }
 
@@ -100,17 +110,35 @@ public struct ViewQuery: Sendable {
         return try Self.missionOverlays(mission.engine, atHours: mission.hours)
     }
 
-    /// A camera whose eye lies inside a body's scene sphere sees nothing useful: 400.
-    static func rejectCameraInsideBody(_ r: ViewRequest, services: APIServices) throws(ProblemDetails) {
+    /// A camera whose eye lies inside a body's scene sphere sees nothing useful. An orbit
+    /// camera (the client's azimuth, elevation, distance) that would is moved back along its line
+    /// of sight from the target until it is outside every body, 5 % beyond the surface it was
+    /// inside; the picture's camera distance is then that. The server's own cameras (overview,
+    /// presets, mission framings) never start inside one.
+    static func cameraOutsideBodies(_ r: ViewRequest, services: APIServices) throws(ProblemDetails) -> CameraChoice {
         let bodies = services.layout.bodies(services.ephemeris.snapshot(at: r.instant))
         var positions = [Vector3](repeating: .zero, count: BodyID.count)
         for b in bodies { positions[b.id.index] = b.position }
-        let camera = ViewCamera.make(r.camera, positions: positions, layout: services.layout, width: r.width, height: r.height)
-        for b in bodies where (camera.eye - b.position).length < b.radius {
-            throw .invalidParameter("distance", value: JSONWriter.plain((camera.eye - camera.target).length),
-                                    accepted: "a camera outside every body (\(b.id.rawValue)'s scene radius is \(JSONWriter.plain(b.radius)))",
-                                    reason: "the camera is inside \(b.id.rawValue)")
+        let aspect = Double(r.width) / Double(r.height)
+        let pose = ViewCamera.pose(for: r.camera, positions: positions, layout: services.layout, aspect: aspect)
+        // The line of sight from the target, from a camera at unit distance.
+        let unit = ViewCamera(pose: CameraPose(target: pose.target, distance: 1, azimuthRad: pose.azimuthRad, elevationRad: pose.elevationRad), width: r.width, height: r.height)
+        let direction = (unit.eye - pose.target).normalized
+        var distance = pose.distance
+        var camera = r.camera
+        for _ in 0..<BodyID.count {
+            guard let b = bodies.first(where: { (pose.target + direction * distance - $0.position).length < $0.radius }) else { return camera }
+            guard case let .orbit(target, azimuth, elevation, _) = camera else {
+                throw .invalidParameter("focus", value: "\(r.camera)", accepted: "a camera outside every body", reason: "the camera is inside \(b.id.rawValue)")
+            }
+            // The far crossing of the ray target + direction·d with the sphere grown by 5 %.
+            let rel = b.position - pose.target
+            let along = rel.dot(direction)
+            let r2 = (b.radius * 1.05) * (b.radius * 1.05)
+            distance = along + (max(0, r2 - (rel.dot(rel) - along * along))).squareRoot()
+            camera = .orbit(target: target, azimuthRad: azimuth, elevationRad: elevation, distance: distance)
         }
+        throw .invalidParameter("distance", value: JSONWriter.plain(distance), accepted: "a camera outside every body", reason: "no place outside the bodies on this line of sight")
     }
 
     /// Every vehicle's line (in scene units, split into segments carrying the colour gradient),
