@@ -110,11 +110,11 @@ public struct ViewQuery: Sendable {
         return try Self.missionOverlays(mission.engine, atHours: mission.hours)
     }
 
-    /// A camera whose eye lies inside a body's scene sphere sees nothing useful. An orbit
-    /// camera (the client's azimuth, elevation, distance) that would is moved back along its line
-    /// of sight from the target until it is outside every body, 5 % beyond the surface it was
-    /// inside; the picture's camera distance is then that. The server's own cameras (overview,
-    /// presets, mission framings) never start inside one.
+    /// A camera whose eye lies inside a body's scene sphere sees nothing useful, so it is moved
+    /// back along its line of sight from the target until it is outside every body, 5 % beyond
+    /// the surface it was inside. That happens to orbit cameras (the client's azimuth,
+    /// elevation, distance), which keep their kind with the new distance; the server's own
+    /// cameras (overview, presets, mission framings) start outside, and would become a pose.
     static func cameraOutsideBodies(_ r: ViewRequest, services: APIServices) throws(ProblemDetails) -> CameraChoice {
         let bodies = services.layout.bodies(services.ephemeris.snapshot(at: r.instant))
         var positions = [Vector3](repeating: .zero, count: BodyID.count)
@@ -128,15 +128,17 @@ public struct ViewQuery: Sendable {
         var camera = r.camera
         for _ in 0..<BodyID.count {
             guard let b = bodies.first(where: { (pose.target + direction * distance - $0.position).length < $0.radius }) else { return camera }
-            guard case let .orbit(target, azimuth, elevation, _) = camera else {
-                throw .invalidParameter("focus", value: "\(r.camera)", accepted: "a camera outside every body", reason: "the camera is inside \(b.id.rawValue)")
-            }
             // The far crossing of the ray target + direction·d with the sphere grown by 5 %.
             let rel = b.position - pose.target
             let along = rel.dot(direction)
             let r2 = (b.radius * 1.05) * (b.radius * 1.05)
             distance = along + (max(0, r2 - (rel.dot(rel) - along * along))).squareRoot()
-            camera = .orbit(target: target, azimuthRad: azimuth, elevationRad: elevation, distance: distance)
+            if case let .orbit(target, azimuth, elevation, _) = camera {
+                camera = .orbit(target: target, azimuthRad: azimuth, elevationRad: elevation, distance: distance)
+            } else {
+                camera = .pose(CameraPose(target: pose.target, distance: distance, azimuthRad: pose.azimuthRad,
+                                          elevationRad: pose.elevationRad, fieldOfViewDeg: pose.fieldOfViewDeg))
+            }
         }
         throw .invalidParameter("distance", value: JSONWriter.plain(distance), accepted: "a camera outside every body", reason: "no place outside the bodies on this line of sight")
     }
