@@ -49,7 +49,8 @@ async def client(args, stats, stop_at):
                 if j < 0:
                     continue
                 k = block.find(b"\n", j + 5)
-                met_ms = int(block[j + 5:k])
+                # `ms` or `ms.n` (a tick in the millisecond of a mission event).
+                met_ms = int(block[j + 5:k].split(b".")[0])
                 now = time.monotonic()
                 stats["events"] += 1
                 stats["lags"].append((now - sent) - met_ms / 1000.0 / args.speed)

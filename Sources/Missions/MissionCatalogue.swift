@@ -24,6 +24,10 @@ public struct MissionCatalogue: Sendable {
     /// The mission ids in file order, for "valid ids" messages.
     public var ids: [String] { missions.map(\.id) }
 
+    /// The longest replay span (Voyager 2's, 105,000 h): the range mission times `t` are read in
+    /// for every mission, past a shorter mission's end (when no vehicle flies any more) included.
+    public var missionHoursRange: ClosedRange<Double> { 0...(missions.map(\.replayEndHours).max() ?? 0) }
+
     /// The mission or ``MissionQueryError/unknownMission(id:valid:)``.
     public func mission(_ id: String) throws(MissionQueryError) -> Mission {
         guard let m = self[id] else { throw .unknownMission(id: id, valid: ids) }

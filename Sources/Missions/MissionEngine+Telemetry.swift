@@ -66,10 +66,10 @@ extension MissionEngine {
     /// for heliocentric ones.
     public var speedStepHours: Double { mission.referenceFrame == .geocentric ? 1.0 / 60 : 1 }
 
-    /// Telemetry at `t` hours from launch (any finite t; before launch and after the end no
-    /// vehicle is active).
+    /// Telemetry at `t` hours from launch (within ±1e8 h, 11,400 years, which covers every date
+    /// the ephemeris takes; before launch and after the end no vehicle is active).
     public func telemetry(at t: Double) throws(MissionQueryError) -> MissionTelemetry {
-        guard t.isFinite, abs(t) < 10_000_000 else { throw .invalidTime(hours: t) }
+        guard t.isFinite, abs(t) < 100_000_000 else { throw .invalidTime(hours: t) }
         let status = mission.eventStatus(at: t)
         var earthScene: Vector3?
         var moons = MoonStates(engine: self)

@@ -96,9 +96,11 @@ public struct FrameSelection: Sendable, Hashable {
     }
 
     /// Validates `frame`, `center` and `units`. Units default to AU around the Sun and km around
-    /// any other centre; the scene frame has its own units.
+    /// any other centre. `scene` in either `frame` or `units` selects the scene frame in scene
+    /// units (scene coordinates are log-scaled: no other unit exists there), so no combination of
+    /// valid values is refused.
     public static func parse(frame: String?, center: String?, units: String?) throws(ProblemDetails) -> FrameSelection {
-        let f = try frame.map { t throws(ProblemDetails) in try OutputFrame(parsing: t) } ?? .eclipticJ2000
+        var f = try frame.map { t throws(ProblemDetails) in try OutputFrame(parsing: t) } ?? .eclipticJ2000
         var c = BodyID.sun
         if let center {
             if center == "ssb" {
@@ -108,16 +110,10 @@ public struct FrameSelection: Sendable, Hashable {
         }
         var u: DistanceUnit?
         if let units {
-            if f == .scene {
-                guard units == "scene" else {
-                    throw .invalidParameter("units", value: units, accepted: "scene (or omit it) with frame=scene", reason: "scene coordinates are log-scaled, not AU or km")
-                }
-            } else {
-                guard let parsed = DistanceUnit(rawValue: units), parsed != .scene else {
-                    throw .invalidParameter("units", value: units, accepted: "au, km")
-                }
-                u = parsed
+            guard let parsed = DistanceUnit(rawValue: units) else {
+                throw .invalidParameter("units", value: units, accepted: DistanceUnit.allCases.map(\.rawValue).joined(separator: ", "))
             }
+            if parsed == .scene { f = .scene } else { u = parsed }
         }
         return FrameSelection(frame: f, center: c, units: u)
     }

@@ -6,6 +6,7 @@ import Darwin
 import Dispatch
 import Ephemeris
 import HTTP
+import Logging
 import Missions
 import Synchronization
 
@@ -14,9 +15,11 @@ extension V1API {
     static let replayRates = 1...30
 
     /// `GET /v1/missions/{id}/stream?speed=&from=&rate=`: the mission replayed as server-sent
-    /// events. `telemetry` every 1/rate s, `mission-event` once for each event crossed, `end`
-    /// when the replay reaches the mission's end (or the server shuts down). `id:` is the MET in
-    /// milliseconds; a reconnect with `Last-Event-ID` resumes there without repeating events.
+    /// events. `telemetry` every 1/rate s, `mission-event` once for each event reached, `end`
+    /// when the replay reaches the mission's end (or the server shuts down). Every event has its
+    /// own strictly increasing `id:` (``ReplayEventID``); a reconnect with `Last-Event-ID`
+    /// delivers every later event exactly once, and one at or past the end gets 204, which stops
+    /// a browser's EventSource.
     func missionStream(_ req: HTTPRequest, _ ctx: RequestContext) throws -> HTTPResponse {
         let q = req.query
         try q.rejectUnknown(["speed", "from", "rate"])
@@ -30,51 +33,61 @@ extension V1API {
         }
         let rate = try q.int("rate", in: Self.replayRates, default: 10)
         let from = try missionTime(q, engine, parameter: "from", defaultHours: 0)
-        // Last-Event-ID: the MET in ms of the last event the client saw; anything else (not a
-        // number, outside the mission) is ignored and the replay starts at `from`.
-        var start = from, resumed = false
-        if let last = req.headers["last-event-id"], let ms = Int64(last.filter { $0 != " " && $0 != "\t" }) {
-            let t = Double(ms) / 3_600_000
-            if (0...engine.mission.replayEndHours).contains(t) { start = t; resumed = true }
+        // Last-Event-ID: the last event the client saw. One that does not parse is ignored and
+        // the replay starts at `from`.
+        let cursor: ReplayCursor
+        if let text = req.headers["last-event-id"], let last = ReplayEventID(text) {
+            guard let resumed = ReplayCursor(mission: engine.mission, resumingAfter: last) else { return Self.replayOver() }
+            cursor = resumed
+        } else {
+            guard from <= engine.mission.replayEndHours else { return Self.replayOver() }
+            cursor = ReplayCursor(mission: engine.mission, from: from)
         }
-        let counter = services.streams
-        let (startHours, isResume, replaySpeed) = (start, resumed, speed)
+        // The first telemetry is computed here, so a failure is the request's problem (and its
+        // status), not a stream that opens and ends at once.
+        let first = try engine.telemetry(at: cursor.startHours)
+        let counter = services.streams, logger = ctx.logger, replaySpeed = speed
         return HTTPResponse.eventStream { stream in
-            MissionReplay(engine: engine, stream: stream, startHours: startHours, resumed: isResume, speed: replaySpeed, rate: rate, counter: counter).begin()
+            MissionReplay(engine: engine, stream: stream, cursor: cursor, first: first, speed: replaySpeed, rate: rate, counter: counter, logger: logger).begin()
         }.noStore()
+    }
+
+    /// Nothing left to replay: 204 No Content, which ends a browser's EventSource for good
+    /// (WHATWG HTML §9.2.3: a 204 fails the connection without reconnecting).
+    static func replayOver() -> HTTPResponse {
+        HTTPResponse(status: .noContent).noStore()
     }
 }
 
 /// One client's replay: a timer on its own serial queue computes the mission time from the
-/// wall clock, sends telemetry and the events crossed, and ends the stream at the mission's end.
+/// wall clock and sends what the ``ReplayCursor`` says is due; the stream ends after `end`.
 final class MissionReplay: @unchecked Sendable {
     let engine: MissionEngine
     let stream: EventStream
-    let startHours: Double
     let speed: Double
     let interval: Double
     let counter: StreamCounter
+    let logger: Logger
     /// Everything below is touched only on `queue`.
     private let queue: DispatchQueue
-    private var detector: MissionEventDetector
+    private var cursor: ReplayCursor
+    /// The telemetry at the start, computed while the request was answered.
+    private var first: MissionTelemetry?
     private var timer: DispatchSourceTimer?
     private var startUptime: UInt64 = 0
     private var finished = false
     private var sentFirst = false
 
-    init(engine: MissionEngine, stream: EventStream, startHours: Double, resumed: Bool, speed: Double, rate: Int, counter: StreamCounter) {
+    init(engine: MissionEngine, stream: EventStream, cursor: ReplayCursor, first: MissionTelemetry, speed: Double, rate: Int, counter: StreamCounter, logger: Logger) {
         self.engine = engine
         self.stream = stream
-        self.startHours = startHours
+        self.cursor = cursor
+        self.first = first
         self.speed = speed
         self.interval = 1 / Double(rate)
         self.counter = counter
+        self.logger = logger
         queue = DispatchQueue(label: "mission-replay", target: .global())
-        detector = MissionEventDetector(events: engine.mission.events, startingAt: startHours)
-        if resumed {
-            // The client saw everything up to its Last-Event-ID, events at that instant included.
-            _ = detector.advance(to: startHours)
-        }
     }
 
     func begin() {
@@ -82,7 +95,7 @@ final class MissionReplay: @unchecked Sendable {
         // The stream keeps its handlers until it closes; they hold the replay, which the timer
         // also holds until `stop`.
         stream.onClose { _ in self.queue.async { self.stop() } }
-        stream.onShutdown { self.queue.async { self.finish(reason: "shutdown", atHours: nil) } }
+        stream.onShutdown { self.queue.async { self.finish(reason: "shutdown") } }
         queue.async { [self] in
             guard !finished else { return }
             _ = stream.send(retry: 2000)
@@ -96,40 +109,49 @@ final class MissionReplay: @unchecked Sendable {
 
     /// The mission time now: start + elapsed wall time × speed.
     private func currentHours() -> Double {
-        guard sentFirst else { return startHours }
+        guard sentFirst else { return cursor.startHours }
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - startUptime) / 1e9
-        return startHours + elapsed * speed / 3600
+        return cursor.startHours + elapsed * speed / 3600
     }
 
     private func tick() {
         guard !finished else { return }
-        let end = engine.mission.replayEndHours
         // The first event is the state at the start; the replay clock runs from when it is
         // sent, so a slow first tick (a loaded server) does not skip the beginning.
         let t: Double
-        if !sentFirst {
-            // Exactly the start, not the clock read after it: a thread preempted between the two
-            // reads (a loaded machine) would otherwise open the replay some minutes in.
+        if sentFirst {
+            t = currentHours()
+        } else {
             sentFirst = true
             startUptime = DispatchTime.now().uptimeNanoseconds
-            t = min(startHours, end)
-        } else {
-            t = min(currentHours(), end)
+            t = cursor.startHours
         }
-        guard send(t) else { stop(); return }
-        if t >= end { finish(reason: "completed", atHours: end) }
+        for item in cursor.advance(to: t) {
+            do {
+                guard try send(item) else { stop(); return }
+            } catch {
+                logger.error("mission replay failed; ending the stream", metadata: [
+                    "mission": "\(engine.mission.id)", "id": "\(item.id)", "error": "\(error)",
+                ])
+                finish(reason: "error")
+                return
+            }
+        }
+        first = nil
     }
 
-    /// Telemetry at `t`, then each event crossed since the last tick. False when the stream is gone.
-    private func send(_ t: Double) -> Bool {
-        guard let telemetry = try? engine.telemetry(at: t) else { return true }
-        let id = String(MissionClock.metMilliseconds(hours: t))
+    /// Sends one item. False when the stream is gone.
+    private func send(_ item: ReplayCursor.Item) throws -> Bool {
+        let id = item.id.description
         var w = JSONWriter(capacity: 2048)
-        MissionEncoding.telemetry(telemetry, into: &w)
-        guard stream.send(event: "telemetry", id: id, data: String(decoding: w.bytes, as: UTF8.self)) else { return false }
-        for e in detector.advance(to: t) {
-            var ew = JSONWriter(capacity: 256)
-            ew.object { w in
+        switch item {
+        case let .telemetry(t, _):
+            let telemetry: MissionTelemetry
+            if let first, t == cursor.startHours { telemetry = first } else { telemetry = try engine.telemetry(at: t) }
+            MissionEncoding.telemetry(telemetry, into: &w)
+            return stream.send(event: "telemetry", id: id, data: String(decoding: w.bytes, as: UTF8.self))
+        case let .missionEvent(e, _):
+            w.object { w in
                 w.key("mission"); w.string(engine.mission.id)
                 w.key("t"); w.number(e.timeHours)
                 w.key("met"); w.string(MissionClock.met(hours: e.timeHours))
@@ -137,22 +159,32 @@ final class MissionReplay: @unchecked Sendable {
                 w.key("detail"); w.string(e.detail)
                 w.key("showLabel"); w.bool(e.showLabel)
             }
-            guard stream.send(event: "mission-event", id: id, data: String(decoding: ew.bytes, as: UTF8.self)) else { return false }
+            return stream.send(event: "mission-event", id: id, data: String(decoding: w.bytes, as: UTF8.self))
+        case let .end(t, _):
+            _ = stream.send(event: "end", id: id, data: Self.endData(engine.mission.id, t: t, reason: "completed"))
+            stream.close()
+            stop()
+            return true
         }
-        return true
     }
 
-    /// `end` (completed, or the server is shutting down), then close.
-    private func finish(reason: String, atHours t: Double?) {
-        guard !finished else { return }
-        let at = t ?? min(currentHours(), engine.mission.replayEndHours)
+    static func endData(_ mission: String, t: Double, reason: String) -> String {
         var w = JSONWriter(capacity: 128)
         w.object { w in
-            w.key("mission"); w.string(engine.mission.id)
-            w.key("t"); w.number(at)
+            w.key("mission"); w.string(mission)
+            w.key("t"); w.number(t)
             w.key("reason"); w.string(reason)
         }
-        _ = stream.send(event: "end", id: String(MissionClock.metMilliseconds(hours: at)), data: String(decoding: w.bytes, as: UTF8.self))
+        return String(decoding: w.bytes, as: UTF8.self)
+    }
+
+    /// `end` before the replay is over (the server is shutting down, or a tick failed), then
+    /// close. It carries no `id:`, so the client's last event id stays that of the last event it
+    /// got and a reconnect resumes right after it.
+    private func finish(reason: String) {
+        guard !finished else { return }
+        let at = min(currentHours(), cursor.endHours)
+        _ = stream.send(event: "end", data: Self.endData(engine.mission.id, t: at, reason: reason))
         stream.close()
         stop()
     }

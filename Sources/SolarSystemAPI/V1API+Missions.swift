@@ -112,32 +112,25 @@ extension V1API {
         return samples
     }
 
-    /// The mission time of a request: `t` (hours from launch) or `date` (an instant), never both;
-    /// absent → `defaultHours`. Outside the replay span → 400 naming the span.
+    /// The mission time of a request: `date` (an instant; any date, before launch or after the
+    /// end included) when given, else `t` (hours from launch in ``MissionCatalogue/missionHoursRange``,
+    /// the same for every mission: past a mission's end no vehicle flies), else `defaultHours`
+    /// (nil: `t` is required). A `t` given with `date` is validated, then `date` decides.
     func missionTime(_ q: QueryParameters, _ engine: MissionEngine, parameter: String = "t", defaultHours: Double?) throws -> Double {
-        let m = engine.mission
-        let span = 0...m.replayEndHours
-        let accepted = "hours from launch in \(JSONWriter.plain(span.lowerBound))…\(JSONWriter.plain(span.upperBound)) (the mission's replay span)"
-        let tText = try q.string(parameter), dateText = try q.string("date")
-        if tText != nil, dateText != nil {
-            throw ProblemDetails.invalidParameter("date", value: dateText ?? "", accepted: "either \(parameter) or date, not both")
+        let span = services.missions.missionHoursRange
+        let accepted = "hours from launch in \(JSONWriter.plain(span.lowerBound))…\(JSONWriter.plain(span.upperBound)) (this mission's replay ends at \(JSONWriter.plain(engine.mission.replayEndHours)))"
+        var hours: Double?
+        if let tText = try q.string(parameter) {
+            guard let t = DecimalNumber.double(tText) else { throw ProblemDetails.invalidParameter(parameter, value: tText, accepted: accepted) }
+            guard span.contains(t) else { throw ProblemDetails.invalidParameter(parameter, value: tText, accepted: accepted, reason: "out of range") }
+            hours = t
         }
-        if let dateText {
-            let instant = try QueryParsing.instant(dateText, now: services.clock)
-            let t = m.hours(at: instant)
-            guard span.contains(t) else {
-                throw ProblemDetails.invalidParameter("date", value: dateText, accepted: "a date from \(m.instant(atHours: 0).iso8601) to \(m.instant(atHours: span.upperBound).iso8601)",
-                                                      reason: "outside the mission")
-            }
-            return t
+        if let dateText = try q.string("date") {
+            return engine.mission.hours(at: try QueryParsing.instant(dateText, now: services.clock))
         }
-        guard let tText else {
-            guard let defaultHours else { throw ProblemDetails.missingParameter(parameter, accepted: accepted) }
-            return defaultHours
-        }
-        guard let t = DecimalNumber.double(tText) else { throw ProblemDetails.invalidParameter(parameter, value: tText, accepted: accepted) }
-        guard span.contains(t) else { throw ProblemDetails.invalidParameter(parameter, value: tText, accepted: accepted, reason: "outside the mission") }
-        return t
+        if let hours { return hours }
+        guard let defaultHours else { throw ProblemDetails.missingParameter(parameter, accepted: accepted) }
+        return defaultHours
     }
 
     /// `GET /v1/missions/{id}/telemetry?t=` or `?date=`
@@ -159,10 +152,9 @@ extension V1API {
         let engine = try services.missionEngine(try ctx.parameters.require("id"))
         let m = engine.mission
         var w = JSONWriter(capacity: 4096)
+        // `at` takes precedence over a window; both are validated.
+        let from = try q.double("from"), to = try q.double("to")
         if try q.string("at") != nil {
-            if try q.string("from") != nil || q.string("to") != nil {
-                throw ProblemDetails.invalidParameter("at", value: try q.string("at") ?? "", accepted: "either at, or from/to — not both")
-            }
             let t = try missionTime(q, engine, parameter: "at", defaultHours: nil)
             let status = m.eventStatus(at: t)
             w.object { w in
@@ -175,10 +167,7 @@ extension V1API {
             }
             return HTTPResponse.json(w.bytes).immutable()
         }
-        let from = try q.double("from"), to = try q.double("to")
-        if let from, let to, to < from {
-            throw ProblemDetails.invalidParameter("to", value: try q.string("to") ?? "", accepted: "hours at or after from (\(JSONWriter.plain(from)))", reason: "to is before from")
-        }
+        // A window whose `to` is before its `from` holds no event.
         let events = m.events(from: from, to: to)
         w.object { w in
             w.key("mission"); w.string(m.id)

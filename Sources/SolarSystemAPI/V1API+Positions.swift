@@ -41,7 +41,7 @@ extension V1API {
             start: try q.string("start"), stop: try q.string("stop"), step: try q.string("step"),
             times: try q.string("times"), clock: services.clock
         )
-        let header = SeriesHeader(id: id, selection: selection, count: series.count, model: series.modelSummary(services.ephemeris))
+        let header = SeriesHeader(id: id, selection: selection, count: series.count, truncated: series.truncated, model: series.modelSummary(services.ephemeris))
         let engine = services.engine
         let encode: @Sendable (Range<Int>) -> [UInt8] = { range in
             let entries = range.map { k -> (Instant, PositionEntry) in
@@ -66,6 +66,8 @@ extension V1API {
         // the worker pool when the connection has room for it).
         struct Cursor: Sendable { var next = -1; var done = false }
         let count = series.count, chunk = Self.samplesPerChunk, freshness = series.freshness
+        // A truncated series links to the rest (RFC 8288): the same query from the next instant.
+        let next = series.nextStart.map { Self.link(req, replacing: "start", with: $0.iso8601, rel: "next") }
         return .offload {
             let producer = BodyProducer(state: Cursor()) { c in
                 if c.done { return nil }
@@ -75,8 +77,19 @@ extension V1API {
                 defer { c.next = end }
                 return encode(c.next..<end)
             }
-            return vary(HTTPResponse.stream(contentType: contentType, producer).streamedFreshness(freshness))
+            var response = vary(HTTPResponse.stream(contentType: contentType, producer).streamedFreshness(freshness))
+            if let next { response.headers.add(name: "Link", value: next) }
+            return response
         }
+    }
+
+    /// `Link: <path?query>; rel="…"` for this request's path and query with one parameter's
+    /// value replaced (or added).
+    static func link(_ req: HTTPRequest, replacing name: String, with value: String, rel: String) -> String {
+        var pairs = req.query.pairs.filter { $0.name != name }
+        pairs.insert((name, value), at: 0)
+        let query = pairs.map { QueryEncoding.component($0.name) + "=" + QueryEncoding.component($0.value) }.joined(separator: "&")
+        return "<\(req.path)?\(query)>; rel=\"\(rel)\""
     }
 
     /// `format=csv`, or `Accept: text/csv` when `format` is absent.
@@ -91,6 +104,7 @@ struct SeriesHeader {
     let id: BodyID
     let selection: FrameSelection
     let count: Int
+    let truncated: Bool
     let model: String
 }
 
@@ -103,11 +117,17 @@ public struct SeriesTimes: Sendable, Hashable {
     let kind: Kind
     let count: Int
     let freshness: Freshness
+    /// The span held more than ``V1API/maxSeriesSamples`` steps: only the first are answered.
+    var truncated = false
 
-    /// The theories serving the series' span.
+    /// Where the rest of a truncated series starts.
+    var nextStart: Instant? { truncated ? instant(count) : nil }
+
+    /// The theories serving the series' span (at the start for an empty one).
     func modelSummary(_ ephemeris: Ephemeris) -> String {
         switch kind {
-        case .stepped:
+        case let .stepped(start, _):
+            guard count > 0 else { return ephemeris.modelSummary(fromJDTDB: start.jdTDB, toJDTDB: start.jdTDB) }
             return ephemeris.modelSummary(fromJDTDB: instant(0).jdTDB, toJDTDB: instant(count - 1).jdTDB)
         case let .listed(list):
             let jds = list.map(\.jdTDB)
@@ -122,7 +142,8 @@ public struct SeriesTimes: Sendable, Hashable {
         }
     }
 
-    static let stepAccepted = "a positive number followed by d, h, m or s (1d, 6h, 30m, 90s, 0.5h), at least 1s"
+    static let stepAccepted = "a positive number followed by d, h, m or s (1d, 6h, 30m, 90s, 0.5h)"
+    static let defaultStepSeconds = 86_400.0
 
     /// Parses `1d`, `6h`, `30m`, `90s`, `0.5h` into seconds.
     static func stepSeconds(_ text: String) throws(ProblemDetails) -> Double {
@@ -138,17 +159,20 @@ public struct SeriesTimes: Sendable, Hashable {
         case "s": seconds = value
         default: throw .invalidParameter("step", value: text, accepted: stepAccepted)
         }
-        guard seconds >= 1 else {
-            throw .invalidParameter("step", value: text, accepted: stepAccepted, reason: seconds <= 0 ? "the step must be positive" : "below one second")
-        }
+        guard seconds > 0 else { throw .invalidParameter("step", value: text, accepted: stepAccepted, reason: "the step must be positive") }
         return seconds
     }
 
+    /// The instants of a series request. `times` lists them; otherwise `start` (default `now`),
+    /// `start + step`, … up to and including `stop` (default `start`), `step` defaulting to a
+    /// day. Every parameter given is validated, even those `times` makes unused. A `stop` before
+    /// `start` gives no samples; more than ``V1API/maxSeriesSamples`` are cut there
+    /// (``truncated``, and the next start in ``nextStart``).
     static func parse(start: String?, stop: String?, step: String?, times: String?, clock: () -> Double) throws(ProblemDetails) -> SeriesTimes {
+        let t0 = try QueryParsing.instant(start, parameter: "start", now: clock)
+        let t1 = try stop.map { s throws(ProblemDetails) in try QueryParsing.instant(s, parameter: "stop", now: clock) } ?? t0
+        let stepS = try step.map { s throws(ProblemDetails) in try stepSeconds(s) } ?? defaultStepSeconds
         if let times {
-            guard start == nil, stop == nil, step == nil else {
-                throw .invalidParameter("times", value: times, accepted: "either times, or start with stop and step — not both")
-            }
             guard times.utf8.count <= V1API.maxSeriesTimes * 40 else {
                 throw .invalidParameter("times", value: times, accepted: "at most \(V1API.maxSeriesTimes) comma-separated dates")
             }
@@ -166,25 +190,13 @@ public struct SeriesTimes: Sendable, Hashable {
             }
             return SeriesTimes(kind: .listed(list), count: list.count, freshness: fresh)
         }
-        guard let start else { throw .missingParameter("start", accepted: "an ISO 8601 UTC date, jd:<UTC Julian date> or now (with stop and step), or use times") }
-        guard let stop else { throw .missingParameter("stop", accepted: "an ISO 8601 UTC date, jd:<UTC Julian date> or now") }
-        guard let step else { throw .missingParameter("step", accepted: stepAccepted) }
-        let t0 = try QueryParsing.instant(start, parameter: "start", now: clock)
-        let t1 = try QueryParsing.instant(stop, parameter: "stop", now: clock)
-        let stepS = try stepSeconds(step)
         let spanSeconds = t1.seconds(since: t0)
-        guard spanSeconds >= 0 else {
-            throw .invalidParameter("stop", value: stop, accepted: "a date at or after start (\(t0.iso8601))", reason: "stop is before start")
-        }
         // Tolerate rounding so that e.g. 2026-01-01..2026-01-02 at 6h gives 5 samples.
-        let intervals = (spanSeconds / stepS + 1e-6).rounded(.down)
-        guard intervals < Double(V1API.maxSeriesSamples) else {
-            let n = intervals + 1
-            throw .invalidParameter("step", value: step, accepted: "a step giving at most \(V1API.maxSeriesSamples) samples between start and stop",
-                                    reason: n < 1e15 ? "\(Int(n)) samples requested" : "too many samples requested")
-        }
-        let fresh: Freshness = (start == "now" || stop == "now") ? .now : .fixed
-        return SeriesTimes(kind: .stepped(start: t0, stepSeconds: stepS), count: Int(intervals) + 1, freshness: fresh)
+        let intervals = spanSeconds < 0 ? -1 : (spanSeconds / stepS + 1e-6).rounded(.down)
+        let truncated = intervals >= Double(V1API.maxSeriesSamples)
+        let count = truncated ? V1API.maxSeriesSamples : Int(intervals) + 1
+        let fresh: Freshness = (start ?? "now") == "now" || stop == "now" ? .now : .fixed
+        return SeriesTimes(kind: .stepped(start: t0, stepSeconds: stepS), count: count, freshness: fresh, truncated: truncated)
     }
 }
 
@@ -218,6 +230,7 @@ public enum SeriesEncoding {
             PositionsResult.writeSelection(h.selection, into: &w)
             w.key("model"); w.string(h.model)
             w.key("count"); w.int(h.count)
+            w.key("truncated"); w.bool(h.truncated)
         }
         out = w.bytes
         // Re-open the object to append the samples array: `{…,"samples":[`.
@@ -283,4 +296,26 @@ public enum SeriesEncoding {
             count = p - start
         }
     }
+}
+
+/// Percent-encoding of query components (RFC 3986 §3.4): everything but the unreserved
+/// characters and the sub-delimiters a query value may hold unencoded (`:` `,` `@`).
+enum QueryEncoding {
+    static func component(_ text: String) -> String {
+        var out = ""
+        for b in text.utf8 {
+            switch b {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: ":"), UInt8(ascii: ","), UInt8(ascii: "@"):
+                out.unicodeScalars.append(Unicode.Scalar(b))
+            default:
+                out += "%" + String(b, radix: 16, uppercase: true).leftPadded(to: 2)
+            }
+        }
+        return out
+    }
+}
+
+private extension String {
+    func leftPadded(to width: Int) -> String { count >= width ? self : String(repeating: "0", count: width - count) + self }
 }

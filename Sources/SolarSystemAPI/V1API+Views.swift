@@ -5,27 +5,20 @@ import Missions
 import Rendering
 import Scene
 
-/// A view request as parsed from the query (or the CLI's flags): what to draw, the mission
-/// overlays, and whether the answer can be cached forever. Parsing is cheap (it runs on the event
-/// loop); the overlays, which sample every vehicle's line, are computed by `overlays(_:)` where
-/// the picture is drawn.
+/// A view request as parsed from the query (or the CLI's flags): what to draw, the mission to
+/// overlay, and whether the answer can be cached forever.
 public struct ViewQuery: Sendable {
     public let request: ViewRequest
-    let freshness: Freshness
-    /// The mission whose lines and labels are drawn, with its time.
+    /// The mission drawn over the view and its mission time (nil: none).
     let mission: (engine: MissionEngine, hours: Double)?
-
-    /// The mission's trajectories, vehicles and visible event labels (none without a mission).
-    public func overlays(_ services: APIServices) -> ViewOverlays {
-        guard let mission else { return .none }
-        return Self.missionOverlays(mission.engine, atHours: mission.hours, services: services)
-    }
+    let freshness: Freshness
 
     public static let parameters: Set<String> = ["date", "width", "height", "focus", "mission", "t", "azimuth", "elevation", "distance", "labels"]
 
-    /// Parses the view parameters (all optional, as strings). `mission` (+ `t`, hours from
-    /// launch, default 0) sets the date and, unless a focus or angles are given, the mission's
-    /// camera; its trajectories and visible event labels are drawn.
+    /// Parses the view parameters (all optional, as strings). `mission` draws that mission's
+    /// trajectories and visible event labels at the instant `date`, or (without `date`) at `t`
+    /// hours from launch (default 0), and, unless a focus or angles are given, uses the mission's
+    /// camera. `t` without `mission` is validated and has no effect.
     public static func parse(
         date: String?, width: String?, height: String?, focus: String?, mission: String?, t: String?,
         azimuth: String?, elevation: String?, distance: String?, labels: String?, services: APIServices
@@ -68,62 +61,97 @@ public struct ViewQuery: Sendable {
         var camera = CameraChoice.from(focus: focusID, azimuthRad: az, elevationRad: el, distance: dist)
         let instant: Instant
         var freshness = Freshness(dateParameter: date)
-        var missionPart: (engine: MissionEngine, hours: Double)?
         var missionHours: Double?
+        var missionEngine: MissionEngine?
+        // `t` is a mission time: validated whenever given, used only with `mission` (and then
+        // only when no `date` sets the instant).
+        let span = services.missions.missionHoursRange
+        let tAccepted = "hours from launch in 0…\(JSONWriter.plain(span.upperBound)), read with mission"
+        let tHours = try number("t", t, accepted: tAccepted)
+        if let tHours, !span.contains(tHours) { throw .invalidParameter("t", value: t ?? "", accepted: tAccepted, reason: "out of range") }
         if let mission {
             guard let engine = services.missionEngines[mission] else {
                 throw .unknownId("mission", id: mission, parameter: "mission", valid: services.missions.ids)
             }
-            if let date { throw .invalidParameter("date", value: date, accepted: "either date, or mission with t — not both") }
-            let span = 0...engine.mission.replayEndHours
-            let accepted = "hours from launch in 0…\(JSONWriter.plain(span.upperBound)) (the mission's replay span)"
-            let hours = try number("t", t, accepted: accepted) ?? 0
-            guard span.contains(hours) else { throw .invalidParameter("t", value: t ?? "", accepted: accepted, reason: "outside the mission") }
+            let hours: Double
+            if let date {
+                instant = try QueryParsing.instant(date, now: services.clock)
+                hours = engine.mission.hours(at: instant)
+            } else {
+                hours = tHours ?? 0
+                instant = engine.mission.instant(atHours: hours)
+                freshness = .fixed
+            }
             missionHours = hours
-            instant = engine.mission.instant(atHours: hours)
-            freshness = .fixed
             if focusID == nil, az == nil, el == nil, dist == nil {
                 let framing = engine.framing(atHours: hours)
                 camera = framing.pose.map { .pose($0) } ?? .overview
             }
-            missionPart = (engine, hours)
+            missionEngine = engine
         } else {
-            if let t { throw .invalidParameter("t", value: t, accepted: "t only together with mission") }
             instant = try QueryParsing.instant(date, now: services.clock)
         }
-        let request: ViewRequest
-        do {
-            request = try ViewRequest(instant: instant, width: w, height: h, camera: camera, labels: labelOptions, mission: mission, missionHours: missionHours)
-        } catch {
-            throw .invalidParameter("width", value: "\(w)×\(h)", accepted: error.description)
+        func viewRequest(_ camera: CameraChoice) throws(ProblemDetails) -> ViewRequest {
+            do {
+                return try ViewRequest(instant: instant, width: w, height: h, camera: camera, labels: labelOptions, mission: mission, missionHours: missionHours)
+            } catch {
+                throw .invalidParameter("width", value: "\(w)×\(h)", accepted: error.description)
+            }
         }
-        try Self.rejectCameraInsideBody(request, services: services)
-        return ViewQuery(request: request, freshness: freshness, mission: missionPart)
+        let proposed = try viewRequest(camera)
+        let request = try viewRequest(Self.cameraOutsideBodies(proposed, services: services))
+        return ViewQuery(request: request, mission: missionEngine.map { ($0, missionHours ?? 0) }, freshness: freshness)
     }
 
-    /// A camera whose eye lies inside a body's scene sphere sees nothing useful: 400.
-    static func rejectCameraInsideBody(_ r: ViewRequest, services: APIServices) throws(ProblemDetails) {
+    /// The mission overlays to draw (none without a mission). They take a few hundred samples
+    /// per vehicle: computed where the view is rendered, never while parsing on the event loop.
+    public func overlays() throws -> ViewOverlays {
+        guard let mission else { return .none }
+        return try Self.missionOverlays(mission.engine, atHours: mission.hours)
+    }
+
+    /// A camera whose eye lies inside a body's scene sphere sees nothing useful, so it is moved
+    /// back along its line of sight from the target until it is outside every body, 5 % beyond
+    /// the surface it was inside. That happens to orbit cameras (the client's azimuth,
+    /// elevation, distance), which keep their kind with the new distance; the server's own
+    /// cameras (overview, presets, mission framings) start outside, and would become a pose.
+    static func cameraOutsideBodies(_ r: ViewRequest, services: APIServices) throws(ProblemDetails) -> CameraChoice {
         let bodies = services.layout.bodies(services.ephemeris.snapshot(at: r.instant))
         var positions = [Vector3](repeating: .zero, count: BodyID.count)
         for b in bodies { positions[b.id.index] = b.position }
-        let camera = ViewCamera.make(r.camera, positions: positions, layout: services.layout, width: r.width, height: r.height)
-        for b in bodies where (camera.eye - b.position).length < b.radius {
-            throw .invalidParameter("distance", value: JSONWriter.plain((camera.eye - camera.target).length),
-                                    accepted: "a camera outside every body (\(b.id.rawValue)'s scene radius is \(JSONWriter.plain(b.radius)))",
-                                    reason: "the camera is inside \(b.id.rawValue)")
+        let aspect = Double(r.width) / Double(r.height)
+        let pose = ViewCamera.pose(for: r.camera, positions: positions, layout: services.layout, aspect: aspect)
+        // The line of sight from the target, from a camera at unit distance.
+        let unit = ViewCamera(pose: CameraPose(target: pose.target, distance: 1, azimuthRad: pose.azimuthRad, elevationRad: pose.elevationRad), width: r.width, height: r.height)
+        let direction = (unit.eye - pose.target).normalized
+        var distance = pose.distance
+        var camera = r.camera
+        for _ in 0..<BodyID.count {
+            guard let b = bodies.first(where: { (pose.target + direction * distance - $0.position).length < $0.radius }) else { return camera }
+            // The far crossing of the ray target + direction·d with the sphere grown by 5 %.
+            let rel = b.position - pose.target
+            let along = rel.dot(direction)
+            let r2 = (b.radius * 1.05) * (b.radius * 1.05)
+            distance = along + (max(0, r2 - (rel.dot(rel) - along * along))).squareRoot()
+            if case let .orbit(target, azimuth, elevation, _) = camera {
+                camera = .orbit(target: target, azimuthRad: azimuth, elevationRad: elevation, distance: distance)
+            } else {
+                camera = .pose(CameraPose(target: pose.target, distance: distance, azimuthRad: pose.azimuthRad,
+                                          elevationRad: pose.elevationRad, fieldOfViewDeg: pose.fieldOfViewDeg))
+            }
         }
+        throw .invalidParameter("distance", value: JSONWriter.plain(distance), accepted: "a camera outside every body", reason: "no place outside the bodies on this line of sight")
     }
 
     /// Every vehicle's line (in scene units, split into segments carrying the colour gradient),
     /// the vehicles' current places, and the event labels visible at `t`.
-    static func missionOverlays(_ engine: MissionEngine, atHours t: Double, services: APIServices) -> ViewOverlays {
+    static func missionOverlays(_ engine: MissionEngine, atHours t: Double) throws -> ViewOverlays {
         let origin = engine.sceneOrigin == .earth ? engine.earthScenePosition(atHours: t) : .zero
         var lines: [ViewPolyline] = []
         var labels: [OverlayLabel] = []
         let segments = 24
         for v in engine.vehicles {
-            let samples = (try? engine.sample(v.vehicle.id, count: 385, frame: .scene).samples) ?? []
-            guard samples.count > 1 else { continue }
+            let samples = try engine.sample(v.vehicle.id, count: 385, frame: .scene).samples
             let per = max(1, (samples.count - 1) / segments)
             var start = 0
             while start < samples.count - 1 {
@@ -174,9 +202,9 @@ extension V1API {
         let large = format != .svg && v.request.width * v.request.height > Self.largeViewPixels
         let services = self.services
         return encodedPlan(.view(ViewCacheKey(request: v.request, format: format)), freshness: v.freshness, contentType: contentType) {
-            let draw = { renderer.render(v.request, format: format, overlays: v.overlays(services)) }
-            guard large else { return draw() }
-            guard let image = services.largeRenders.run(timeout: 10, draw) else {
+            let draw = { renderer.render(v.request, format: format, overlays: try v.overlays()) }
+            guard large else { return try draw() }
+            guard let image = try services.largeRenders.run(timeout: 10, draw) else {
                 var headers = HTTPHeaders()
                 headers.add(name: "Retry-After", value: "5")
                 throw ProblemDetails(status: .serviceUnavailable, detail: "another large image is being rendered; retry shortly (images over \(Self.largeViewPixels) pixels render one at a time)", headers: headers)

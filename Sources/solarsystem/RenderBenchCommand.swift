@@ -39,26 +39,26 @@ struct RenderBenchCommand: ParsableCommand {
                 throw CLIError(error.detail ?? error.description)
             }
         }
-        func median(_ body: () -> Int) -> (ms: Double, bytes: Int) {
+        func median(_ body: () throws -> Int) rethrows -> (ms: Double, bytes: Int) {
             var times: [Double] = []
             var bytes = 0
             for _ in 0..<max(1, runs) {
                 let t0 = DispatchTime.now().uptimeNanoseconds
-                bytes = body()
+                bytes = try body()
                 times.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
             }
             return (times.sorted()[times.count / 2], bytes)
         }
         for c in cameras {
             let q = try query(c, 1280, 720)
-            let png = median { renderer.render(q.request, format: .png, overlays: q.overlays(services)).count }
-            let svg = median { renderer.render(q.request, format: .svg, overlays: q.overlays(services)).count }
+            let png = try median { renderer.render(q.request, format: .png, overlays: try q.overlays()).count }
+            let svg = try median { renderer.render(q.request, format: .svg, overlays: try q.overlays()).count }
             print(String(format: "render %-12@ 1280x720: png %7.1f ms (%d bytes), svg %6.1f ms (%d bytes)", c.name, png.ms, png.bytes, svg.ms, svg.bytes))
         }
         guard !skipLarge else { return }
         let big = try query(cameras[1], 4096, 4096)
         let t0 = DispatchTime.now().uptimeNanoseconds
-        let bytes = renderer.render(big.request, format: .png, overlays: big.overlays(services)).count
+        let bytes = renderer.render(big.request, format: .png, overlays: try big.overlays()).count
         let ms = Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6
         let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
         let peak = status.split(separator: "\n").first { $0.hasPrefix("VmHWM") }.map { $0.split(separator: " ").dropFirst().joined(separator: " ") } ?? "?"

@@ -39,7 +39,7 @@ struct RenderCommand: ParsableCommand {
         }
         guard let renderer = services.renderer else { throw CLIError("no renderer") }
         let start = DispatchTime.now().uptimeNanoseconds
-        let bytes = renderer.render(query.request, format: format, overlays: query.overlays(services))
+        let bytes = renderer.render(query.request, format: format, overlays: try query.overlays())
         let ms = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
         do { try Data(bytes).write(to: URL(fileURLWithPath: out)) } catch { throw CLIError("cannot write \(out): \(error.localizedDescription)") }
         print("wrote \(out) (\(bytes.count) bytes, \(query.request.width)×\(query.request.height), \(String(format: "%.1f", ms)) ms)")

@@ -103,26 +103,78 @@ struct MiddlewareTests {
         #expect(ETagMiddleware.matches("W/\(tag)", tag))
     }
 
-    @Test func corsSimpleAndPreflight() throws {
+    @Test("CORS with a list: every answer varies by Origin; listed origins are allowed and see the exposed headers")
+    func corsList() throws {
         let cors = CORSMiddleware(allowedOrigins: ["https://app.example"])
+        let exposed = "ETag, X-Request-Id, Retry-After, Allow, Link"
         let ok = run([cors], try HTTPRequest(target: "/x", headers: ["Host": "a", "Origin": "https://app.example"])) { _, _ in .text("hi") }
         #expect(ok.headers["access-control-allow-origin"] == "https://app.example")
-        #expect(ok.headers["access-control-expose-headers"] == "X-Request-Id, ETag")
+        #expect(ok.headers["access-control-expose-headers"] == exposed)
         #expect(ok.headers["vary"] == "Origin")
-        let other = run([cors], try HTTPRequest(target: "/x", headers: ["Host": "a", "Origin": "https://evil.example"])) { _, _ in .text("hi") }
-        #expect(other.headers["access-control-allow-origin"] == nil)
-        let preflight = run([cors], try HTTPRequest(method: .options, target: "/x", headers: [
+        // Another origin, and no origin at all: no grant, but the answer still varies by Origin,
+        // so a shared cache cannot hand it to the listed origin.
+        for headers: HTTPHeaders in [["Host": "a", "Origin": "https://evil.example"], ["Host": "a"]] {
+            let r = run([cors], try HTTPRequest(target: "/x", headers: headers)) { _, _ in .text("hi") }
+            #expect(r.headers["access-control-allow-origin"] == nil)
+            #expect(r.headers["access-control-expose-headers"] == nil)
+            #expect(r.headers["vary"] == "Origin")
+        }
+        // Vary joins what inner layers set; problems (made by the error middleware inside) get it too.
+        let gz = run([cors, ErrorMiddleware(), GzipMiddleware(policy: policy)], try HTTPRequest(target: "/x", headers: ["Host": "a", "Accept-Encoding": "gzip"])) { _, _ in .json(bigJSON) }
+        #expect(gz.headers["vary"] == "Accept-Encoding, Origin")
+        let problem = run([cors, ErrorMiddleware()], try HTTPRequest(target: "/x", headers: ["Host": "a", "Origin": "https://app.example"])) { _, _ in
+            throw ProblemDetails(status: .notFound, detail: "nothing here")
+        }
+        #expect(problem.status == .notFound)
+        #expect(problem.headers["access-control-allow-origin"] == "https://app.example")
+        #expect(problem.headers["vary"] == "Origin")
+    }
+
+    @Test("CORS preflights: allowed origins get 204 with methods and headers, varying by what they echo")
+    func corsPreflight() throws {
+        let preflightHeaders: HTTPHeaders = [
             "Host": "a", "Origin": "https://app.example", "Access-Control-Request-Method": "GET",
             "Access-Control-Request-Headers": "x-request-id, if-none-match",
-        ])) { _, _ in
-            Issue.record("preflight must not reach the handler")
+        ]
+        let refuse: Router.Handler = { _, _ in
+            Issue.record("an allowed preflight must not reach the handler")
             return .text("no")
         }
-        #expect(preflight.status == .noContent)
-        #expect(preflight.headers["access-control-allow-methods"] == "GET, HEAD, OPTIONS")
-        #expect(preflight.headers["access-control-allow-headers"] == "x-request-id, if-none-match")
-        let any = run([CORSMiddleware()], try HTTPRequest(target: "/x", headers: ["Host": "a", "Origin": "https://x.example"])) { _, _ in .text("hi") }
+        let listed = run([CORSMiddleware(allowedOrigins: ["https://app.example"])], try HTTPRequest(method: .options, target: "/x", headers: preflightHeaders), refuse)
+        #expect(listed.status == .noContent)
+        #expect(listed.headers["access-control-allow-origin"] == "https://app.example")
+        #expect(listed.headers["access-control-allow-methods"] == "GET, HEAD, OPTIONS")
+        #expect(listed.headers["access-control-allow-headers"] == "x-request-id, if-none-match")
+        #expect(listed.headers["access-control-max-age"] == "86400")
+        #expect(listed.headers["vary"] == "Origin, Access-Control-Request-Method, Access-Control-Request-Headers")
+        let any = run([CORSMiddleware()], try HTTPRequest(method: .options, target: "/x", headers: preflightHeaders), refuse)
+        #expect(any.status == .noContent)
         #expect(any.headers["access-control-allow-origin"] == "*")
+        #expect(any.headers["vary"] == "Access-Control-Request-Headers")
+        // A preflight from an origin not listed is an ordinary OPTIONS: no grant.
+        var other = preflightHeaders
+        other.replaceOrAdd(name: "Origin", value: "https://evil.example")
+        let refused = run([CORSMiddleware(allowedOrigins: ["https://app.example"])], try HTTPRequest(method: .options, target: "/x", headers: other)) { _, _ in
+            HTTPResponse(status: .noContent, headers: ["Allow": "GET, HEAD, OPTIONS"])
+        }
+        #expect(refused.headers["access-control-allow-origin"] == nil)
+        #expect(refused.headers["allow"] == "GET, HEAD, OPTIONS")
+        #expect(refused.headers["vary"] == "Origin, Access-Control-Request-Method, Access-Control-Request-Headers")
+    }
+
+    @Test("CORS with any origin: every answer is shareable, with or without Origin, and never varies by it")
+    func corsAny() throws {
+        let cors = CORSMiddleware()
+        for headers: HTTPHeaders in [["Host": "a", "Origin": "https://x.example"], ["Host": "a"]] {
+            let r = run([cors, ErrorMiddleware()], try HTTPRequest(target: "/x", headers: headers)) { _, _ in .text("hi") }
+            #expect(r.headers["access-control-allow-origin"] == "*")
+            #expect(r.headers["access-control-expose-headers"] == "ETag, X-Request-Id, Retry-After, Allow, Link")
+            #expect(r.headers["vary"] == nil)
+            let problem = run([cors, ErrorMiddleware()], try HTTPRequest(target: "/x", headers: headers)) { _, _ in
+                throw ProblemDetails(status: .badRequest, detail: "bad")
+            }
+            #expect(problem.headers["access-control-allow-origin"] == "*")
+        }
     }
 
     @Test func errorsBecomeProblemsAndUnknownErrorsA500WithTheRequestId() throws {

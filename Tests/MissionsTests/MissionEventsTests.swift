@@ -4,30 +4,6 @@ import Testing
 @Suite struct MissionEventsTests {
     static let apollo11 = TestMissions.mission("apollo11")
 
-    @Test func eventsFireOnceAndResetAfterARewind() {
-        var d = MissionEventDetector(events: Self.apollo11.events, startingAt: 0)
-        #expect(d.advance(to: 0).map(\.name) == ["Launch"])
-        #expect(d.advance(to: 0).isEmpty)
-        #expect(d.advance(to: 3).map(\.name) == ["TLI"])
-        #expect(d.advance(to: 3).isEmpty)
-        #expect(d.advance(to: 110).map(\.name) == ["LOI", "LM Undock", "Eagle Landing", "First Step"])
-        #expect(d.advance(to: 110).isEmpty)
-        // Rewind past LOI and TLI: nothing fires going back, both fire again going forward.
-        #expect(d.advance(to: 2).isEmpty)
-        #expect(d.advance(to: 80).map(\.name) == ["TLI", "LOI"])
-        // Rewind past launch re-arms everything after it.
-        #expect(d.advance(to: -1).isEmpty)
-        #expect(d.advance(to: 200).count == 9)
-        #expect(d.advance(to: 1000).isEmpty)
-    }
-
-    @Test func startingMidMissionSkipsThePast() {
-        var d = MissionEventDetector(events: Self.apollo11.events, startingAt: 100)
-        #expect(d.advance(to: 101).map(\.name) == ["LM Undock"])
-        var exact = MissionEventDetector(events: Self.apollo11.events, startingAt: 75.8)
-        #expect(exact.advance(to: 75.8).map(\.name) == ["LOI"])
-    }
-
     @Test func lookups() {
         let m = Self.apollo11
         #expect(m.events(from: 100, to: 110).map(\.name) == ["LM Undock", "Eagle Landing", "First Step"])

@@ -72,17 +72,38 @@ struct MissionEndpointsTests {
     }
 
     @Test("bad mission requests are 400 problems naming the parameter and the range", arguments: [
-        ("telemetry?t=500", "t"), ("telemetry?t=-1", "t"), ("telemetry?t=abc", "t"), ("telemetry?t=1&date=1969-07-17", "date"),
-        ("telemetry?date=2020-01-01", "date"), ("trajectory?samples=1", "samples"), ("trajectory?samples=20001", "samples"),
-        ("trajectory?frame=galactic", "frame"), ("events?from=10&to=5", "to"), ("events?at=1&from=0", "at"),
-        ("events?at=999", "at"), ("framing?aspect=0", "aspect"), ("stream?speed=0", "speed"), ("stream?speed=2e8", "speed"),
-        ("stream?rate=0", "rate"), ("stream?rate=31", "rate"), ("stream?from=999", "from"), ("telemetry?x=1", "x"),
+        ("telemetry?t=105001", "t"), ("telemetry?t=-1", "t"), ("telemetry?t=abc", "t"), ("telemetry?t=abc&date=1969-07-17", "t"),
+        ("telemetry?date=2020-13-01", "date"), ("trajectory?samples=1", "samples"), ("trajectory?samples=20001", "samples"),
+        ("trajectory?frame=galactic", "frame"), ("events?at=1&from=abc", "from"), ("events?at=-1", "at"),
+        ("events?at=105001", "at"), ("framing?aspect=0", "aspect"), ("framing?t=105001", "t"), ("stream?speed=0", "speed"),
+        ("stream?speed=2e8", "speed"), ("stream?rate=0", "rate"), ("stream?rate=31", "rate"), ("stream?from=105001", "from"),
+        ("telemetry?x=1", "x"),
     ])
     func badRequests(path: String, parameter: String) throws {
         let r = try APIServer.get("/v1/missions/apollo11/\(path)")
         #expect(r.status == 400, "\(path): \(r.bodyText)")
         #expect(r.json["parameter"] as? String == parameter, "\(path): \(r.bodyText)")
-        if path.hasPrefix("telemetry?t=500") { #expect((r.json["accepted"] as? String)?.contains("195.3") == true) }
+        if path.hasPrefix("telemetry?t=105001") { #expect((r.json["accepted"] as? String)?.contains("0…105000") == true) }
+    }
+
+    @Test("times past the end or before launch, and overlapping parameters, are answered")
+    func everyValidCombination() throws {
+        let over = try APIServer.get("/v1/missions/apollo11/telemetry?t=500")
+        #expect(over.status == 200 && (over.json["vehicles"] as? [Any])?.isEmpty == true)
+        #expect((over.json["lastEvent"] as? [String: Any])?["name"] as? String == "Splashdown" && over.json["nextEvent"] is NSNull)
+        let byDate = try APIServer.get("/v1/missions/apollo11/telemetry?t=1&date=1969-07-17T13:32:00Z").json
+        #expect(number(byDate["t"]).map { abs($0 - 24) < 1e-9 } == true, "date decides over t")
+        let before = try APIServer.get("/v1/missions/apollo11/telemetry?date=1969-07-16T12:32:00Z").json
+        #expect(number(before["t"]).map { abs($0 + 1) < 1e-9 } == true)
+        #expect((before["met"] as? String) == "T-00:01:00:00" && (before["nextEvent"] as? [String: Any])?["name"] as? String == "Launch")
+        #expect(try APIServer.get("/v1/missions/apollo11/telemetry?date=2026-01-01").status == 200)
+        #expect(try APIServer.get("/v1/missions/apollo11/events?from=10&to=5").objects("events").isEmpty)
+        let at = try APIServer.get("/v1/missions/apollo11/events?at=1&from=0&to=200").json
+        #expect(number(at["at"]) == 1 && at["events"] == nil, "at decides over the window")
+        #expect(try APIServer.get("/v1/missions/apollo11/events?at=999").json["nextEvent"] is NSNull)
+        #expect(try APIServer.get("/v1/missions/apollo11/framing?t=1000").status == 200)
+        let past = try APIServer.get("/v1/missions/apollo11/stream?from=999")
+        #expect(past.status == 204 && past.body.isEmpty)
     }
 
     @Test("events: from/to window and the at lookup")

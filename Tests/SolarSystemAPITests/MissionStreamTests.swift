@@ -1,5 +1,7 @@
 import Foundation
 import HTTPTestSupport
+import Missions
+import Synchronization
 import Testing
 
 /// One server-sent event as read off the wire.
@@ -47,11 +49,14 @@ struct MissionStreamTests {
         #expect(r.status == 200)
         #expect(r.header("content-type")?.hasPrefix("text/event-stream") == true)
         #expect(r.header("cache-control") == "no-store")
-        #expect(events.first?.event == "telemetry")
+        // Launch (MET 0) comes first, then the tick at MET 0.
+        #expect(events.prefix(2).map(\.event) == ["mission-event", "telemetry"])
+        #expect(events.prefix(2).map(\.id) == ["0", "0.1"])
         #expect(events.last?.event == "end")
         #expect(events.filter { $0.event == "end" }.count == 1)
-        let ids = events.compactMap { $0.id.flatMap { Int64($0) } }
-        #expect(ids == ids.sorted())
+        let ids = events.compactMap { $0.id.flatMap(ReplayEventID.init) }
+        #expect(ids.count == events.count, "every event has an id")
+        #expect(zip(ids, ids.dropFirst()).allSatisfy { $0 < $1 }, "ids strictly increase")
         let fired = events.filter { $0.event == "mission-event" }.compactMap { $0.json["name"] as? String }
         #expect(fired == ["Launch", "TLI", "LOI", "LM Undock", "Eagle Landing", "First Step", "LM Ascent", "TEI", "Splashdown"])
         let telemetry = events.filter { $0.event == "telemetry" }
@@ -62,19 +67,70 @@ struct MissionStreamTests {
         #expect(events.last?.json["reason"] as? String == "completed")
     }
 
-    @Test("Last-Event-ID resumes there without repeating events; a bad one starts from `from`")
+    @Test("Last-Event-ID resumes after that event; a bad one starts from `from`")
     func resume() throws {
         // MET 100 h in ms: after LOI (75.8 h), before LM Undock (100.2 h).
         let (_, resumed) = try replay("speed=1e6&rate=30", headers: ["Last-Event-ID": "360000000"])
         let first = resumed.first { $0.event == "telemetry" }
-        #expect((number(first?.json["t"]) ?? 0) >= 100)
+        #expect((number(first?.json["t"]) ?? 0) > 100, "the tick at 360000000 itself was seen")
         let fired = resumed.filter { $0.event == "mission-event" }.compactMap { $0.json["name"] as? String }
         #expect(fired == ["LM Undock", "Eagle Landing", "First Step", "LM Ascent", "TEI", "Splashdown"])
-        // Resuming exactly at an event's MET: that event was seen, it is not sent again.
-        let (_, atEvent) = try replay("speed=1e6&rate=30", headers: ["Last-Event-ID": "272880000"]) // 75.8 h = LOI
+        // LOI's own id: LOI was seen, it is not sent again; the tick in its millisecond comes after it.
+        let (_, atEvent) = try replay("speed=1e6&rate=30", headers: ["Last-Event-ID": "272880000"])
         #expect(!atEvent.contains { $0.event == "mission-event" && $0.json["name"] as? String == "LOI" })
+        #expect(atEvent.first { $0.event == "telemetry" }?.id == "272880000.1")
         let (_, bad) = try replay("speed=1e6&rate=30&from=130", headers: ["Last-Event-ID": "soon"])
         #expect(bad.filter { $0.event == "mission-event" }.compactMap { $0.json["name"] as? String } == ["TEI", "Splashdown"])
+    }
+
+    @Test("a full replay, resumed from every id in it, delivers the recording's tail exactly once")
+    func resumeFromEveryID() throws {
+        let (_, recording) = try replay("speed=1e6&rate=30")
+        let ids = recording.compactMap { $0.id.flatMap(ReplayEventID.init) }
+        #expect(ids.count == recording.count && recording.count > 20)
+        /// Mission events and the end, as (id, data): what must arrive exactly once.
+        func milestones(_ events: some Sequence<SSEEvent>) -> [String] {
+            events.filter { $0.event != "telemetry" }.map { "\($0.id ?? "-") \($0.event) \($0.data)" }
+        }
+        // The resumes run at once (each a fast replay of what is left).
+        let results = Mutex<[Int: [SSEEvent]]>([:])
+        let failures = Mutex<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: recording.count - 1) { k in
+            do {
+                let (r, events) = try replay("speed=1e7&rate=30", headers: ["Last-Event-ID": recording[k].id ?? ""])
+                if r.status != 200 { failures.withLock { $0.append("\(k): \(r.status)") } }
+                results.withLock { $0[k] = events }
+            } catch {
+                failures.withLock { $0.append("\(k): \(error)") }
+            }
+        }
+        #expect(failures.withLock { $0 }.isEmpty)
+        let all = results.withLock { $0 }
+        for k in 0..<(recording.count - 1) {
+            let resumed = all[k] ?? []
+            let after = ids[k]
+            let resumedIDs = resumed.compactMap { $0.id.flatMap(ReplayEventID.init) }
+            #expect(resumedIDs.count == resumed.count)
+            #expect(resumedIDs.allSatisfy { $0 > after }, "resumed after \(after)")
+            #expect(zip(resumedIDs, resumedIDs.dropFirst()).allSatisfy { $0 < $1 })
+            #expect(milestones(resumed) == milestones(recording[(k + 1)...]), "resumed after \(after)")
+        }
+    }
+
+    @Test("a reconnect at or past the end gets 204 without a body, and no gzip")
+    func reconnectAfterTheEnd() throws {
+        let (_, recording) = try replay("speed=1e6&rate=30")
+        let end = try #require(recording.last?.id)
+        for last in [end, "703080000.7", "999999999999"] {
+            let (r, events) = try replay("speed=1e6&rate=30", headers: ["Last-Event-ID": last, "Accept-Encoding": "gzip"])
+            #expect(r.status == 204, "Last-Event-ID \(last)")
+            #expect(r.body.isEmpty && events.isEmpty)
+            #expect(r.header("content-length") == nil && r.header("content-encoding") == nil && r.header("transfer-encoding") == nil)
+            #expect(r.header("cache-control") == "no-store")
+        }
+        // The last telemetry's id is before the end: the end is all that is left.
+        let (_, tail) = try replay("speed=1e6&rate=30", headers: ["Last-Event-ID": "703080000.1"])
+        #expect(tail.map(\.event) == ["end"])
     }
 
     @Test("the stream's telemetry is exactly /telemetry's answer at that time")

@@ -57,6 +57,14 @@ struct PositionsEndpointTests {
         let s = try APIServer.get("/v1/scene?date=2026-01-01").objects("bodies").first { $0["id"] as? String == "io" }
         guard let a = vector(p["position"]), let b = vector(s?["position"]) else { Issue.record("vectors"); return }
         #expect((a - b).length < 1e-9)
+        // `scene` in either parameter selects the scene frame in scene units; aliases name the canonical frame.
+        for query in ["units=scene", "frame=scene&units=km", "frame=equatorial&units=scene"] {
+            let r = try APIServer.get("/v1/positions?date=2026-01-01&bodies=io&\(query)")
+            #expect(r.json["frame"] as? String == "scene" && r.json["units"] as? String == "scene", "\(query)")
+            #expect(vector(r.objects("bodies").first?["position"]).map { ($0 - b).length < 1e-9 } == true, "\(query)")
+        }
+        #expect(try APIServer.get("/v1/positions?date=2026-01-01&frame=ecliptic").json["frame"] as? String == "ecliptic-j2000")
+        #expect(try APIServer.get("/v1/positions?date=2026-01-01&frame=icrf&units=au").json["frame"] as? String == "equatorial-j2000")
     }
 
     @Test("fixed dates are immutable with a strong ETag; If-None-Match gives 304; now is no-store")
@@ -97,7 +105,7 @@ struct PositionsEndpointTests {
     @Test("every bad parameter is a 400 problem naming it, the value and what is accepted", arguments: [
         ("date=3001-01-01", "date"), ("date=-3001-06-01", "date"), ("date=2026-13-01", "date"), ("date=yesterday", "date"),
         ("date=jd:abc", "date"), ("date=jd:625307.5", "date"), ("frame=galactic", "frame"), ("units=parsec", "units"), ("center=", "center"),
-        ("date=2026-01-01&date=2026-01-02", "date"), ("foo=1", "foo"), ("units=scene", "units"),
+        ("date=2026-01-01&date=2026-01-02", "date"), ("foo=1", "foo"), ("units=lightyear", "units"),
     ])
     func badParameters(query: String, parameter: String) throws {
         let r = try APIServer.get("/v1/positions?\(query)")

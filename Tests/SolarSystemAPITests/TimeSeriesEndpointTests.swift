@@ -68,20 +68,44 @@ struct TimeSeriesEndpointTests {
         let limit = try APIServer.get("/v1/positions/sun?start=2026-01-01T00:00:00Z&stop=2026-01-02T03:46:39Z&step=1s&format=csv")
         #expect(limit.status == 200)
         #expect(limit.csvRows.count == 100_001)
-        let over = try APIServer.get("/v1/positions/sun?start=2026-01-01T00:00:00Z&stop=2026-01-02T03:46:40Z&step=1s")
-        #expect(over.status == 400)
-        #expect(over.json["parameter"] as? String == "step")
-        #expect((over.json["detail"] as? String)?.contains("100000") == true)
+        // One sample more: the first 100,000 and a link to the rest.
+        let over = try APIServer.get("/v1/positions/sun?start=2026-01-01T00:00:00Z&stop=2026-01-02T03:46:40Z&step=1s&format=csv")
+        #expect(over.status == 200)
+        #expect(over.csvRows.count == 100_001)
+        let link = try #require(over.header("link"))
+        #expect(link == "</v1/positions/sun?start=2026-01-02T03:46:40Z&stop=2026-01-02T03:46:40Z&step=1s&format=csv>; rel=\"next\"")
+        let target = String(link.dropFirst().prefix { $0 != ">" })
+        let rest = try APIServer.get(target)
+        #expect(rest.csvRows.count == 2 && rest.csvRows.last?.first == "2026-01-02T03:46:40Z")
+        let json = try APIServer.get("/v1/positions/sun?start=2026-01-01&stop=2026-01-02T03:46:40Z&step=1s")
+        #expect(json.json["truncated"] as? Bool == true && number(json.json["count"]) == 100_000)
+        #expect(json.header("link")?.hasPrefix("</v1/positions/sun?start=2026-01-02T03:46:40Z&stop=") == true)
+    }
+
+    @Test("defaults, an empty span and times' precedence: every valid combination is answered")
+    func defaultsAndPrecedence() throws {
+        let none = try APIServer.get("/v1/positions/mars")
+        #expect(none.status == 200 && number(none.json["count"]) == 1 && none.header("cache-control") == "no-store")
+        #expect(none.objects("samples").first?["date"] as? String == "2026-11-22T12:00:00Z", "now, by the pinned clock")
+        let one = try APIServer.get("/v1/positions/mars?start=2026-01-01")
+        #expect(number(one.json["count"]) == 1 && one.json["truncated"] as? Bool == false)
+        let days = try APIServer.get("/v1/positions/mars?start=2026-01-01&stop=2026-01-03")
+        #expect(days.objects("samples").compactMap { $0["date"] as? String } == ["2026-01-01T00:00:00Z", "2026-01-02T00:00:00Z", "2026-01-03T00:00:00Z"])
+        let empty = try APIServer.get("/v1/positions/mars?start=2026-01-02&stop=2026-01-01&step=1h")
+        #expect(empty.status == 200 && number(empty.json["count"]) == 0 && empty.objects("samples").isEmpty)
+        #expect(empty.header("etag") != nil, "a fixed empty answer is cacheable like any other")
+        let listed = try APIServer.get("/v1/positions/mars?start=2026-01-01&stop=2026-01-09&step=1d&times=2026-05-01,2026-04-01")
+        #expect(listed.objects("samples").compactMap { $0["date"] as? String } == ["2026-05-01T00:00:00Z", "2026-04-01T00:00:00Z"])
+        let fine = try APIServer.get("/v1/positions/mars?start=2026-01-01T00:00:00Z&stop=2026-01-01T00:00:02Z&step=0.5s")
+        #expect(number(fine.json["count"]) == 5)
     }
 
     @Test("bad series requests are 400 problems naming the parameter", arguments: [
         ("start=2026-01-01&stop=2026-01-02&step=0h", "step"), ("start=2026-01-01&stop=2026-01-02&step=-1d", "step"),
-        ("start=2026-01-01&stop=2026-01-02&step=1y", "step"), ("start=2026-01-01&stop=2026-01-02&step=0.1s", "step"),
-        ("start=2026-01-02&stop=2026-01-01&step=1h", "stop"), ("stop=2026-01-01&step=1h", "start"),
-        ("start=2026-01-01&step=1h", "stop"), ("start=2026-01-01&stop=2026-01-02", "step"),
-        ("start=2026-01-01&stop=2026-01-02&step=1h&times=2026-01-01", "times"),
-        ("start=2026-01-01&stop=3500-01-01&step=1d", "stop"), ("times=2026-01-01,bogus", "times"),
-        ("times=2026-01-01&format=xml", "format"), ("start=-2000-01-01&stop=2026-01-01&step=1s", "step"),
+        ("start=2026-01-01&stop=2026-01-02&step=1y", "step"), ("start=2026-01-01&stop=2026-01-02&step=0.000s", "step"),
+        ("start=2026-01-01&stop=2026-01-02&step=.s", "step"), ("times=2026-01-01&step=0h", "step"),
+        ("times=2026-01-01&start=yesterday", "start"), ("start=2026-01-01&stop=3500-01-01&step=1d", "stop"),
+        ("times=2026-01-01,bogus", "times"), ("times=2026-01-01&format=xml", "format"),
     ])
     func badRequests(query: String, parameter: String) throws {
         let r = try APIServer.get("/v1/positions/earth?\(query)")

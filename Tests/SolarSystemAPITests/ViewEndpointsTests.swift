@@ -3,6 +3,7 @@ import Foundation
 import FoundationXML
 #endif
 import HTTPTestSupport
+import Scene
 @testable import SolarSystemAPI
 import Testing
 
@@ -23,6 +24,33 @@ struct ViewEndpointsTests {
         }
         #expect(text.contains("2026-11-22"))
         #expect(!text.contains("href=\"http"))
+    }
+
+    @Test("an orbit camera inside a body is moved back along its line of sight to 5 % beyond the surface")
+    func cameraMovedOutOfABody() throws {
+        let services = APIServer.services
+        let q = try ViewQuery.parse(date: "2026-11-22", width: "64", height: "48", focus: "earth", mission: nil, t: nil,
+                                    azimuth: "0.3", elevation: "0.2", distance: "0.05", labels: nil, services: services)
+        let earth = try #require(services.layout.bodies(services.ephemeris.snapshot(at: q.request.instant)).first { $0.id == .earth })
+        guard case let .orbit(target, azimuth, elevation, distance?) = q.request.camera else { Issue.record("not an orbit camera"); return }
+        #expect(target == .earth && azimuth == 0.3 && elevation == 0.2)
+        #expect(abs(distance - earth.radius * 1.05) < 1e-12)
+        // Outside every body already: unchanged.
+        let far = try ViewQuery.parse(date: "2026-11-22", width: "64", height: "48", focus: "earth", mission: nil, t: nil,
+                                      azimuth: "0.3", elevation: "0.2", distance: "3", labels: nil, services: services)
+        #expect(far.request.camera == .orbit(target: .earth, azimuthRad: 0.3, elevationRad: 0.2, distance: 3))
+        #expect(try APIServer.get("/v1/views/system.svg?date=2026-11-22&distance=5e-324&width=64&height=48").status == 200)
+    }
+
+    @Test("with mission, date decides over t; t without mission has no effect; any mission time is drawn")
+    func missionTimeAndDate() throws {
+        let dated = try APIServer.get("/v1/views/system.svg?mission=apollo11&t=5&date=1969-07-20T20:17:00Z&width=200&height=100")
+        #expect(dated.status == 200 && dated.bodyText.contains("1969-07-20 20:17"))
+        #expect(dated.bodyText.contains("Columbia"), "the mission is drawn")
+        let plain = try APIServer.get("/v1/views/system.svg?t=5&date=2026-01-01&width=200&height=100")
+        let same = try APIServer.get("/v1/views/system.svg?date=2026-01-01&width=200&height=100")
+        #expect(plain.status == 200 && plain.bodyText == same.bodyText)
+        #expect(try APIServer.get("/v1/views/system.svg?mission=apollo11&t=500&width=64&height=48").status == 200)
     }
 
     @Test("PNG: signature, IHDR at the requested size; PPM: exact header and byte count")
@@ -76,9 +104,9 @@ struct ViewEndpointsTests {
 
     @Test("bad views are 400 problems with the reason; unknown mission 404", arguments: [
         ("width=8", "width", 400), ("height=5000", "height", 400), ("width=abc", "width", 400), ("focus=vulcan", "focus", 400),
-        ("mission=apollo11&t=500", "t", 400), ("mission=apollo11&date=2026-01-01", "date", 400), ("t=5", "t", 400),
+        ("mission=apollo11&t=105001", "t", 400), ("mission=apollo11&t=abc", "t", 400), ("t=-1", "t", 400),
         ("elevation=2", "elevation", 400), ("distance=-1", "distance", 400), ("labels=planets,comets", "labels", 400),
-        ("focus=earth&distance=0.05", "distance", 400), ("mission=apollo12", "mission", 404), ("zoom=2", "zoom", 400),
+        ("distance=0", "distance", 400), ("mission=apollo12", "mission", 404), ("zoom=2", "zoom", 400),
     ])
     func badViews(query: String, parameter: String, status: Int) throws {
         let r = try APIServer.get("/v1/views/system.png?date=2026-11-22&\(query)".replacingOccurrences(of: "date=2026-11-22&mission", with: "mission"))

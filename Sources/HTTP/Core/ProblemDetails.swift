@@ -1,8 +1,14 @@
-/// An error that knows the HTTP status it should be answered with. The responder turns a
-/// `ProblemDetails` into its own JSON; any other conforming error becomes a problem with its
-/// status, its standard title and its description as `detail`.
+/// An error that knows the HTTP status it should be answered with. The responder answers with
+/// its `problem`: by default its status, the standard title and its description as `detail`;
+/// an error that knows more (the parameter at fault, the valid ids) builds its own.
 public protocol HTTPResponseError: Error {
     var status: HTTPStatus { get }
+    /// The problem document to answer with.
+    var problem: ProblemDetails { get }
+}
+
+extension HTTPResponseError {
+    public var problem: ProblemDetails { ProblemDetails(status: status, detail: String(describing: self)) }
 }
 
 /// An RFC 9457 problem: `{type, title, status, detail, instance, …extensions}` served as
@@ -38,6 +44,8 @@ public struct ProblemDetails: HTTPResponseError, Sendable, CustomStringConvertib
     }
 
     public var description: String { "\(status.code) \(title)" + (detail.map { ": \($0)" } ?? "") }
+
+    public var problem: ProblemDetails { self }
 
     /// A copy with one more extension member (replacing one of the same name).
     public func with(_ name: String, _ value: JSONValue) -> ProblemDetails {

@@ -1,8 +1,8 @@
 import Logging
 
-/// The one place that turns errors into responses: a `ProblemDetails` (or any
-/// `HTTPResponseError`) becomes `application/problem+json` with its status and `instance` set
-/// to the request path; anything else becomes a logged 500 that carries the request id.
+/// The one place that turns errors into responses: a `ProblemDetails` or any other
+/// `HTTPResponseError` becomes its `problem` (`application/problem+json`, `instance` set to the
+/// request path); anything else becomes a logged 500 that carries the request id.
 public struct ErrorMiddleware: HTTPMiddleware {
     public init() {}
 
@@ -18,12 +18,8 @@ public struct ErrorMiddleware: HTTPMiddleware {
     public static func response(for error: any Error, request: HTTPRequest, context: RequestContext) -> HTTPResponse {
         var problem: ProblemDetails
         switch error {
-        case let p as ProblemDetails:
-            problem = p
-        case let e as HTTPParseError:
-            problem = e.problem
         case let e as any HTTPResponseError:
-            problem = ProblemDetails(status: e.status, detail: String(describing: e))
+            problem = e.problem
         default:
             context.logger.error("unhandled error in handler", metadata: [
                 "error": "\(String(reflecting: error))", "requestId": "\(context.requestId)",
