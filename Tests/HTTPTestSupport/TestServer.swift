@@ -1,6 +1,7 @@
 import Foundation
 import HTTP
 import Logging
+import Synchronization
 
 /// A live server on an ephemeral loopback port, with logs captured in memory.
 public final class TestServer: @unchecked Sendable {
@@ -62,28 +63,25 @@ public final class TestServer: @unchecked Sendable {
 }
 
 /// A latch for coordinating handlers and tests: once opened it stays open for every waiter.
-public final class Latch: @unchecked Sendable {
+public final class Latch: Sendable {
     private let group = DispatchGroup()
-    private let lock = NSLock()
-    private var opened = false
+    private let opened = Mutex(false)
     public init() { group.enter() }
     public func open() {
-        lock.lock()
-        defer { lock.unlock() }
-        if !opened {
-            opened = true
-            group.leave()
+        let first = opened.withLock { o in
+            defer { o = true }
+            return !o
         }
+        if first { group.leave() }
     }
     /// True when opened within `timeout`.
     public func wait(timeout: Double = 10) -> Bool { group.wait(timeout: .now() + timeout) == .success }
 }
 
 /// A thread-safe box for values handlers record.
-public final class Recorder<T>: @unchecked Sendable {
+public final class Recorder<T: Sendable>: Sendable {
     public init() {}
-    private let lock = NSLock()
-    private var items: [T] = []
-    public func append(_ item: T) { lock.lock(); items.append(item); lock.unlock() }
-    public var all: [T] { lock.lock(); defer { lock.unlock() }; return items }
+    private let items = Mutex<[T]>([])
+    public func append(_ item: T) { items.withLock { $0.append(item) } }
+    public var all: [T] { items.withLock { $0 } }
 }

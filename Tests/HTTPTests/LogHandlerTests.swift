@@ -44,3 +44,48 @@ struct LogHandlerTests {
         for line in out.lines { _ = try JSONSerialization.jsonObject(with: Data(line.utf8)) }
     }
 }
+
+@Suite("Access log")
+struct AccessLogTests {
+    /// The line as the generic JSON handler writes it, from the same fields.
+    static func handlerLine(aborted: Bool) -> String {
+        let out = LogOutput.memory()
+        let logger = Logger(label: "http") { JSONLogHandler(label: $0, level: .info, output: out) }
+        var metadata: Logger.Metadata = [
+            "method": "GET", "path": "/v1/scene?date=\"x\"", "status": .stringConvertible(200), "bytes": .stringConvertible(12_345),
+            "durationMs": .stringConvertible(0.125), "requestId": "abc-1", "peer": "[::1]:5000", "route": "/v1/scene",
+        ]
+        if aborted { metadata["aborted"] = .stringConvertible(true) }
+        logger.info("request", metadata: metadata)
+        return out.lines[0]
+    }
+
+    /// Drops the `ts` member, which differs between two lines.
+    static func withoutTimestamp(_ line: String) -> String {
+        guard let comma = line.firstIndex(of: ",") else { return line }
+        return String(line[comma...])
+    }
+
+    @Test("the direct line is byte for byte the JSON handler's line for the same fields", arguments: [false, true])
+    func directLineEqualsTheHandlers(aborted: Bool) {
+        let out = LogOutput.memory()
+        DirectJSONLine(output: out, label: "http", level: .info).write(
+            method: "GET", path: "/v1/scene?date=\"x\"", status: 200, bytes: 12_345, durationMs: 0.125, requestId: "abc-1",
+            peer: "[::1]:5000", route: "/v1/scene", aborted: aborted)
+        #expect(out.lines.count == 1)
+        #expect(Self.withoutTimestamp(out.lines[0]) == Self.withoutTimestamp(Self.handlerLine(aborted: aborted)))
+        #expect(out.lines[0].hasPrefix("{\"ts\":\"") && out.lines[0].contains("Z\",\"level\":\"info\""))
+    }
+
+    @Test("the middleware writes directly only through a JSON handler without metadata of its own")
+    func directOnlyWhenEquivalent() {
+        let out = LogOutput.memory()
+        let plain = Logger(label: "http") { JSONLogHandler(label: $0, output: out) }
+        #expect(AccessLogMiddleware(logger: plain).direct != nil)
+        var tagged = plain
+        tagged[metadataKey: "instance"] = "a"
+        #expect(AccessLogMiddleware(logger: tagged).direct == nil)
+        let text = Logger(label: "http") { TextLogHandler(label: $0, output: out) }
+        #expect(AccessLogMiddleware(logger: text).direct == nil)
+    }
+}

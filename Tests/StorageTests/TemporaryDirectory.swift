@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Synchronization
 
 /// A uniquely named directory under the system temporary directory, removed by `remove()`
 /// (call it in a `defer`).
@@ -39,17 +40,12 @@ final class CapturingLogHandler: LogHandler, @unchecked Sendable {
         var metadata: Logger.Metadata
     }
 
-    private let lock = NSLock()
-    private var stored: [Record] = []
+    private let stored = Mutex<[Record]>([])
 
     var metadata: Logger.Metadata = [:]
     var logLevel: Logger.Level = .trace
 
-    var records: [Record] {
-        lock.lock()
-        defer { lock.unlock() }
-        return stored
-    }
+    var records: [Record] { stored.withLock { $0 } }
 
     subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
@@ -57,9 +53,8 @@ final class CapturingLogHandler: LogHandler, @unchecked Sendable {
     }
 
     func log(event: LogEvent) {
-        lock.lock()
-        defer { lock.unlock() }
-        stored.append(Record(level: event.level, message: "\(event.message)", metadata: event.metadata ?? [:]))
+        let record = Record(level: event.level, message: "\(event.message)", metadata: event.metadata ?? [:])
+        stored.withLock { $0.append(record) }
     }
 }
 

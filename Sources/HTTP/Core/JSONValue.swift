@@ -74,6 +74,16 @@ public enum JSONValue: Sendable, Equatable, ExpressibleByStringLiteral, Expressi
     /// Appends `s` as a quoted JSON string, escaping quotes, backslashes and control characters.
     public static func writeString<S: StringProtocol>(_ s: S, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
+        // Most strings (log fields, ids, names) need no escaping: copy them in one go.
+        let copied: Bool? = s.utf8.withContiguousStorageIfAvailable { buffer in
+            for b in buffer where b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") || b == 0x7F { return false }
+            out.append(contentsOf: buffer)
+            return true
+        }
+        if copied == true {
+            out.append(UInt8(ascii: "\""))
+            return
+        }
         for b in s.utf8 {
             switch b {
             case UInt8(ascii: "\""): out.append(UInt8(ascii: "\\")); out.append(b)

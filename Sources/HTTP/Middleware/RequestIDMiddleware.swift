@@ -9,7 +9,7 @@ public struct RequestIDMiddleware: HTTPMiddleware {
 
     public func handle(_ request: HTTPRequest, context: RequestContext, next: HTTPNext) throws -> HTTPResponse {
         var context = context
-        context.logger[metadataKey: "requestId"] = "\(context.requestId)"
+        context.logger[metadataKey: "requestId"] = .string(context.requestId)
         var response = try next(request, context)
         response.headers.replaceOrAdd(name: "X-Request-Id", value: context.requestId)
         return response

@@ -29,6 +29,23 @@ enum ResponseWriter {
         return true
     }
 
+    /// Appends `s`'s bytes when every one passes `isValid`; false (with a partial append the
+    /// caller takes back) otherwise.
+    @inline(__always)
+    static func appendChecked(_ s: String, to out: inout [UInt8], isValid: (UInt8) -> Bool) -> Bool {
+        let done: Bool? = s.utf8.withContiguousStorageIfAvailable { bytes in
+            for b in bytes where !isValid(b) { return false }
+            out.append(contentsOf: bytes)
+            return true
+        }
+        if let done { return done }
+        for b in s.utf8 {
+            guard isValid(b) else { return false }
+            out.append(b)
+        }
+        return true
+    }
+
     @inline(__always)
     static func appendDecimal(_ value: Int, to out: inout [UInt8]) {
         out.append(contentsOf: String(value).utf8)
@@ -58,13 +75,21 @@ enum ResponseWriter {
         out.append(contentsOf: serverHeaderLine)
         var hasRequestId = false
         for field in headers {
-            if isServerOwned(field.name) || !isSafe(field.name, field.value) { continue }
-            if !hasRequestId, field.name.utf8.count == 12, asciiCaseInsensitiveEquals(field.name, "x-request-id") { hasRequestId = true }
-            out.append(contentsOf: field.name.utf8)
+            if isServerOwned(field.name) { continue }
+            // Copied and checked in one pass; a field that fails the check is taken back out.
+            let mark = out.count
+            guard appendChecked(field.name, to: &out, isValid: isTokenChar), !field.name.isEmpty else {
+                out.removeSubrange(mark...)
+                continue
+            }
             out.append(0x3A)
             out.append(0x20)
-            out.append(contentsOf: field.value.utf8)
+            guard appendChecked(field.value, to: &out, isValid: { $0 != 0x0D && $0 != 0x0A && $0 != 0 }) else {
+                out.removeSubrange(mark...)
+                continue
+            }
             out.append(contentsOf: crlf)
+            if !hasRequestId, field.name.utf8.count == 12, asciiCaseInsensitiveEquals(field.name, "x-request-id") { hasRequestId = true }
         }
         if !hasRequestId {
             out.append(contentsOf: "X-Request-Id: ".utf8)
