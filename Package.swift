@@ -70,7 +70,7 @@ let package = Package(
             dependencies: ["HTTP", "CZlib", .product(name: "Logging", package: "swift-log")],
             path: "Tests/HTTPTestSupport"
         ),
-        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "HTTPTestSupport", "CZlib"]),
+        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "HTTPTestSupport", "CZlib", "Zlib"]),
         .testTarget(
             name: "SolarSystemAPITests",
             dependencies: ["SolarSystemAPI", "HTTP", "HTTPTestSupport", "Storage", "Rendering", "Missions", "Scene", "Ephemeris", "CZlib",

@@ -46,7 +46,7 @@ public struct APIServices: Sendable {
     public let streams = StreamCounter()
 
     /// Default size of `responses`.
-    public static let defaultResponseCacheBytes = 24 << 20
+    public static let defaultResponseCacheBytes = 16 << 20
 
     public init(
         catalogue: Catalogue, kernel: PlanetaryKernel? = nil, stars: StarCatalogue, missions: MissionCatalogue, sampleCache: SampleCache? = nil,

@@ -6,7 +6,7 @@ import Synchronization
 /// bounded by the bytes of both variants. Thread-safe; every operation is O(1).
 ///
 /// ```swift
-/// let cache = ResponseCache<ResponseKey>(capacityBytes: 24 << 20)
+/// let cache = ResponseCache<ResponseKey>(capacityBytes: 16 << 20)
 /// if let hit = cache[key] { return .respond(HTTPResponse(encoded: hit).immutable()) }
 /// cache.insert(EncodedBody(bytes: json, contentType: HTTPResponse.jsonContentType), for: key)
 /// ```

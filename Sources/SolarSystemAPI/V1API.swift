@@ -77,6 +77,9 @@ public struct V1API: Sendable {
     /// Every route with its cost (docs/http.md, "Execution model"): `.light` answers come from
     /// memory or take microseconds and run on the event loop; planned `.compute` routes parse and
     /// look up their cache on the loop and compute on the worker pool; pictures are `.heavy`.
+    /// Snapshots (positions, rotations, scene) declare `.small` answers: they are still served
+    /// while response memory is over its limit, when new series, orbits, catalogues and pictures
+    /// get 503.
     public func register(on router: Router) {
         router.get("/readyz") { _, _ in try readiness() }
         router.get("/openapi.yaml") { _, _ in .catalogue(openAPIBody) }
@@ -90,10 +93,10 @@ public struct V1API: Sendable {
             guard let body = bodyBodies[id] else { throw ProblemDetails.unknownId("body", id: id.rawValue, parameter: nil, valid: BodyID.allCases.map(\.rawValue)) }
             return .catalogue(body)
         }
-        router.plan(.get, "/v1/positions", cost: .compute) { req, _ in try positionsPlan(req) }
+        router.plan(.get, "/v1/positions", cost: .compute, answers: .small) { req, _ in try positionsPlan(req) }
         router.plan(.get, "/v1/positions/{id}", cost: .compute) { req, ctx in try timeSeriesPlan(req, ctx) }
-        router.plan(.get, "/v1/rotations", cost: .compute) { req, _ in try rotationsPlan(req) }
-        router.plan(.get, "/v1/scene", cost: .compute) { req, _ in try scenePlan(req) }
+        router.plan(.get, "/v1/rotations", cost: .compute, answers: .small) { req, _ in try rotationsPlan(req) }
+        router.plan(.get, "/v1/scene", cost: .compute, answers: .small) { req, _ in try scenePlan(req) }
         router.plan(.get, "/v1/orbits", cost: .compute) { req, _ in try orbitsPlan(req) }
         router.plan(.get, "/v1/stars", cost: .compute) { req, _ in try starsPlan(req) }
         router.get("/v1/camera/focus/{id}") { req, ctx in try cameraFocus(req, ctx) }

@@ -27,7 +27,7 @@ struct ServeCommand: ParsableCommand {
     @OptionGroup var resources: ResourceOptions
     @OptionGroup var database: DatabaseOptions
 
-    @Option(name: .customLong("memory-cache-mb"), help: "Memory for encoded answers (fixed-date positions, scene, orbits, trajectories, pictures…), least recently used out first (env SOLARSYSTEM_MEMORY_CACHE_MB; default 24).")
+    @Option(name: .customLong("memory-cache-mb"), help: "Memory for encoded answers (fixed-date positions, scene, orbits, trajectories, pictures…), least recently used out first (env SOLARSYSTEM_MEMORY_CACHE_MB; default 16; what is being sent may take 16 MiB more).")
     var memoryCacheMB: Int?
 
     func validate() throws {
@@ -35,7 +35,7 @@ struct ServeCommand: ParsableCommand {
     }
 
     func memoryCacheBytes() throws -> Int {
-        try Setting.int(flag: memoryCacheMB, env: "SOLARSYSTEM_MEMORY_CACHE_MB", flagName: "--memory-cache-mb", default: 24, in: 0...65_536) << 20
+        try Setting.int(flag: memoryCacheMB, env: "SOLARSYSTEM_MEMORY_CACHE_MB", flagName: "--memory-cache-mb", default: APIServices.defaultResponseCacheBytes >> 20, in: 0...65_536) << 20
     }
 
     func run() throws {
@@ -80,8 +80,9 @@ struct ServeCommand: ParsableCommand {
             "db": "\(database.path)", "resources": "\(directory)", "memoryCacheMB": .stringConvertible(cacheBytes >> 20),
             "cacheMaxMB": .stringConvertible((cache.configuration.maxBytes ?? 0) >> 20),
         ].merging(LoadedKernel.startupMetadata(kernel)) { $1 }, onSignal: { services.lifecycle.beginDraining() }, configure: { config in
-            // Room for the memory cache plus what is being sent.
-            config.responseMemoryLimit = max(config.responseMemoryLimit, cacheBytes + (24 << 20))
+            // Room for the memory cache plus 16 MiB for what is being sent: about 55 MiB at rest
+            // (the decoded textures are 22 of it) plus this limit stays within the 100 MB budget.
+            config.responseMemoryLimit = cacheBytes + (16 << 20)
         })
         // Queued sample writes are flushed (briefly) before the connection closes.
         cache.close()
@@ -97,7 +98,7 @@ struct ServeCommand: ParsableCommand {
             HTTPResponse.json(health).noStore()
         }
         let registry = metrics.registry
-        router.get("/metrics", cost: .compute) { _, _ in
+        router.get("/metrics", cost: .compute, answers: .small) { _, _ in
             HTTPResponse.bytes(registry.render(), contentType: MetricsRegistry.contentType).noStore()
         }
         for register in routes { register(router) }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import HTTP
+import Zlib
 import HTTPTestSupport
 
 /// The execution model (docs/http.md): what runs on the event loops, what on the worker pool,
@@ -76,12 +77,13 @@ struct ServerExecutionTests {
         for c in renders { #expect(try c.readResponse().bodyText == "rendered") }
     }
 
-    @Test("over the response-memory limit, offloaded requests get 503 (reason memory) while light routes are served")
+    @Test("over the response-memory limit, offloaded requests with large answers get 503 (reason memory) while light routes and small answers are served")
     func memoryLimitRefusesOffloadedWork() throws {
         let ledger = MemoryLedger()
         let s = try TestServer(configure: { $0.responseMemoryLimit = 1 << 20; $0.memoryLedger = ledger }, routes: { r in
             r.get("/light") { _, _ in .text("light") }
             r.get("/compute", cost: .compute) { _, _ in .text("computed") }
+            r.get("/snapshot", cost: .compute, answers: .small) { _, _ in .text("small") }
         })
         #expect(try s.get("/compute").status == 200)
         do {
@@ -95,6 +97,7 @@ struct ServerExecutionTests {
             #expect(refused.header("retry-after") == "1")
             #expect(s.server.metrics.offloadRejected.value(labels: ["memory"]) == 1)
             #expect(try s.get("/light").bodyText == "light")
+            #expect(try s.get("/snapshot").bodyText == "small")
             withExtendedLifetime(held) {}
         }
         #expect(ledger.bytes == 0)
@@ -156,6 +159,38 @@ struct ServerExecutionTests {
         #expect(s.server.responseMemoryBytes == 0)
         #expect(s.server.metrics.timeouts.value(labels: ["write"]) >= 1)
         c.close()
+    }
+
+    @Test("a gzip stream a client stops reading charges its deflater's state to response memory until it ends")
+    func streamedGzipChargesItsDeflater() throws {
+        let s = try TestServer(configure: {
+            $0.outputHighWaterMark = 64 * 1024
+            $0.writeStallTimeout = 1
+            $0.memoryLedger = MemoryLedger() // count this server's bytes only
+        }, routes: { r in
+            r.get("/series", cost: .compute) { _, _ in
+                // Numbers that compress about as well as a real series: 40 MB if nobody stopped it.
+                .stream(contentType: "text/csv", BodyProducer(state: 0) { n in
+                    n += 1
+                    guard n < 2_500 else { return nil }
+                    return Array((0..<400).map { "\(n),\(Double($0) * 1.000_001 / Double(n)),\n" }.joined().utf8)
+                })
+            }
+        })
+        let deflater = Deflater(format: .gzip, level: 1, memory: .compact, scratchSize: 16 * 1024).retainedBytes
+        let c = try s.client(receiveBufferSize: 4096)
+        try c.send("GET /series HTTP/1.1\r\nHost: t\r\nAccept-Encoding: gzip\r\n\r\n")
+        #expect(TestServer.eventually(timeout: 5) { s.server.responseMemoryBytes >= deflater })
+        let held = s.server.responseMemoryBytes
+        #expect(held <= deflater + 64 * 1024 + 64 * 1024, "\(held) bytes held for one stalled gzip client")
+        #expect(TestServer.eventually(timeout: 10) { s.server.openConnections == 0 })
+        #expect(s.server.responseMemoryBytes == 0)
+        c.close()
+        // Read to the end, the charge is released with the body.
+        let whole = try s.get("/series", headers: ["Accept-Encoding": "gzip"])
+        #expect(whole.header("content-encoding") == "gzip")
+        #expect((gunzip(whole.body)?.count ?? 0) > 10_000_000)
+        #expect(TestServer.eventually(timeout: 5) { s.server.responseMemoryBytes == 0 })
     }
 
     @Test("the event loop knows its own queue (what the debug-build assertions check)")

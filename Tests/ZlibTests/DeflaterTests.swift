@@ -42,6 +42,22 @@ struct DeflaterTests {
         #expect(try Inflater.decompress(out, format: .gzip, limit: 1 << 20) == Self.sample)
     }
 
+    @Test("a compact stream (8 KiB window, memLevel 6) round-trips and says what it keeps", arguments: [DeflateFormat.gzip, .zlib])
+    func compactMemory(format: DeflateFormat) throws {
+        let d = Deflater(format: format, level: 1, memory: .compact, scratchSize: 16 * 1024)
+        var out = d.compress(Array(Self.sample.prefix(3000)))
+        out += d.compress(Array(Self.sample.dropFirst(3000)), finish: true)
+        let inflateFormat: Inflater.Format = format == .gzip ? .gzip : .zlib
+        #expect(try Inflater.decompress(out, format: inflateFormat, limit: 1 << 20) == Self.sample)
+        // zconf.h: (1 << (windowBits + 2)) + (1 << (memLevel + 9)), plus the state and the scratch.
+        #expect(DeflateMemory.compact.streamBytes == (1 << 15) + (1 << 15) + 6 * 1024)
+        #expect(DeflateMemory.standard.streamBytes == (1 << 17) + (1 << 17) + 6 * 1024)
+        #expect(d.retainedBytes == DeflateMemory.compact.streamBytes + 16 * 1024)
+        #expect(Deflater(format: format).retainedBytes > 3 * d.retainedBytes)
+        // Out-of-range settings are clamped to what zlib accepts, not passed on to fail.
+        #expect(DeflateMemory(windowBits: 30, memoryLevel: 0) == DeflateMemory(windowBits: 15, memoryLevel: 1))
+    }
+
     @Test("empty input is a valid empty stream")
     func empty() throws {
         #expect(try Inflater.decompress(Deflater.compress([], format: .gzip), format: .gzip, limit: 16) == [])

@@ -28,8 +28,8 @@ public struct GzipMiddleware: HTTPMiddleware {
         case .encoded:
             response.selectsGzip = true
         case .pull(let inner):
-            let deflater = Deflater(format: .gzip, level: policy.streamLevel)
-            response.body = .pull(BodyProducer(state: false) { done in
+            let deflater = Deflater(format: .gzip, level: policy.streamLevel, memory: policy.streamMemory, scratchSize: 16 * 1024)
+            response.body = .pull(BodyProducer(state: false, retaining: inner.retainedBytes + deflater.retainedBytes) { done in
                 if done { return nil }
                 while true {
                     if let chunk = try inner.nextChunk() {

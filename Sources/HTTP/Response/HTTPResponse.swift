@@ -104,21 +104,27 @@ public struct HTTPResponse: Sendable {
 /// truncation). Chunks of tens of kilobytes suit the connection's output window.
 public struct BodyProducer: Sendable {
     let next: @Sendable () throws -> [UInt8]?
+    /// Memory the producer keeps between chunks for as long as the body is sent (a streaming
+    /// deflater's state, say): the connection charges it to the server's response memory.
+    public let retainedBytes: Int
 
-    public init(_ next: @escaping @Sendable () throws -> [UInt8]?) {
+    public init(retaining retainedBytes: Int = 0, _ next: @escaping @Sendable () throws -> [UInt8]?) {
         self.next = next
+        self.retainedBytes = retainedBytes
     }
 
     /// A producer over mutable state: `BodyProducer(state: 0) { i in … i += 1 … }`.
-    public init<State: Sendable>(state: State, next: @escaping @Sendable (inout State) throws -> [UInt8]?) {
+    public init<State: Sendable>(state: State, retaining retainedBytes: Int = 0, next: @escaping @Sendable (inout State) throws -> [UInt8]?) {
         let box = ProducerBox(state)
         self.next = { try next(&box.state) }
+        self.retainedBytes = retainedBytes
     }
 
     /// A producer over the chunks of a sequence.
     public init<S: Sequence & Sendable>(chunks: S) where S.Element == [UInt8] {
         let box = IteratorBox(chunks.makeIterator())
         self.next = { box.iterator.next() }
+        retainedBytes = 0
     }
 
     /// Pulls the next chunk (for middleware that wraps producers).

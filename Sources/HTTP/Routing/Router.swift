@@ -42,6 +42,14 @@ public final class Router: @unchecked Sendable {
         case heavy
     }
 
+    /// How large a route's answers are, which decides whether it still runs while response
+    /// memory is over its limit: `.small` answers (tens of KiB: a snapshot, the metrics) cannot
+    /// add much and are served; new `.large` ones (series, orbits, catalogues, pictures) get 503.
+    public enum AnswerSize: Sendable, Equatable {
+        case small
+        case large
+    }
+
     /// What a planner decided on the event loop.
     public enum Plan: Sendable {
         /// The answer is ready (a cache hit, a redirect, an error response).
@@ -56,6 +64,7 @@ public final class Router: @unchecked Sendable {
         public let method: HTTPMethod
         public let pattern: String
         public let cost: Cost
+        public let answers: AnswerSize
         let action: Action
     }
 
@@ -85,7 +94,7 @@ public final class Router: @unchecked Sendable {
 
     public init() {}
 
-    public func get(_ pattern: String, cost: Cost = .light, _ handler: @escaping Handler) { add(.get, pattern, cost: cost, .handler(handler)) }
+    public func get(_ pattern: String, cost: Cost = .light, answers: AnswerSize = .large, _ handler: @escaping Handler) { add(.get, pattern, cost: cost, answers: answers, .handler(handler)) }
     public func head(_ pattern: String, cost: Cost = .light, _ handler: @escaping Handler) { add(.head, pattern, cost: cost, .handler(handler)) }
     public func post(_ pattern: String, cost: Cost = .light, _ handler: @escaping Handler) { add(.post, pattern, cost: cost, .handler(handler)) }
     public func put(_ pattern: String, cost: Cost = .light, _ handler: @escaping Handler) { add(.put, pattern, cost: cost, .handler(handler)) }
@@ -94,9 +103,9 @@ public final class Router: @unchecked Sendable {
 
     /// A planned route: `planner` runs on the loop and responds or offloads (`cost` must be
     /// `.compute` or `.heavy`: the lane the offloaded part runs in).
-    public func plan(_ method: HTTPMethod, _ pattern: String, cost: Cost, _ planner: @escaping Planner) {
+    public func plan(_ method: HTTPMethod, _ pattern: String, cost: Cost, answers: AnswerSize = .large, _ planner: @escaping Planner) {
         precondition(cost != .light, "a planned route offloads its work: declare .compute or .heavy")
-        add(method, pattern, cost: cost, .planner(planner))
+        add(method, pattern, cost: cost, answers: answers, .planner(planner))
     }
 
     /// Registers `handler` for `method` on `pattern` (`/a/{id}/b`, `/static/*`).
@@ -104,11 +113,11 @@ public final class Router: @unchecked Sendable {
         add(method, pattern, cost: cost, .handler(handler))
     }
 
-    private func add(_ method: HTTPMethod, _ pattern: String, cost: Cost, _ action: Action) {
+    private func add(_ method: HTTPMethod, _ pattern: String, cost: Cost, answers: AnswerSize = .large, _ action: Action) {
         do {
             precondition(!frozen.load(ordering: .acquiring), "register routes before the server starts")
             precondition(pattern.hasPrefix("/"), "route patterns start with /")
-            let route = Route(method: method, pattern: pattern, cost: cost, action: action)
+            let route = Route(method: method, pattern: pattern, cost: cost, answers: answers, action: action)
             var node = root
             let segments = Router.segments(pattern)
             for (i, seg) in segments.enumerated() {
@@ -162,7 +171,7 @@ public final class Router: @unchecked Sendable {
         if method == .options {
             let pattern = routes.values.first?.pattern ?? path
             let allowText = allowed.map(\.rawValue).joined(separator: ", ")
-            let route = Route(method: .options, pattern: pattern, cost: .light, action: .handler { _, _ in
+            let route = Route(method: .options, pattern: pattern, cost: .light, answers: .small, action: .handler { _, _ in
                 HTTPResponse(status: .noContent, headers: ["Allow": allowText])
             })
             return .found(route, params)
@@ -176,7 +185,7 @@ public final class Router: @unchecked Sendable {
     private func matchServerWide(_ method: HTTPMethod) -> Match {
         guard method == .options else { return .methodNotAllowed(allowed: [.options]) }
         let allowText = Router.allowList(Set(routes.map(\.method))).map(\.rawValue).joined(separator: ", ")
-        let route = Route(method: .options, pattern: "*", cost: .light, action: .handler { _, _ in
+        let route = Route(method: .options, pattern: "*", cost: .light, answers: .small, action: .handler { _, _ in
             HTTPResponse(status: .ok, headers: ["Allow": allowText])
         })
         return .found(route, RouteParameters())

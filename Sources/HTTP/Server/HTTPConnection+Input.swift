@@ -161,7 +161,7 @@ extension HTTPConnection {
                     context.handler = handler
                     respondInline(request, context, exchange)
                 } else {
-                    offload(request, context, exchange, lane: lane, handler: handler)
+                    offload(request, context, exchange, lane: lane, answers: route.answers, handler: handler)
                 }
             case .planner(let planner):
                 let plan: Router.Plan
@@ -178,7 +178,7 @@ extension HTTPConnection {
                     respondInline(request, context, exchange)
                 case .offload(let cost, let work):
                     let planned: WorkerPool.Lane = cost.map { $0 == .heavy ? .heavy : .compute } ?? lane
-                    offload(request, context, exchange, lane: planned) { _, _ in try work() }
+                    offload(request, context, exchange, lane: planned, answers: route.answers) { _, _ in try work() }
                 }
             }
         case .methodNotAllowed(let allowed):
@@ -199,34 +199,47 @@ extension HTTPConnection {
 
     /// Runs the chain around `handler` on the worker pool; the connection waits (its loop keeps
     /// serving every other connection) and answers when the result hops back. Refused with 503
-    /// and `Retry-After` when the lane's wait list is full or response memory is over its limit.
-    private func offload(_ request: HTTPRequest, _ context: RequestContext, _ exchange: Exchange, lane: WorkerPool.Lane, handler: @escaping Router.Handler) {
-        var refusal: String?
-        if core.memory.isOverLimit {
-            refusal = "memory"
-        } else {
+    /// and `Retry-After` when the lane's wait list is full or, for routes with `.large` answers,
+    /// when response memory is over its limit, checked again when the job starts (a burst
+    /// admitted at once is not all let through while the first answers are still being charged).
+    private func offload(_ request: HTTPRequest, _ context: RequestContext, _ exchange: Exchange, lane: WorkerPool.Lane, answers: Router.AnswerSize, handler: @escaping Router.Handler) {
+        var refusal = Refusal.memory
+        let core = core
+        let heldBack: @Sendable () -> Bool = { answers == .large && core.memory.isOverLimit }
+        if !heldBack() {
             var offloaded = context
             offloaded.isOnEventLoop = false
             offloaded.handler = handler
             let workerContext = offloaded
             phase = .awaiting(exchange)
-            let responder = core.responder
             let accepted = core.workers.trySubmit(lane) { [self] in
-                let response = responder.respond(to: request, context: workerContext)
+                let response: HTTPResponse
+                if heldBack() {
+                    response = core.responder.respond(to: request, context: refused(workerContext, .memory))
+                } else {
+                    response = core.responder.respond(to: request, context: workerContext)
+                }
                 loop.queue.async { [self] in offloadFinished(response, exchange) }
             }
             if accepted { return }
             phase = .ready
-            refusal = "workers"
+            refusal = .workers
         }
-        core.metrics.offloadRejected.increment(labels: [refusal ?? "workers"])
+        respondInline(request, refused(context, refusal), exchange)
+    }
+
+    enum Refusal: String { case memory, workers }
+
+    /// The context of a request refused with 503 and `Retry-After` (counted by reason).
+    private func refused(_ context: RequestContext, _ reason: Refusal) -> RequestContext {
+        core.metrics.offloadRejected.increment(labels: [reason.rawValue])
         var refused = context
         refused.handler = nil
         refused.routingError = ProblemDetails(
             status: .serviceUnavailable,
-            detail: refusal == "memory" ? "the server is holding as much response data as it may; retry shortly" : "every worker is busy; retry shortly"
+            detail: reason == .memory ? "the server is holding as much response data as it may; retry shortly" : "every worker is busy; retry shortly"
         ).withHeader("Retry-After", String(core.configuration.retryAfterSeconds))
-        respondInline(request, refused, exchange)
+        return refused
     }
 
     private func offloadFinished(_ response: HTTPResponse, _ exchange: Exchange) {

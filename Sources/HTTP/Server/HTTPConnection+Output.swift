@@ -35,6 +35,8 @@ extension HTTPConnection {
                 finishExchange(exchange, bodyBytes: 0, completed: true)
             } else {
                 phase = .pulling(exchange, producer, producing: false)
+                producerBytes = producer.retainedBytes
+                account()
             }
         case .eventStream(let setup):
             writeHead(response, &exchange, framing: mayHaveBody ? .streamed : .none)
@@ -82,6 +84,10 @@ extension HTTPConnection {
 
     func finishExchange(_ exchange: Exchange, bodyBytes: Int, completed: Bool) {
         phase = .ready
+        if producerBytes != 0 {
+            producerBytes = 0
+            account()
+        }
         if !exchange.keepAlive || core.isDraining { closeWhenFlushed = true }
         if parser.isReceivingHead { headStartedAt = monotonicNanos() }
         exchange.hooks.run(ResponseOutcome(status: exchange.status, bodyBytes: bodyBytes, completed: completed))
@@ -118,11 +124,12 @@ extension HTTPConnection {
         }
     }
 
-    /// Reports changes in the bytes this connection holds on its own to the memory budget.
-    /// (Nothing happens on the common path: output written at once, nothing held.)
+    /// Reports changes in the bytes this connection holds on its own (unsent output it owns, and
+    /// what the producer of a pulled body keeps) to the memory budget. (Nothing happens on the
+    /// common path: output written at once, nothing held.)
     @inline(__always)
-    private func account() {
-        let owned = output.ownedUnsent
+    func account() {
+        let owned = output.ownedUnsent + producerBytes
         if owned != accountedBytes {
             core.memory.adjust(by: owned - accountedBytes)
             accountedBytes = owned

@@ -20,7 +20,9 @@ final class HTTPConnection: EventStreamSink, @unchecked Sendable {
 
     var parser: HTTPParser
     var output = OutputQueue()
-    /// `output.ownedUnsent` as last reported to the server's response-memory budget.
+    /// What the body being pulled keeps between chunks (`BodyProducer.retainedBytes`).
+    var producerBytes = 0
+    /// `output.ownedUnsent + producerBytes` as last reported to the server's response-memory budget.
     var accountedBytes = 0
     var readSource: DispatchSourceRead?
     var writeSource: DispatchSourceWrite?
@@ -132,6 +134,7 @@ final class HTTPConnection: EventStreamSink, @unchecked Sendable {
         output.discard()
         core.memory.adjust(by: -accountedBytes)
         accountedBytes = 0
+        producerBytes = 0
         if let rs = readSource {
             if readSuspended { rs.resume() }
             rs.cancel()
