@@ -89,3 +89,80 @@ struct AccessLogTests {
         #expect(AccessLogMiddleware(logger: text).direct == nil)
     }
 }
+
+@Suite("Log output to a descriptor")
+struct LogOutputTests {
+    /// Reads everything the pipe holds now (non-blocking).
+    static func drain(_ fd: Int32) -> [UInt8] {
+        var out: [UInt8] = []
+        var buf = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = buf.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n <= 0 { return out }
+            out += buf[0..<n]
+        }
+    }
+
+    @Test("a burst of lines arrives whole and in order; a line after a pause arrives without a flush; dropped lines are counted")
+    func burstsPausesAndDrops() throws {
+        var fds: [Int32] = [0, 0]
+        #expect(pipe(&fds) == 0)
+        defer { close(fds[0]); close(fds[1]) }
+        _ = fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_NONBLOCK)
+        let out = LogOutput(fileDescriptor: fds[1], capacityBytes: 1 << 20, coalescing: .milliseconds(50))
+        // Two threads, as two event loops: each thread's lines in order, none split.
+        DispatchQueue.concurrentPerform(iterations: 2) { t in
+            for i in 0..<2000 { out.write(line: Array("t\(t) line \(i) \(String(repeating: "x", count: i % 40))\n".utf8)) }
+        }
+        // The pipe holds 64 KiB: read while the writer writes.
+        var received: [UInt8] = []
+        var flushed = false
+        for _ in 0..<100 where !flushed {
+            received += Self.drain(fds[0])
+            flushed = out.flush(timeout: 0.05)
+        }
+        #expect(flushed)
+        received += Self.drain(fds[0])
+        let lines = String(decoding: received, as: UTF8.self).split(separator: "\n")
+        #expect(lines.count == 4000)
+        for t in 0..<2 {
+            let mine = lines.filter { $0.hasPrefix("t\(t) ") }.map { Int($0.split(separator: " ")[2]) ?? -1 }
+            #expect(mine == Array(0..<2000), "thread \(t)'s lines in order and whole")
+        }
+        // Idle writer: the next line is woken for, not left for a flush.
+        usleep(200_000)
+        out.write(line: Array("after a pause\n".utf8))
+        var got: [UInt8] = []
+        let deadline = Date().addingTimeInterval(2)
+        while got.isEmpty, Date() < deadline { usleep(5_000); got = Self.drain(fds[0]) }
+        #expect(String(decoding: got, as: UTF8.self) == "after a pause\n")
+        #expect(out.droppedLines == 0)
+    }
+
+    @Test("when the reader stops, the buffer fills, lines are dropped and counted, and nothing blocks")
+    func stalledReaderDropsLines() throws {
+        var fds: [Int32] = [0, 0]
+        #expect(pipe(&fds) == 0)
+        defer { close(fds[0]); close(fds[1]) }
+        let out = LogOutput(fileDescriptor: fds[1], capacityBytes: 4096)
+        let started = Date()
+        // 64 KiB of pipe and 4 KiB of buffer cannot take 1 MB.
+        for i in 0..<10_000 { out.write(line: Array("line \(i) \(String(repeating: "y", count: 90))\n".utf8)) }
+        #expect(Date().timeIntervalSince(started) < 5, "write(line:) never waits for the reader")
+        #expect(out.droppedLines > 0)
+        _ = fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_NONBLOCK)
+        var received: [UInt8] = []
+        for _ in 0..<200 {
+            received += Self.drain(fds[0])
+            if out.flush(timeout: 0.05) { break }
+        }
+        received += Self.drain(fds[0])
+        // What was not dropped arrives, as whole lines, in order.
+        #expect(received.last == UInt8(ascii: "\n"))
+        let lines = String(decoding: received, as: UTF8.self).split(separator: "\n")
+        #expect(lines.count == 10_000 - out.droppedLines)
+        let numbers = lines.map { Int($0.split(separator: " ")[1]) ?? -1 }
+        #expect(numbers == numbers.sorted() && Set(numbers).count == numbers.count)
+        #expect(lines.allSatisfy { $0.hasSuffix(String(repeating: "y", count: 90)) })
+    }
+}

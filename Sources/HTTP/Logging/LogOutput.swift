@@ -10,10 +10,14 @@ import Synchronization
 /// Where log lines go: a file descriptor (stdout by default) or memory (tests).
 ///
 /// A descriptor output never makes its caller wait on `write(2)`: `write(line:)` appends the line
-/// to a bounded buffer and one writer thread drains it, several lines per system call. When the
-/// buffer is full (the terminal, pipe or collector cannot keep up) the line is dropped and
-/// counted (`droppedLines`, exported as `log_lines_dropped_total`): an event loop never waits on
-/// its access log. Lines are never split or interleaved.
+/// to a bounded buffer and one writer thread drains it, several lines per system call. While
+/// lines keep coming the writer takes them every `coalescing` interval (10 ms: one `write` and
+/// no thread wake-ups per request at 50,000 requests a second, where waking the writer for each
+/// line cost the event loops a futex call and a context switch each), or at once when a quarter
+/// of the buffer is pending; an idle writer is woken by the first line. When the buffer is full
+/// (the terminal, pipe or collector cannot keep up) the line is dropped and counted
+/// (`droppedLines`, exported as `log_lines_dropped_total`): an event loop never waits on its
+/// access log. Lines are never split or interleaved, and `flush` writes what is pending at once.
 public final class LogOutput: Sendable {
     private struct State {
         var pending: [UInt8] = []
@@ -23,6 +27,10 @@ public final class LogOutput: Sendable {
         var writerStarted = false
         /// The writer is between batches or asleep; a flush waiter watches `written`.
         var writing = false
+        /// The writer found nothing to write and waits for a signal (not for its interval).
+        var sleeping = false
+        /// The writer was signalled because a quarter of the buffer is pending.
+        var hurried = false
     }
 
     private let fd: Int32?
@@ -32,15 +40,19 @@ public final class LogOutput: Sendable {
     private let progress = DispatchSemaphore(value: 0)
     /// Bytes that may wait for the writer before lines are dropped.
     public let capacityBytes: Int
+    /// How long lines gather between two writes while they keep coming.
+    public let coalescing: DispatchTimeInterval
 
-    public init(fileDescriptor: Int32, capacityBytes: Int = 1 << 20) {
+    public init(fileDescriptor: Int32, capacityBytes: Int = 1 << 20, coalescing: DispatchTimeInterval = .milliseconds(10)) {
         fd = fileDescriptor
         self.capacityBytes = max(4096, capacityBytes)
+        self.coalescing = coalescing
     }
 
     private init(memory: Void) {
         fd = nil
         capacityBytes = Int.max
+        coalescing = .never
     }
 
     public static let standardOutput = LogOutput(fileDescriptor: 1)
@@ -66,11 +78,18 @@ public final class LogOutput: Sendable {
                 s.dropped += 1
                 return (false, false)
             }
-            let wasEmpty = s.pending.isEmpty
             s.pending.append(contentsOf: line)
             let start = !s.writerStarted
             s.writerStarted = true
-            return (start, wasEmpty && !s.writing)
+            var signal = false
+            if s.sleeping {
+                s.sleeping = false
+                signal = true
+            } else if !s.hurried, s.pending.count >= capacityBytes / 4 {
+                s.hurried = true
+                signal = true
+            }
+            return (start, signal && !start)
         }
         if startWriter {
             let thread = Thread { [self] in runWriter() }
@@ -102,9 +121,11 @@ public final class LogOutput: Sendable {
             let hasWork = state.withLock { s -> Bool in
                 if s.pending.isEmpty {
                     s.writing = false
+                    s.sleeping = true
                     return false
                 }
                 s.writing = true
+                s.hurried = false
                 swap(&batch, &s.pending)
                 return true
             }
@@ -124,6 +145,8 @@ public final class LogOutput: Sendable {
             batch.removeAll(keepingCapacity: batch.capacity <= 4 * 65536)
             state.withLock { $0.written += count }
             progress.signal()
+            // Let the next lines gather (a signal cuts it short: a quarter full, or a flush).
+            _ = wake.wait(timeout: .now() + coalescing)
         }
     }
 }
