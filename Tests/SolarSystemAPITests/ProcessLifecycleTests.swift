@@ -211,6 +211,55 @@ struct ConfigurationTests {
         #expect(try Self.run(["healthcheck", "--url", "ftp://example"]).0 == 64)
     }
 
+    @Test("--cache-max-mb and SOLARSYSTEM_CACHE_MAX_MB cap the SQLite cache of the running server: old rows are evicted, recent ones still hit after a restart")
+    func cacheCap() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("solarsystem-cap-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = dir.appendingPathComponent("cache.sqlite").path
+        func get(_ port: Int, _ target: String) throws -> RawResponse {
+            let c = try RawClient(port: port, receiveTimeout: 30)
+            defer { c.close() }
+            try c.send("GET \(target) HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
+            return try c.readResponse()
+        }
+        func metric(_ port: Int, _ name: String) -> Double? {
+            guard let text = try? get(port, "/metrics").bodyText else { return nil }
+            let line = text.split(separator: "\n").first { $0.hasPrefix(name + " ") }
+            return line.flatMap { Double($0.split(separator: " ").last ?? "") }
+        }
+        // Cassini at 5,000 samples is one row of about 285 KB: eight of them are twice the cap.
+        let counts = Array(5_000..<5_008)
+        // The flag wins over the variable (500 MiB would evict nothing).
+        let (first, port1, _) = try ProcessLifecycleTests.launch(["--cache-max-mb", "1"], db: db, environment: ["SOLARSYSTEM_CACHE_MAX_MB": "500"])
+        defer { if first.isRunning { kill(first.processIdentifier, SIGKILL) } }
+        #expect(metric(port1, "solarsystem_sample_cache_max_bytes") == 1_048_576)
+        for n in counts {
+            #expect(try get(port1, "/v1/missions/cassini/trajectory?samples=\(n)").status == 200)
+        }
+        // Writes are queued off the request path: wait until every row was written or evicted.
+        #expect(TestServer.eventually(timeout: 20) {
+            let rows = metric(port1, "solarsystem_sample_cache_rows") ?? 0
+            let evicted = metric(port1, "solarsystem_sample_cache_evictions_total") ?? 0
+            return rows + evicted == Double(counts.count) && evicted > 0
+        }, "rows \(metric(port1, "solarsystem_sample_cache_rows") ?? -1), evictions \(metric(port1, "solarsystem_sample_cache_evictions_total") ?? -1)")
+        let bytes = metric(port1, "solarsystem_sample_cache_bytes") ?? .infinity
+        #expect(bytes <= 1_048_576, "\(bytes) bytes held under a 1 MiB cap")
+        first.terminate(); ProcessLifecycleTests.waitForExit(first)
+        #expect(first.terminationStatus == 0)
+
+        // Restarted on the same file with only the variable: the cap comes from it, the newest
+        // row is served from SQLite, the oldest was evicted and is computed again.
+        let (second, port2, _) = try ProcessLifecycleTests.launch([], db: db, environment: ["SOLARSYSTEM_CACHE_MAX_MB": "1"])
+        defer { if second.isRunning { kill(second.processIdentifier, SIGKILL) } }
+        #expect(metric(port2, "solarsystem_sample_cache_max_bytes") == 1_048_576)
+        #expect(try get(port2, "/v1/missions/cassini/trajectory?samples=\(counts.last!)").status == 200)
+        #expect(metric(port2, "solarsystem_sample_cache_hits_total") == 1)
+        #expect(try get(port2, "/v1/missions/cassini/trajectory?samples=\(counts.first!)").status == 200)
+        #expect(metric(port2, "solarsystem_sample_cache_misses_total") == 1)
+        second.terminate(); ProcessLifecycleTests.waitForExit(second)
+    }
+
     @Test("migrate applies once and lists what it applied")
     func migrate() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("solarsystem-migrate-\(UUID().uuidString)")
