@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The web viewer in headless Chromium (scripts/browser/viewer_check.py): page load without
 # console errors, non-blank canvas, planets within 2 px of /v1/scene's projection, presets,
-# controls, accessibility basics, API errors shown, a mission replay surviving a cut stream,
+# the picture link showing the page's view (pan included), controls, accessibility basics, API errors shown, a mission replay surviving a cut stream,
 # path traversal refused. Exits non-zero and names each failed check.
 #
 #   scripts/viewer-check.sh                         # builds and starts a release server itself

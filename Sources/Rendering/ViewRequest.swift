@@ -74,11 +74,7 @@ public struct ViewRequest: Sendable, Hashable {
         labels: LabelOptions = .standard, mission: String? = nil, missionHours: Double? = nil
     ) throws(ViewRequestError) {
         guard Self.sizeRange.contains(width), Self.sizeRange.contains(height) else { throw .badSize(width: width, height: height) }
-        if case let .orbit(_, az, el, d) = camera {
-            if let az, !az.isFinite { throw .badCamera("azimuth must be a finite number of radians") }
-            if let el, !(el.isFinite && abs(el) <= Double.pi / 2) { throw .badCamera("elevation must be within −π/2…π/2 radians") }
-            if let d, !(d.isFinite && d > 0 && d <= 1e4) { throw .badCamera("distance must be in (0, 10000] scene units") }
-        }
+        try Self.validate(camera)
         self.instant = instant
         self.width = width
         self.height = height
@@ -86,5 +82,25 @@ public struct ViewRequest: Sendable, Hashable {
         self.labels = labels
         self.mission = mission
         self.missionHours = missionHours
+    }
+
+    /// The most a pan may move the camera's target along each axis (the camera's own distance
+    /// limit: farther than that, nothing of the system is left in view).
+    public static let panLimit = 1e4
+
+    private static func validate(_ camera: CameraChoice) throws(ViewRequestError) {
+        switch camera {
+        case let .orbit(_, az, el, d):
+            if let az, !az.isFinite { throw .badCamera("azimuth must be a finite number of radians") }
+            if let el, !(el.isFinite && abs(el) <= Double.pi / 2) { throw .badCamera("elevation must be within −π/2…π/2 radians") }
+            if let d, !(d.isFinite && d > 0 && d <= 1e4) { throw .badCamera("distance must be in (0, 10000] scene units") }
+        case let .panned(inner, offset):
+            guard [offset.x, offset.y, offset.z].allSatisfy({ $0.isFinite && abs($0) <= panLimit }) else {
+                throw .badCamera("pan must be three finite scene-unit offsets within ±10000")
+            }
+            try validate(inner)
+        case .overview, .focus, .pose:
+            break
+        }
     }
 }

@@ -154,6 +154,7 @@ public struct ViewScene: Sendable {
         case let .focus(b): target = b
         case let .orbit(b, _, _, _): target = b
         case .pose: return nil
+        case let .panned(inner, _): return systemInView(inner)
         }
         let planet = target.isSatellite ? (target.parent ?? target) : target
         return planet == .sun ? nil : planet

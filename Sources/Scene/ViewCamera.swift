@@ -16,6 +16,9 @@ public enum CameraChoice: Sendable, Hashable {
     case orbit(target: BodyID, azimuthRad: Double?, elevationRad: Double?, distance: Double?)
     /// A pose computed elsewhere (a mission's framing).
     case pose(CameraPose)
+    /// Another choice with its target, and the eye with it, moved by `offset` scene units: a
+    /// client's pan. The angles and the distance stay those of the inner choice.
+    indirect case panned(CameraChoice, offset: Vector3)
 }
 
 /// A perspective camera for one image: eye, target, up, vertical field of view and viewport.
@@ -199,6 +202,10 @@ extension ViewCamera {
             )
         case let .pose(p):
             return p
+        case let .panned(inner, offset):
+            let p = pose(for: inner, positions: positions, layout: layout, aspect: aspect)
+            return CameraPose(target: p.target + offset, distance: p.distance, azimuthRad: p.azimuthRad,
+                              elevationRad: p.elevationRad, fieldOfViewDeg: p.fieldOfViewDeg)
         }
     }
 
@@ -212,11 +219,29 @@ extension ViewCamera {
 extension CameraChoice {
     /// The choice from the view endpoints' query: no focus and no angles is the overview; a
     /// focus alone is its preset framing; any explicit angle or distance makes an orbit camera
-    /// around the focus (the Sun when none is named), missing parts taken from the framing.
-    public static func from(focus: BodyID?, azimuthRad: Double?, elevationRad: Double?, distance: Double?) -> CameraChoice {
+    /// around the focus (the Sun when none is named), missing parts taken from the framing; a
+    /// non-zero `pan` then moves that camera's target by so many scene units.
+    public static func from(focus: BodyID?, azimuthRad: Double?, elevationRad: Double?, distance: Double?, pan: Vector3 = .zero) -> CameraChoice {
+        let choice: CameraChoice
         if azimuthRad == nil, elevationRad == nil, distance == nil {
-            return focus.map { .focus($0) } ?? .overview
+            choice = focus.map { .focus($0) } ?? .overview
+        } else {
+            choice = .orbit(target: focus ?? .sun, azimuthRad: azimuthRad, elevationRad: elevationRad, distance: distance)
         }
-        return .orbit(target: focus ?? .sun, azimuthRad: azimuthRad, elevationRad: elevationRad, distance: distance)
+        return pan == .zero ? choice : .panned(choice, offset: pan)
+    }
+
+    /// The choice with its distance replaced, keeping its kind where the kind allows (orbit
+    /// cameras, panned or not); other choices become the pose they give with the new distance.
+    public func with(distance: Double, pose: CameraPose) -> CameraChoice {
+        switch self {
+        case let .orbit(target, azimuth, elevation, _):
+            return .orbit(target: target, azimuthRad: azimuth, elevationRad: elevation, distance: distance)
+        case let .panned(.orbit(target, azimuth, elevation, _), offset):
+            return .panned(.orbit(target: target, azimuthRad: azimuth, elevationRad: elevation, distance: distance), offset: offset)
+        default:
+            return .pose(CameraPose(target: pose.target, distance: distance, azimuthRad: pose.azimuthRad,
+                                    elevationRad: pose.elevationRad, fieldOfViewDeg: pose.fieldOfViewDeg))
+        }
     }
 }

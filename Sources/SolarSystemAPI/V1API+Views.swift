@@ -13,15 +13,16 @@ public struct ViewQuery: Sendable {
     let mission: (engine: MissionEngine, hours: Double)?
     let freshness: Freshness
 
-    public static let parameters: Set<String> = ["date", "width", "height", "focus", "mission", "t", "azimuth", "elevation", "distance", "labels"]
+    public static let parameters: Set<String> = ["date", "width", "height", "focus", "mission", "t", "azimuth", "elevation", "distance", "pan", "labels"]
 
     /// Parses the view parameters (all optional, as strings). `mission` draws that mission's
     /// trajectories and visible event labels at the instant `date`, or (without `date`) at `t`
     /// hours from launch (default 0), and, unless a focus or angles are given, uses the mission's
-    /// camera. `t` without `mission` is validated and has no effect.
+    /// camera. `t` without `mission` is validated and has no effect. `pan` (`x,y,z` scene units)
+    /// moves whichever camera results, target and eye together, as a client's pan does.
     public static func parse(
         date: String?, width: String?, height: String?, focus: String?, mission: String?, t: String?,
-        azimuth: String?, elevation: String?, distance: String?, labels: String?, services: APIServices
+        azimuth: String?, elevation: String?, distance: String?, pan: String? = nil, labels: String?, services: APIServices
     ) throws(ProblemDetails) -> ViewQuery {
         func int(_ name: String, _ text: String?, default value: Int) throws(ProblemDetails) -> Int {
             guard let text else { return value }
@@ -51,6 +52,7 @@ public struct ViewQuery: Sendable {
         if let el, abs(el) > Double.pi / 2 { throw .invalidParameter("elevation", value: elevation ?? "", accepted: "radians in −π/2…π/2", reason: "out of range") }
         let dist = try number("distance", distance, accepted: "scene units in (0, 10000]")
         if let dist, !(dist > 0 && dist <= 1e4) { throw .invalidParameter("distance", value: distance ?? "", accepted: "scene units in (0, 10000]", reason: "out of range") }
+        let offset = try Self.pan(pan)
         var labelOptions = LabelOptions.standard
         if let labels {
             switch LabelOptions.parse(labels) {
@@ -58,7 +60,7 @@ public struct ViewQuery: Sendable {
             case let .failure(e): throw .invalidParameter("labels", value: labels, accepted: "a comma list of planets, moons, stars, events, all, none", reason: e.description)
             }
         }
-        var camera = CameraChoice.from(focus: focusID, azimuthRad: az, elevationRad: el, distance: dist)
+        var camera = CameraChoice.from(focus: focusID, azimuthRad: az, elevationRad: el, distance: dist, pan: offset)
         let instant: Instant
         var freshness = Freshness(dateParameter: date)
         var missionHours: Double?
@@ -85,7 +87,8 @@ public struct ViewQuery: Sendable {
             missionHours = hours
             if focusID == nil, az == nil, el == nil, dist == nil {
                 let framing = engine.framing(atHours: hours)
-                camera = framing.pose.map { .pose($0) } ?? .overview
+                let framed: CameraChoice = framing.pose.map { .pose($0) } ?? .overview
+                camera = offset == .zero ? framed : .panned(framed, offset: offset)
             }
             missionEngine = engine
         } else {
@@ -101,6 +104,20 @@ public struct ViewQuery: Sendable {
         let proposed = try viewRequest(camera)
         let request = try viewRequest(Self.cameraOutsideBodies(proposed, services: services))
         return ViewQuery(request: request, mission: missionEngine.map { ($0, missionHours ?? 0) }, freshness: freshness)
+    }
+
+    static let panAccepted = "three numbers x,y,z: how far to move the camera's target, in scene units, each within ±\(JSONWriter.plain(ViewRequest.panLimit))"
+
+    /// `pan=x,y,z`, or zero when absent.
+    static func pan(_ text: String?) throws(ProblemDetails) -> Vector3 {
+        guard let text else { return .zero }
+        let parts = text.split(separator: ",", maxSplits: 3, omittingEmptySubsequences: false)
+        let v = parts.compactMap { DecimalNumber.double(String($0)) }
+        guard parts.count == 3, v.count == 3 else { throw .invalidParameter("pan", value: text, accepted: panAccepted) }
+        guard v.allSatisfy({ abs($0) <= ViewRequest.panLimit }) else {
+            throw .invalidParameter("pan", value: text, accepted: panAccepted, reason: "out of range")
+        }
+        return Vector3(v[0], v[1], v[2])
     }
 
     /// The mission overlays to draw (none without a mission). They take a few hundred samples
@@ -133,12 +150,7 @@ public struct ViewQuery: Sendable {
             let along = rel.dot(direction)
             let r2 = (b.radius * 1.05) * (b.radius * 1.05)
             distance = along + (max(0, r2 - (rel.dot(rel) - along * along))).squareRoot()
-            if case let .orbit(target, azimuth, elevation, _) = camera {
-                camera = .orbit(target: target, azimuthRad: azimuth, elevationRad: elevation, distance: distance)
-            } else {
-                camera = .pose(CameraPose(target: pose.target, distance: distance, azimuthRad: pose.azimuthRad,
-                                          elevationRad: pose.elevationRad, fieldOfViewDeg: pose.fieldOfViewDeg))
-            }
+            camera = camera.with(distance: distance, pose: pose)
         }
         throw .invalidParameter("distance", value: JSONWriter.plain(distance), accepted: "a camera outside every body", reason: "no place outside the bodies on this line of sight")
     }
@@ -197,7 +209,7 @@ extension V1API {
         let v = try ViewQuery.parse(
             date: try q.string("date"), width: try q.string("width"), height: try q.string("height"), focus: try q.string("focus"),
             mission: try q.string("mission"), t: try q.string("t"), azimuth: try q.string("azimuth"), elevation: try q.string("elevation"),
-            distance: try q.string("distance"), labels: try q.string("labels"), services: services)
+            distance: try q.string("distance"), pan: try q.string("pan"), labels: try q.string("labels"), services: services)
         let contentType = format == .svg ? "image/svg+xml; charset=utf-8" : format.contentType
         let large = format != .svg && v.request.width * v.request.height > Self.largeViewPixels
         let services = self.services

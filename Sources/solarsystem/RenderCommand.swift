@@ -18,6 +18,7 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "Camera azimuth, radians.") var azimuth: String?
     @Option(help: "Camera elevation, radians (−π/2…π/2).") var elevation: String?
     @Option(help: "Camera distance, scene units.") var distance: String?
+    @Option(help: "Move the camera's target (and the camera) by x,y,z scene units.") var pan: String?
     @Option(help: "Pixels (16…4096).") var width: String?
     @Option(help: "Pixels (16…4096).") var height: String?
     @Option(help: "Label groups: planets, moons, stars, events, all, none.") var labels: String?
@@ -33,7 +34,7 @@ struct RenderCommand: ParsableCommand {
         let query: ViewQuery
         do {
             query = try ViewQuery.parse(date: date, width: width, height: height, focus: focus, mission: mission, t: hours,
-                                        azimuth: azimuth, elevation: elevation, distance: distance, labels: labels, services: services)
+                                        azimuth: azimuth, elevation: elevation, distance: distance, pan: pan, labels: labels, services: services)
         } catch {
             throw CLIError(error.detail ?? error.description)
         }

@@ -42,6 +42,32 @@ struct ViewEndpointsTests {
         #expect(try APIServer.get("/v1/views/system.svg?date=2026-11-22&distance=5e-324&width=64&height=48").status == 200)
     }
 
+    @Test("pan: the orbit camera around the Sun moved by Mars's scene position draws Mars's orbit camera; zero is no pan; bad values get 400 naming pan")
+    func pan() throws {
+        let scene = try APIServer.get("/v1/scene?date=2026-11-22")
+        let mars = try #require(scene.objects("bodies").first { $0["id"] as? String == "mars" })
+        let p = try #require(vector(mars["position"]))
+        func circles(_ r: RawResponse) -> [String: String] {
+            var out: [String: String] = [:]
+            for m in r.bodyText.matches(of: /<circle id="body-([a-z0-9]+)" cx="([-0-9.]+)" cy="([-0-9.]+)"/) { out[String(m.1)] = "\(m.2),\(m.3)" }
+            return out
+        }
+        let camera = "date=2026-11-22&width=800&height=450&azimuth=0.3&elevation=0.5&distance=20"
+        let around = try APIServer.get("/v1/views/system.svg?\(camera)&focus=mars")
+        let panned = try APIServer.get("/v1/views/system.svg?\(camera)&pan=\(p.x),\(p.y),\(p.z)")
+        #expect(around.status == 200 && panned.status == 200)
+        let a = circles(around), b = circles(panned)
+        #expect(a.count >= 8 && a == b, "\(a.count) bodies around Mars, \(b.count) panned; differing: \(a.filter { b[$0.key] != $0.value }.keys.sorted())")
+        #expect(a != circles(try APIServer.get("/v1/views/system.svg?\(camera)")), "without the pan the picture differs")
+        let zero = try APIServer.get("/v1/views/system.svg?\(camera)&pan=0,-0,0e0")
+        let none = try APIServer.get("/v1/views/system.svg?\(camera)")
+        #expect(zero.body == none.body && zero.header("etag") == none.header("etag"))
+        for bad in ["1,2", "1,2,3,4", "a,b,c", "1,,3", "10001,0,0", "0,0,-1e5", "nan,0,0", "0x1,0,0", ""] {
+            let r = try APIServer.get("/v1/views/system.png?date=2026-11-22&pan=\(bad)")
+            #expect(r.status == 400 && r.json["parameter"] as? String == "pan", "pan=\(bad): \(r.status) \(r.bodyText)")
+        }
+    }
+
     @Test("with mission, date decides over t; t without mission has no effect; any mission time is drawn")
     func missionTimeAndDate() throws {
         let dated = try APIServer.get("/v1/views/system.svg?mission=apollo11&t=5&date=1969-07-20T20:17:00Z&width=200&height=100")

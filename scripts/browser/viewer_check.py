@@ -9,7 +9,8 @@ Fails (exit 1, naming each failed check) unless:
   - for a fixed date, every planet the viewer reports is where this script's own perspective
     projection of /v1/scene puts it, through the camera the viewer reports, within 2 px; the
     camera of a focus preset is the server's /v1/camera/focus framing; labels do not overlap;
-  - the "picture" link is the server's PNG of the same size;
+  - the "picture" link is the server's PNG of the same view: its size, and (read as SVG) every
+    planet in it within 2 px of where the page drew it, before and after a pan;
   - an API error reaches the page as the problem's detail, with a non-blank canvas;
   - mouse, wheel, keyboard and touch move the camera; controls are labelled and reachable by Tab;
     prefers-reduced-motion makes preset changes immediate;
@@ -24,6 +25,7 @@ import argparse
 import json
 import math
 import os
+import re
 import socket
 import sys
 import threading
@@ -130,6 +132,7 @@ def check_desktop(browser, base, checks, shots):
     size = (int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")) if png[:8] == b"\x89PNG\r\n\x1a\n" else None
     vp = state["viewport"]
     checks.check(kind == "image/png" and size == (round(vp["width"]), round(vp["height"])), f"picture link is a {size} PNG of the {vp['width']}x{vp['height']} view")
+    check_picture_is_view(checks, state, "overview", at_least=8)
 
     print("focus preset: Saturn")
     page.goto(urllib.parse.urljoin(base, f"?date={FIXED_DATE}&focus=saturn"))
@@ -168,6 +171,30 @@ def check_projection(checks, state, scene, what, at_least=1):
                  + (f"; not reported: {missing}" if missing else ""))
 
 
+def check_picture_is_view(checks, state, what, at_least=1):
+    """The "picture" link asked as SVG (same parameters): each planet the page drew inside the
+    canvas is a `<circle id="body-…">` within 2 px of the page's pixel."""
+    url = state["picture"].replace("/v1/views/system.png", "/v1/views/system.svg")
+    with urllib.request.urlopen(url, timeout=60) as r:
+        svg = r.read().decode()
+    circles = {m[1]: (float(m[2]), float(m[3])) for m in re.finditer(r'<circle id="body-([a-z0-9]+)" cx="([-0-9.]+)" cy="([-0-9.]+)"', svg)}
+    vp = state["viewport"]
+    worst, compared, missing = 0.0, 0, []
+    for body, (x, y) in state["planets"].items():
+        if not (0 <= x <= vp["width"] and 0 <= y <= vp["height"]):
+            continue
+        drawn = circles.get(body)
+        if drawn is None:
+            missing.append(body)
+            continue
+        compared += 1
+        worst = max(worst, math.hypot(drawn[0] - x, drawn[1] - y))
+    query = urllib.parse.urlsplit(url).query
+    checks.check(compared >= at_least and not missing and worst <= 2,
+                 f"{what}: the picture shows {compared} planets within 2 px of the page's (worst {worst:.3f} px; {query})"
+                 + (f"; missing from the picture: {missing}" if missing else ""))
+
+
 def check_labels(checks, state):
     boxes = state["labels"]
     overlaps = [(a["id"], b["id"]) for i, a in enumerate(boxes) for b in boxes[i + 1:]
@@ -201,6 +228,7 @@ def check_controls(page, checks):
     time.sleep(0.2)
     panned = page.evaluate("window.__solarsystem.camera")
     checks.check(max(abs(a - b) for a, b in zip(panned["target"], zoomed["target"])) > 1e-3, "Shift-drag pans")
+    check_picture_is_view(checks, page.evaluate("window.__solarsystem"), "after orbiting, zooming and panning")
     page.evaluate("document.getElementById('sky').focus()")
     page.key("ArrowLeft", key_code=37)
     page.key("+", code="Equal", key_code=187, text="+")
@@ -475,6 +503,21 @@ def check_mission(browser, base, checks, mission="apollo11", speed=100000):
         checks.check(done == len(want), f"the timeline marks {done} of {len(want)} events")
         telemetry = page.evaluate("['t-met', 't-phase', 't-distance', 't-speed', 't-last'].map(id => document.getElementById(id).textContent)")
         checks.check(all(t and t != "—" for t in telemetry), f"telemetry panel filled: {telemetry}")
+        # Turned and panned by hand around the mission (still its focus): the picture follows.
+        if page.evaluate("window.__solarsystem.playing"):
+            page.evaluate("document.getElementById('play').click()")
+        framed = page.wait_for(READY + " && window.__solarsystem", timeout=30)
+        check_picture_is_view(checks, framed, f"{mission}, its own framing")
+        before = framed["camera"]
+        page.evaluate("document.getElementById('sky').focus()")
+        page.key("ArrowLeft", key_code=37)
+        page.key("ArrowUp", key_code=38, modifiers=8)
+        time.sleep(0.3)  # the page publishes when it next draws
+        state = page.wait_for(READY + " && window.__solarsystem", timeout=30)
+        moved = state["camera"]["focus"] == "mission" and abs(state["camera"]["azimuth"] - before["azimuth"]) > 0.01 \
+            and max(abs(a - b) for a, b in zip(state["camera"]["target"], before["target"])) > 0
+        checks.check(moved, f"{mission}: the arrow keys turn and Shift+arrow pans the mission camera")
+        check_picture_is_view(checks, state, f"{mission}, turned and panned by hand")
         # A cut connection is logged by the browser; anything else is a real error.
         problems = [p for p in page.problems if "/stream" not in p]
         checks.check(not problems, "no console errors during the replay" + (f": {problems}" if problems else ""))

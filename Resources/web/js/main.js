@@ -36,7 +36,6 @@ const state = {
   focus: 'overview',
   camera: new OrbitCamera(),
   pan: [0, 0, 0],
-  userMoved: false,
   transition: null,
   mission: null,
   errors: [],
@@ -166,7 +165,6 @@ function moveCamera(pose) {
     state.transition = { start: performance.now(), from: { azimuth: from, elevation: c.elevation, distance: c.distance, target: c.target }, to };
   }
   state.pan = [0, 0, 0];
-  state.userMoved = false;
   requestDraw();
 }
 
@@ -207,7 +205,6 @@ function minimumDistance() {
 const cameraHandlers = {
   interact() {
     state.transition = null;
-    state.userMoved = true;
   },
   orbit(dAz, dEl) {
     const c = state.camera;
@@ -530,21 +527,33 @@ function loop(now) {
   requestAnimationFrame(loop);
 }
 
-/** The server-rendered PNG of this view: same date, size and camera (panning left out). */
+/**
+ * The server-rendered PNG of this view: same date, size, camera and pan, and the mission's
+ * lines when one is loaded. The camera is always sent explicitly (the server's own mission
+ * framing is taken at the picture's instant, while the page keeps the angles it framed at
+ * launch and follows the target).
+ */
 function updatePicture() {
   const c = state.camera;
   const m = state.mission;
-  const q = { width: clampSize(state.width), height: clampSize(state.height) };
-  if (m && !state.userMoved && state.focus === 'mission') {
-    Object.assign(q, { mission: m.detail.id, t: m.hours.toFixed(4) });
-  } else {
-    q.date = dateParam(Math.round(state.simMs / 1000) * 1000);
-    if (state.focus === 'mission') q.focus = 'earth';
-    else if (state.focus !== 'overview') q.focus = state.focus;
-    Object.assign(q, { azimuth: c.azimuth.toFixed(6), elevation: c.elevation.toFixed(6), distance: c.distance.toPrecision(8) });
+  const q = { width: clampSize(state.width), height: clampSize(state.height), date: dateParam(Math.round(state.simMs / 1000) * 1000) };
+  if (m) q.mission = m.detail.id;
+  // The server's target is the focus body (the Sun for the overview); the page's is that point
+  // moved by the pan, and for a mission by the mission's local centre from the Earth.
+  let pan = state.pan;
+  if (state.focus === 'mission') {
+    q.focus = 'earth';
+    if (m?.framing?.localCenter) pan = add(pan, m.framing.localCenter);
+  } else if (state.focus !== 'overview') {
+    q.focus = state.focus;
   }
+  Object.assign(q, { azimuth: c.azimuth.toFixed(6), elevation: c.elevation.toFixed(6), distance: c.distance.toPrecision(8) });
+  if (pan.some((v) => v !== 0)) q.pan = pan.map(panNumber).join(',');
   ui.picture.href = apiURL('v1/views/system.png', q);
 }
+
+/** A pan offset as the server reads it: ten significant digits, within its ±10000. */
+const panNumber = (v) => String(Number(Math.max(-1e4, Math.min(1e4, v)).toPrecision(10)));
 
 const clampSize = (n) => Math.max(16, Math.min(4096, Math.round(n)));
 
