@@ -43,6 +43,17 @@ public final class RawClient {
     private var buffer: [UInt8] = []
     public private(set) var isClosed = false
 
+    /// One GET on a fresh connection to `port` (loopback), closed after the response.
+    public static func get(port: Int, _ target: String, headers: [String: String] = [:], receiveTimeout: Double = 10) throws -> RawResponse {
+        let c = try RawClient(port: port, receiveTimeout: receiveTimeout)
+        defer { c.close() }
+        var text = "GET \(target) HTTP/1.1\r\nHost: test\r\n"
+        for (k, v) in headers { text += "\(k): \(v)\r\n" }
+        text += "\r\n"
+        try c.send(text)
+        return try c.readResponse()
+    }
+
     public init(port: Int, host: String = "127.0.0.1", receiveTimeout: Double = 10, receiveBufferSize: Int32? = nil) throws {
         let family = host.contains(":") ? AF_INET6 : AF_INET
         fd = socket(family, Int32(SOCK_STREAM.rawValue), 0)

@@ -35,13 +35,7 @@ public final class TestServer: @unchecked Sendable {
 
     /// One request on a fresh connection.
     public func get(_ target: String, headers: [String: String] = [:]) throws -> RawResponse {
-        let c = try client()
-        defer { c.close() }
-        var text = "GET \(target) HTTP/1.1\r\nHost: test\r\n"
-        for (k, v) in headers { text += "\(k): \(v)\r\n" }
-        text += "\r\n"
-        try c.send(text)
-        return try c.readResponse()
+        try RawClient.get(port: port, target, headers: headers)
     }
 
     public func stop() {

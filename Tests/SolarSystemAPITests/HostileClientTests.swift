@@ -13,10 +13,7 @@ struct HostileClientTests {
     /// build on a busy CI machine is slow; the bounds that matter are asserted by the callers).
     static func timed(_ port: Int, _ target: String) throws -> (Double, RawResponse) {
         let start = Date()
-        let c = try RawClient(port: port, receiveTimeout: 120)
-        defer { c.close() }
-        try c.send("GET \(target) HTTP/1.1\r\nHost: t\r\n\r\n")
-        let r = try c.readResponse()
+        let r = try RawClient.get(port: port, target, receiveTimeout: 120)
         return (Date().timeIntervalSince(start) * 1000, r)
     }
 

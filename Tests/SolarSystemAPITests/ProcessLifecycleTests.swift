@@ -217,12 +217,7 @@ struct ConfigurationTests {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let db = dir.appendingPathComponent("cache.sqlite").path
-        func get(_ port: Int, _ target: String) throws -> RawResponse {
-            let c = try RawClient(port: port, receiveTimeout: 30)
-            defer { c.close() }
-            try c.send("GET \(target) HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
-            return try c.readResponse()
-        }
+        func get(_ port: Int, _ target: String) throws -> RawResponse { try RawClient.get(port: port, target, receiveTimeout: 30) }
         func metric(_ port: Int, _ name: String) -> Double? {
             guard let text = try? get(port, "/metrics").bodyText else { return nil }
             let line = text.split(separator: "\n").first { $0.hasPrefix(name + " ") }
