@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The web viewer in headless Chromium (scripts/browser/viewer_check.py): page load without
 # console errors, non-blank canvas, planets within 2 px of /v1/scene's projection, presets,
-# the picture link showing the page's view (pan included), controls, accessibility basics, API errors shown, a mission replay surviving a cut stream,
-# path traversal refused. Exits non-zero and names each failed check.
+# the picture link showing the page's view (pan included), controls, accessibility basics, API
+# errors shown, a mission replay surviving a cut stream, path traversal refused. Exits non-zero and names each failed check.
 #
 #   scripts/viewer-check.sh                         # builds and starts a release server itself
 #   scripts/viewer-check.sh http://127.0.0.1:8080/  # checks a server that is already running

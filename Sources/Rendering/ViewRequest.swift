@@ -96,7 +96,7 @@ public struct ViewRequest: Sendable, Hashable {
             if let d, !(d.isFinite && d > 0 && d <= 1e4) { throw .badCamera("distance must be in (0, 10000] scene units") }
         case let .panned(inner, offset):
             guard [offset.x, offset.y, offset.z].allSatisfy({ $0.isFinite && abs($0) <= panLimit }) else {
-                throw .badCamera("pan must be three finite scene-unit offsets within ±10000")
+                throw .badCamera("pan must be three finite scene-unit offsets within ±\(Int(panLimit))")
             }
             try validate(inner)
         case .overview, .focus, .pose:

@@ -228,7 +228,13 @@ extension CameraChoice {
         } else {
             choice = .orbit(target: focus ?? .sun, azimuthRad: azimuthRad, elevationRad: elevationRad, distance: distance)
         }
-        return pan == .zero ? choice : .panned(choice, offset: pan)
+        return choice.panned(by: pan)
+    }
+
+    /// This choice moved by `offset` scene units; itself when the offset is zero, so an absent
+    /// and a zero pan are the same view (and the same cache key).
+    public func panned(by offset: Vector3) -> CameraChoice {
+        offset == .zero ? self : .panned(self, offset: offset)
     }
 
     /// The choice with its distance replaced, keeping its kind where the kind allows (orbit

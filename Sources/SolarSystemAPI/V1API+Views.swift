@@ -87,8 +87,7 @@ public struct ViewQuery: Sendable {
             missionHours = hours
             if focusID == nil, az == nil, el == nil, dist == nil {
                 let framing = engine.framing(atHours: hours)
-                let framed: CameraChoice = framing.pose.map { .pose($0) } ?? .overview
-                camera = offset == .zero ? framed : .panned(framed, offset: offset)
+                camera = (framing.pose.map { .pose($0) } ?? CameraChoice.overview).panned(by: offset)
             }
             missionEngine = engine
         } else {
