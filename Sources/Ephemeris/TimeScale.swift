@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Builds ``Instant`` values from UTC: owns the leap-second table and the ΔT model.
 ///
 /// ```swift
@@ -175,6 +181,37 @@ public enum TimeScale {
             throw .outOfRange(input: "jd:\(jd)", accepted: "Julian dates \(minJD)..<\(maxJD) (years \(yearRange.lowerBound)..\(yearRange.upperBound))")
         }
         return instant(utc: CivilDateTime(julianDay: jd))
+    }
+
+    /// The instant `seconds` of TDB past J2000 (the time argument of SPK kernels and of the
+    /// missions' propagators). TT is exact to the microsecond (TDB − TT evaluated at TDB: the
+    /// two terms change by 2e-10 s over the 1.7 ms between the scales); the UTC label follows
+    /// from TT through the leap seconds (ΔT before 1972). No range check: the caller's seconds
+    /// come from a kernel or from another instant.
+    ///
+    /// ```swift
+    /// TimeScale.instant(tdbSecondsPastJ2000: 0).iso8601   // 2000-01-01T11:58:55.816Z
+    /// ```
+    public static func instant(tdbSecondsPastJ2000 seconds: Double) -> Instant {
+        let g = (357.53 + 0.985_600_28 * (seconds / Constants.secondsPerDay)) * Angle.radiansPerDegree
+        let ttSeconds = seconds - (0.001_657 * sin(g) + 0.000_014 * sin(2 * g))
+        let days = ttSeconds / Constants.secondsPerDay
+        let whole = days.rounded(.down)
+        let jdTT = Constants.jdJ2000 + days
+        // TT − UTC at the label: from the table once the label's day is known (two passes
+        // settle it except inside a leap second, where the label may be a second off).
+        var offset = Constants.ttMinusTAISeconds + 37
+        var label = CivilDateTime(julianDay: jdTT - offset / Constants.secondsPerDay)
+        for _ in 0..<2 {
+            let midnight = CivilDateTime.julianDayNumberAtMidnight(year: label.year, month: label.month, day: label.day)
+            if let tai = taiMinusUTC(jdUTCMidnight: midnight) {
+                offset = tai + Constants.ttMinusTAISeconds
+            } else {
+                offset = deltaT(decimalYear: label.decimalYearForDeltaT)
+            }
+            label = CivilDateTime(julianDay: jdTT - offset / Constants.secondsPerDay)
+        }
+        return Instant(ttWhole: Constants.jdJ2000 + whole, ttFraction: days - whole, utc: label, ttMinusUTCSeconds: offset)
     }
 
     /// The instant of a Unix time in seconds (how `now` arrives from the clock).

@@ -178,3 +178,26 @@ struct InstantArithmeticTests {
         #expect(t0.addingTT(seconds: later.seconds(since: t0)).iso8601 == "2017-07-01T00:00:00Z")
     }
 }
+
+@Suite("Instants from TDB seconds")
+struct TDBInstantTests {
+    @Test("TDB seconds past J2000 round-trip to the microsecond, with the UTC label of the day", arguments: [
+        "1969-07-20T20:17:40Z", "1977-09-05T12:56:00Z", "2000-01-01T11:58:55.816Z", "2016-12-31T23:59:59Z",
+        "2017-01-01T00:00:00Z", "2026-04-06T23:01:00Z", "2100-01-01T00:00:00Z",
+    ])
+    func roundTrip(date: String) throws {
+        let t = try TimeScale.parse(date)
+        let seconds = t.daysSinceJ2000TDB * Constants.secondsPerDay
+        let back = TimeScale.instant(tdbSecondsPastJ2000: seconds)
+        #expect(abs(back.seconds(since: t)) < 1e-6, "\(date): \(back.seconds(since: t)) s")
+        #expect(abs(back.daysSinceJ2000TDB * Constants.secondsPerDay - seconds) < 1e-6)
+        #expect(back.iso8601.hasPrefix(String(date.prefix(19))), "\(back.iso8601) for \(date)")
+    }
+
+    @Test("TDB 0 is J2000.0: 2000-01-01T11:58:55.816Z UTC")
+    func epoch() {
+        let t = TimeScale.instant(tdbSecondsPastJ2000: 0)
+        #expect(abs(t.jdTDB - Constants.jdJ2000) < 1e-9)
+        #expect(t.iso8601.hasPrefix("2000-01-01T11:58:55.81"))
+    }
+}
