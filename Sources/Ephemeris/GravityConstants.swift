@@ -1,6 +1,5 @@
-import Ephemeris
-
-/// Gravitational parameters and zonal harmonics the missions' propagators use, each with its
+/// Gravitational parameters and zonal harmonics (the missions' propagators, the solar-system
+/// barycentre, the planets' centres), each with its
 /// source. GM in km³/s²; radii in km; J_n unnormalised.
 public enum GravityConstants {
     /// GM of the Sun and of each planetary system (planet plus its moons), JPL DE440
