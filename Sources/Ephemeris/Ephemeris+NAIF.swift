@@ -1,0 +1,81 @@
+extension Ephemeris {
+    /// Heliocentric ecliptic J2000 state (km, km/s) of a NAIF id the engine places itself
+    /// (``NAIFBody/known(_:)``), nil for any other. The moons of Jupiter and Saturn are placed
+    /// from their planet's centre (599, 699), as their theories give them, where the engine's
+    /// `io` … `iapetus` hang from the system barycentre it places as the planet.
+    public func naifState(_ id: Int, at t: Instant) -> (positionKm: Vector3, velocityKmS: Vector3)? {
+        guard let known = NAIFBody.known(id) else { return nil }
+        switch known {
+        case .solarSystemBarycentre:
+            return solarSystemBarycentre(at: t)
+        case let .body(b):
+            let s = Self.kilometres(state(b, at: t))
+            guard let parent = b.parent, parent == .jupiter || parent == .saturn else { return s }
+            let offset = barycentreToCentre(parent, at: t)
+            return (s.positionKm + offset.positionKm, s.velocityKmS + offset.velocityKmS)
+        case .earthMoonBarycentre:
+            let earth = Self.kilometres(state(.earth, at: t))
+            let moon = parentRelativeState(.moon, at: t)
+            return (earth.positionKm + moon.positionKm * Self.emratFactor,
+                    earth.velocityKmS + moon.velocityKmPerDay * (Self.emratFactor / Constants.secondsPerDay))
+        case let .planetCentre(p):
+            let s = Self.kilometres(state(p, at: t))
+            let offset = barycentreToCentre(p, at: t)
+            return (s.positionKm + offset.positionKm, s.velocityKmS + offset.velocityKmS)
+        }
+    }
+
+    static func kilometres(_ s: StateVector) -> (positionKm: Vector3, velocityKmS: Vector3) {
+        (s.positionAU * Constants.auKm, s.velocityAUPerDay * (Constants.auKm / Constants.secondsPerDay))
+    }
+
+    /// The solar-system barycentre from the Sun, ecliptic J2000 km and km/s: from the DE kernel
+    /// inside its span; outside it (or without one), Σ GM·r / Σ GM over the Sun and the planetary
+    /// systems from the analytical theories (good to the theories' own errors times the mass
+    /// ratios: kilometres).
+    public func solarSystemBarycentre(at t: Instant) -> (positionKm: Vector3, velocityKmS: Vector3) {
+        if let k = kernel, let seconds = kernelSeconds(t) {
+            let sun = k.sunBarycentricState(secondsPastJ2000: seconds)
+            return (-sun.positionKm, -sun.velocityKmPerSecond)
+        }
+        var p = Vector3.zero, v = Vector3.zero, total = GravityConstants.sunGM
+        let states = allStates(at: t)
+        for body in BodyID.heliocentric {
+            let gm = body == .earth ? GravityConstants.earthGM + GravityConstants.moonGM : GravityConstants.gm(body)
+            // The Earth–Moon barycentre carries both masses.
+            let s = body == .earth ? naifState(3, at: t).map { ($0.positionKm, $0.velocityKmS) } : nil
+            let (pk, vk) = s ?? Self.kilometres(states[body.index])
+            p += pk * gm
+            v += vk * gm
+            total += gm
+        }
+        return (p / total, v / total)
+    }
+
+    /// The vector from a planet's system barycentre (where the engine places the planet) to the
+    /// planet's centre, km and km/s, ecliptic J2000: −Σ (GM_moon / GM_system) · r_moon over the
+    /// moons the engine has — up to about 200 km for Jupiter (Ganymede and Callisto) and 290 km
+    /// for Saturn (Titan). Zero for the other planets (Phobos and Deimos move Mars by 20 cm; the
+    /// engine has no moons of Uranus, Neptune or Pluto).
+    public func barycentreToCentre(_ planet: BodyID, at t: Instant) -> (positionKm: Vector3, velocityKmS: Vector3) {
+        let system = GravityConstants.gm(planet)
+        var p = Vector3.zero, v = Vector3.zero
+        func add(_ m: BodyID, _ r: Vector3, _ rate: Vector3) {
+            let w = GravityConstants.gm(m) / system
+            p -= r * w
+            v -= rate * (w / Constants.secondsPerDay)
+        }
+        let jd = t.jdTDB
+        switch planet {
+        case .jupiter:
+            let r = GalileanMoons.planetocentricPositionsKm(jdTDB: jd), rate = GalileanMoons.planetocentricVelocitiesKmPerDay(jdTDB: jd)
+            for m in GalileanPositions.bodies { add(m, r[m], rate[m]) }
+        case .saturn:
+            let r = SaturnianMoons.planetocentricPositionsKm(jdTDB: jd), rate = SaturnianMoons.planetocentricVelocitiesKmPerDay(jdTDB: jd)
+            for m in SaturnianPositions.bodies { add(m, r[m], rate[m]) }
+        default:
+            return (.zero, .zero)
+        }
+        return (p, v)
+    }
+}

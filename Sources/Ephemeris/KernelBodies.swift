@@ -1,0 +1,205 @@
+/// The bodies of a set of SPK kernels — spacecraft, landers, asteroids, anything with a NAIF id —
+/// placed the way SPICE places them: for a body at an instant, the highest-priority segment
+/// that covers it (kernels loaded later outrank earlier ones, later segments in a file outrank
+/// earlier ones) gives its state relative to the segment's centre, and the centre is placed the
+/// same way, down to a body the engine places itself (the Sun, the planets, the Moon, the
+/// solar-system barycentre, …: ``NAIFBody/known(_:)``).
+///
+/// Frames: J2000 (ICRF) and ECLIPJ2000 segments are used directly; segments in a NAIF built-in
+/// IAU body-fixed frame (IAU_MARS, 10014) are turned by the engine's own IAU rotation of that
+/// body; a segment in any other frame is refused — not used, and listed in ``refusals`` with
+/// the reason — so a kernel that also carries, say, a spacecraft-frame offset still serves
+/// its other bodies. A segment type the reader does not evaluate makes the whole file an
+/// error: its coverage would silently be missing.
+///
+/// ```swift
+/// let bodies = try KernelBodies([voyager, m2020Surface])       // precedence: later wins
+/// let s = try bodies.state(-32, at: t, ephemeris: eph)          // heliocentric, ecliptic J2000
+/// s.positionKm; s.segment.name                                  // "JPL Horizons -32 1-day"
+/// ```
+public final class KernelBodies: Sendable {
+    /// One usable segment, in the order a lookup tries them.
+    public struct Entry: Sendable, Hashable {
+        /// Index into ``kernels``.
+        public let kernel: Int
+        /// Index into that kernel's `segments`.
+        public let segment: Int
+        public let target: Int
+        public let center: Int
+        public let frame: NAIFBody.Frame
+        public let startSeconds: Double
+        public let endSeconds: Double
+        /// The segment's name (SPK segment identifier, up to 40 characters).
+        public let name: String
+        /// The file the segment came from.
+        public let file: String
+
+        @inline(__always) func covers(_ s: Double) -> Bool { s >= startSeconds && s <= endSeconds }
+    }
+
+    /// A segment that is not used, and why.
+    public struct Refusal: Sendable, Hashable, CustomStringConvertible {
+        public let file: String
+        /// 1-based, in file order.
+        public let segmentNumber: Int
+        public let target: Int
+        public let center: Int
+        public let reason: String
+
+        public var description: String {
+            "\(file): segment \(segmentNumber) (\(target) from \(center)) is not used: \(reason)"
+        }
+    }
+
+    /// A body's state, heliocentric ecliptic J2000, with the segment that placed the body itself.
+    public struct State: Sendable {
+        public let positionKm: Vector3
+        public let velocityKmS: Vector3
+        public let segment: Entry
+    }
+
+    /// The SPK types ``SPKKernel`` evaluates, for messages.
+    static let typesRead = "1, 2, 3, 8, 9, 12, 13, 18, 19 and 21"
+
+    public let kernels: [SPKKernel]
+    public let refusals: [Refusal]
+    /// Per target, its usable segments, highest priority first.
+    let entries: [Int: [Entry]]
+    /// Every NAIF id with at least one usable segment, ascending.
+    public let targets: [Int]
+
+    public init(_ kernels: [SPKKernel]) throws(SPKError) {
+        self.kernels = kernels
+        var byTarget: [Int: [Entry]] = [:]
+        var refused: [Refusal] = []
+        for (k, kernel) in kernels.enumerated() {
+            for (i, s) in kernel.segments.enumerated() {
+                guard s.isEvaluated else {
+                    throw SPKError(.unsupported, file: kernel.file, "segment \(i + 1) (\(s.target) from \(s.center), \"\(s.name)\") is SPK type \(s.type); the types read are \(Self.typesRead)")
+                }
+                guard let frame = NAIFBody.frame(s.frame) else {
+                    refused.append(Refusal(file: kernel.file, segmentNumber: i + 1, target: s.target, center: s.center,
+                                           reason: "its frame \(NAIFBody.frameName(s.frame)) is not one the server can turn (J2000, ECLIPJ2000 or a built-in IAU body-fixed frame of a body it knows)"))
+                    continue
+                }
+                guard s.target != s.center else {
+                    refused.append(Refusal(file: kernel.file, segmentNumber: i + 1, target: s.target, center: s.center, reason: "a body relative to itself"))
+                    continue
+                }
+                byTarget[s.target, default: []].append(Entry(kernel: k, segment: i, target: s.target, center: s.center, frame: frame,
+                                                             startSeconds: s.startSeconds, endSeconds: s.endSeconds, name: s.name, file: kernel.file))
+            }
+        }
+        // Later kernels, then later segments, first.
+        entries = byTarget.mapValues { $0.sorted { ($0.kernel, $0.segment) > ($1.kernel, $1.segment) } }
+        targets = byTarget.keys.sorted()
+        refusals = refused
+    }
+
+    /// The segments that may place `id`, highest priority first.
+    public func segments(of id: Int) -> [Entry] { entries[id] ?? [] }
+
+    /// Where `id`'s own segments cover, TDB seconds past J2000, merged into disjoint spans in
+    /// time order (whether their centres can be placed there too is another matter).
+    public func coverage(of id: Int) -> [ClosedRange<Double>] {
+        Self.merge(segments(of: id).map { $0.startSeconds...$0.endSeconds })
+    }
+
+    static func merge(_ spans: [ClosedRange<Double>]) -> [ClosedRange<Double>] {
+        var out: [ClosedRange<Double>] = []
+        for s in spans.sorted(by: { $0.lowerBound < $1.lowerBound }) {
+            if let last = out.last, s.lowerBound <= last.upperBound {
+                out[out.count - 1] = last.lowerBound...max(last.upperBound, s.upperBound)
+            } else {
+                out.append(s)
+            }
+        }
+        return out
+    }
+
+    /// The segment that places `id` at `seconds`, nil where none covers it.
+    public func segment(of id: Int, at seconds: Double) -> Entry? {
+        guard let list = entries[id] else { return nil }
+        for e in list where e.covers(seconds) { return e }
+        return nil
+    }
+
+    /// The state of `id` at `t`, heliocentric ecliptic J2000 km and km/s. Throws
+    /// ``KernelBodyError`` when no segment covers the body (or a centre it hangs from) then.
+    public func state(_ id: Int, at t: Instant, ephemeris: Ephemeris) throws(KernelBodyError) -> State {
+        let seconds = t.daysSinceJ2000TDB * Constants.secondsPerDay
+        guard let e = segment(of: id, at: seconds) else {
+            guard entries[id] != nil else { throw .unknown(id: id) }
+            throw .notCovered(id: id, seconds: seconds, spans: coverage(of: id))
+        }
+        let local = relativeState(e, seconds: seconds, at: t, ephemeris: ephemeris)
+        let centre = try place(e.center, at: t, seconds: seconds, ephemeris: ephemeris, depth: 1, for: id)
+        return State(positionKm: centre.positionKm + local.positionKm, velocityKmS: centre.velocityKmS + local.velocityKmS, segment: e)
+    }
+
+    /// A centre's heliocentric state: from a kernel segment when one covers it (kernels outrank
+    /// the engine, as a loaded kernel outranks an earlier one), else from the engine.
+    func place(_ id: Int, at t: Instant, seconds: Double, ephemeris: Ephemeris, depth: Int, for body: Int) throws(KernelBodyError) -> (positionKm: Vector3, velocityKmS: Vector3) {
+        guard depth < 16 else { throw .chainTooLong(id: body) }
+        if let e = segment(of: id, at: seconds) {
+            let local = relativeState(e, seconds: seconds, at: t, ephemeris: ephemeris)
+            let c = try place(e.center, at: t, seconds: seconds, ephemeris: ephemeris, depth: depth + 1, for: body)
+            return (c.positionKm + local.positionKm, c.velocityKmS + local.velocityKmS)
+        }
+        if let s = ephemeris.naifState(id, at: t) { return s }
+        throw .centreNotCovered(id: body, center: id, seconds: seconds, spans: coverage(of: id))
+    }
+
+    /// One segment's state in ecliptic J2000 axes, relative to its centre.
+    func relativeState(_ e: Entry, seconds: Double, at t: Instant, ephemeris: Ephemeris) -> (positionKm: Vector3, velocityKmS: Vector3) {
+        let s = kernels[e.kernel].state(segment: e.segment, secondsPastJ2000: seconds)
+        switch e.frame {
+        case .icrf:
+            let m = Precession.equatorialToEclipticJ2000
+            return (m * s.positionKm, m * s.velocityKmPerSecond)
+        case .eclipticJ2000:
+            return (s.positionKm, s.velocityKmPerSecond)
+        case let .bodyFixed(body):
+            // v = M·v_bf + Ṁ·r_bf, Ṁ by a central difference over ±10 s (the pole's own motion is
+            // slower than the spin by nine orders of magnitude; the difference is exact for a
+            // uniform spin to 1e-12).
+            let h = 10.0
+            let m = ephemeris.orientation(body, at: t).bodyToEcliptic
+            let before = ephemeris.orientation(body, at: TimeScale.instant(tdbSecondsPastJ2000: seconds - h)).bodyToEcliptic
+            let after = ephemeris.orientation(body, at: TimeScale.instant(tdbSecondsPastJ2000: seconds + h)).bodyToEcliptic
+            let rate = (after * s.positionKm - before * s.positionKm) / (2 * h)
+            return (m * s.positionKm, m * s.velocityKmPerSecond + rate)
+        }
+    }
+}
+
+/// Why a kernel body could not be placed at an instant. Spans are TDB seconds past J2000.
+public enum KernelBodyError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// No loaded kernel has a segment for the body.
+    case unknown(id: Int)
+    /// The body's segments do not cover the instant.
+    case notCovered(id: Int, seconds: Double, spans: [ClosedRange<Double>])
+    /// The body's segment hangs from a centre nothing places then.
+    case centreNotCovered(id: Int, center: Int, seconds: Double, spans: [ClosedRange<Double>])
+    /// Segment centres that never reach a body the engine knows.
+    case chainTooLong(id: Int)
+
+    public var description: String {
+        switch self {
+        case let .unknown(id): return "no loaded kernel has a segment for NAIF \(id)"
+        case let .notCovered(id, seconds, spans): return "NAIF \(id) is not covered at \(Self.date(seconds)); covered: \(Self.list(spans))"
+        case let .centreNotCovered(id, center, seconds, spans):
+            return "NAIF \(id) is given relative to \(NAIFBody.name(center)) (\(center)), which nothing places at \(Self.date(seconds)); \(center) is covered: \(Self.list(spans))"
+        case let .chainTooLong(id): return "the segment centres of NAIF \(id) never reach a body the server places"
+        }
+    }
+
+    /// UTC ISO 8601 of TDB seconds past J2000, to the millisecond.
+    static func date(_ seconds: Double) -> String {
+        TimeScale.instant(tdbSecondsPastJ2000: seconds).iso8601
+    }
+
+    static func list(_ spans: [ClosedRange<Double>]) -> String {
+        spans.isEmpty ? "nowhere" : spans.map { "\(date($0.lowerBound))…\(date($0.upperBound))" }.joined(separator: ", ")
+    }
+}
