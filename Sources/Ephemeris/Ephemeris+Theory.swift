@@ -6,6 +6,11 @@ public struct TheorySpan: Sendable, Hashable {
     public let name: String
     /// The TDB Julian dates it serves (neighbours share their ends).
     public let jdTDB: ClosedRange<Double>
+
+    public init(name: String, jdTDB: ClosedRange<Double>) {
+        self.name = name
+        self.jdTDB = jdTDB
+    }
 }
 
 /// A theory and where it applies; where several apply, the highest priority serves.

@@ -195,11 +195,11 @@ public enum KernelBodyError: Error, Sendable, Equatable, CustomStringConvertible
     }
 
     /// UTC ISO 8601 of TDB seconds past J2000, to the millisecond.
-    static func date(_ seconds: Double) -> String {
+    public static func date(_ seconds: Double) -> String {
         TimeScale.instant(tdbSecondsPastJ2000: seconds).iso8601
     }
 
-    static func list(_ spans: [ClosedRange<Double>]) -> String {
+    public static func list(_ spans: [ClosedRange<Double>]) -> String {
         spans.isEmpty ? "nowhere" : spans.map { "\(date($0.lowerBound))…\(date($0.upperBound))" }.joined(separator: ", ")
     }
 }

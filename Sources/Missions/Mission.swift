@@ -1,25 +1,17 @@
 import Ephemeris
 
-/// The frame a mission's waypoints are written in (`referenceFrame` in `missions.json`).
+/// The frame a mission reports in and draws from.
 ///
-/// - `geocentric`: kilometres from the Earth's centre. The seeds author lunar missions "in a frame
-///   where +X points toward the Moon at flyby time" with `z` the out-of-plane component
-///   ("rotated.z = wp.z // out-of-plane component unchanged"), and rotate x/y by
-///   `atan2(moonPos.y, moonPos.x)` of the Moon's *ecliptic* position — so after that rotation the
-///   waypoints are geocentric ecliptic J2000 km (x toward the equinox, z toward the ecliptic pole).
-/// - `heliocentric`: AU from the Sun, ecliptic J2000, as the seeds' `anchorBody` snapping writes
-///   the planet's heliocentric position straight into `wp.x, wp.y, wp.z`.
+/// - `geocentric`: kilometres from the Earth's centre, ecliptic J2000; the scene draws the
+///   mission around the Earth's scene position (lunar missions).
+/// - `heliocentric`: AU from the Sun's centre, ecliptic J2000; the scene draws it from the Sun.
 public enum ReferenceFrame: String, Sendable, Hashable, CaseIterable, Codable {
     case geocentric, heliocentric
 
-    /// The unit of waypoint coordinates in this frame.
+    /// The unit positions are given in.
     public var unit: String { self == .geocentric ? "km" : "AU" }
-}
-
-/// How a vehicle's waypoints are expanded before interpolation.
-public enum AutoTrajectory: String, Sendable, Hashable, CaseIterable {
-    /// Each pair of consecutive waypoints becomes a prograde Hohmann-style arc (``TransferArc``).
-    case transfer
+    /// The body the frame is centred on.
+    public var center: BodyID { self == .geocentric ? .earth : .sun }
 }
 
 /// An RGB colour, components in 0…1.
@@ -36,130 +28,144 @@ public struct RGB: Sendable, Hashable {
     public var array: [Double] { [r, g, b] }
 }
 
-/// A labelled moment of a mission (`events[]`).
+/// A published figure an event states — a closest approach, an altitude, a speed — with its
+/// source, so that what the server serves can be put beside it (`scripts/mission-facts.py`).
+public struct MissionFact: Sendable, Hashable {
+    /// The body the distance or altitude is measured from.
+    public let body: BodyID?
+    /// From the body's centre, km.
+    public let distanceKm: Double?
+    /// Above the body's mean radius (as the catalogue gives it), km.
+    public let altitudeKm: Double?
+    /// Speed relative to `body` (or to the mission frame's centre without one), km/s.
+    public let speedKmS: Double?
+    /// Where the figures (and the event's time) come from: document and address.
+    public let source: String
+    /// What the figures mean where that needs saying ("altitude above the 1-bar level").
+    public let note: String
+
+    public init(body: BodyID?, distanceKm: Double?, altitudeKm: Double?, speedKmS: Double?, source: String, note: String = "") {
+        self.body = body
+        self.distanceKm = distanceKm
+        self.altitudeKm = altitudeKm
+        self.speedKmS = speedKmS
+        self.source = source
+        self.note = note
+    }
+}
+
+/// A dated moment of a mission (`events[]`).
 public struct MissionEvent: Sendable, Hashable {
     /// Position in the mission's time-ordered event list.
     public let index: Int
-    /// Hours from launch.
+    /// Optional stable name the kernel generator and the facts script refer to (`"neptune-ca"`).
+    public let key: String?
+    /// Hours from launch (TT).
     public let timeHours: Double
+    /// The instant, UTC as written.
+    public let date: Instant
     public let name: String
     public let detail: String
-    /// Whether the front-end shows a 3D label for it (within ``Mission/labelWindowHours``).
+    /// Whether a front-end shows a 3D label for it (within ``Mission/labelWindowHours``).
     public let showLabel: Bool
+    /// The figures it states, with their source.
+    public let fact: MissionFact?
 
-    public init(index: Int, timeHours: Double, name: String, detail: String, showLabel: Bool) {
+    public init(index: Int, key: String? = nil, timeHours: Double, date: Instant, name: String, detail: String, showLabel: Bool, fact: MissionFact? = nil) {
         self.index = index
+        self.key = key
         self.timeHours = timeHours
+        self.date = date
         self.name = name
         self.detail = detail
         self.showLabel = showLabel
+        self.fact = fact
     }
 }
 
-/// One hand-authored point of a vehicle's path, as written in the data (before anchor resolution
-/// and the Moon-aligned rotation; ``MissionEngine`` holds the resolved points).
-public struct Waypoint: Sendable, Hashable {
-    /// Hours from launch.
-    public let timeHours: Double
-    /// km (geocentric, Moon-aligned frame) or AU (heliocentric, ecliptic J2000).
-    public let position: Vector3
-    /// Snap to the Moon's true direction at its semi-major-axis distance (geocentric only).
-    public let anchorMoon: Bool
-    /// Snap to this body's heliocentric position at `timeHours` (heliocentric only).
-    public let anchorBody: BodyID?
-
-    public init(timeHours: Double, position: Vector3, anchorMoon: Bool = false, anchorBody: BodyID? = nil) {
-        self.timeHours = timeHours
-        self.position = position
-        self.anchorMoon = anchorMoon
-        self.anchorBody = anchorBody
+/// A named stretch of a vehicle's flight (`phases[]`): what telemetry reports as `phase`, and
+/// whether the vehicle is under thrust or drag then (a burn, the ascent, an atmospheric entry)
+/// or resting on a surface — the two cases the physics checks exempt.
+public struct VehiclePhase: Sendable, Hashable {
+    public enum Kind: String, Sendable, Hashable, CaseIterable {
+        /// Moving under gravity alone.
+        case ballistic
+        /// Under thrust or atmospheric drag: speed may change faster than gravity allows.
+        case powered
+        /// On a body's surface.
+        case landed
     }
-}
 
-/// A window of circular motion around the Moon (`moonOrbit`, `moonOrbitReturn`) for the scene
-/// marker: the seeds' enlarged, decorative circle (25,000 km, 4 h for Apollo 11). Telemetry
-/// comes from ``Mission/physics``.
-public struct MoonOrbitPhase: Sendable, Hashable {
+    public let name: String
+    public let kind: Kind
+    /// Hours from launch; the phase holds `start ..< end`.
     public let startHours: Double
     public let endHours: Double
-    public let periodHours: Double
-    public let radiusKm: Double
+    /// A body a landed vehicle rests on (may be below its mean radius).
+    public let body: BodyID?
 
-    public init(startHours: Double, endHours: Double, periodHours: Double, radiusKm: Double) {
+    public init(name: String, kind: Kind, startHours: Double, endHours: Double, body: BodyID? = nil) {
+        self.name = name
+        self.kind = kind
         self.startHours = startHours
         self.endHours = endHours
-        self.periodHours = periodHours
-        self.radiusKm = radiusKm
-    }
-
-    /// Half-open: the phase owns `start ..< end`, so back-to-back phases never overlap.
-    public func contains(_ t: Double) -> Bool { t >= startHours && t < endHours }
-}
-
-/// A window on the lunar surface (`moonLanding`): the marker sits on the rendered Moon.
-public struct MoonLandingPhase: Sendable, Hashable {
-    public let startHours: Double
-    public let endHours: Double
-
-    public init(startHours: Double, endHours: Double) {
-        self.startHours = startHours
-        self.endHours = endHours
+        self.body = body
     }
 
     public func contains(_ t: Double) -> Bool { t >= startHours && t < endHours }
 }
 
-/// What a vehicle is doing at a moment.
-public enum VehiclePhase: String, Sendable, Hashable, CaseIterable {
-    /// Following its interpolated waypoint curve.
-    case trajectory
-    case moonOrbit
-    case moonLanding
-    case moonOrbitReturn
+/// Where a vehicle still flying is carried beyond its data: a two-body arc about this centre
+/// from the last state the kernels give.
+public enum ExtrapolationCenter: Sendable, Hashable {
+    /// The solar-system barycentre with the mass of the whole system (deep space).
+    case solarSystemBarycentre
+    case body(BodyID)
+
+    public var naifID: Int {
+        switch self {
+        case .solarSystemBarycentre: 0
+        case let .body(b): NAIFBody.id(b)
+        }
+    }
 }
 
-/// One spacecraft (or stage) of a mission.
+/// One spacecraft (or lander, or probe) of a mission.
 public struct Vehicle: Sendable, Hashable {
     public let id: String
     public let name: String
+    /// The body id the kernels know it by (NAIF's, or the server's own for vehicles that have
+    /// none, such as Apollo's: `−1969011`).
+    public let naifID: Int
     public let color: RGB
     /// The vehicle the telemetry panel follows.
     public let primary: Bool
-    public let autoTrajectory: AutoTrajectory?
-    public let moonOrbit: MoonOrbitPhase?
-    public let moonLanding: MoonLandingPhase?
-    public let moonOrbitReturn: MoonOrbitPhase?
-    /// At least two, strictly increasing in time (validated at load).
-    public let waypoints: [Waypoint]
+    /// Hours from launch the vehicle exists from and until (nil: it flies on, see
+    /// ``Mission/end``).
+    public let startHours: Double
+    public let endHours: Double?
+    /// In time order, not overlapping.
+    public let phases: [VehiclePhase]
+    /// Where a vehicle still flying goes beyond its data (nil: it does not fly beyond them).
+    public let extrapolation: ExtrapolationCenter?
 
-    public init(
-        id: String, name: String, color: RGB, primary: Bool, autoTrajectory: AutoTrajectory? = nil,
-        moonOrbit: MoonOrbitPhase? = nil, moonLanding: MoonLandingPhase? = nil, moonOrbitReturn: MoonOrbitPhase? = nil,
-        waypoints: [Waypoint]
-    ) {
+    public init(id: String, name: String, naifID: Int, color: RGB, primary: Bool, startHours: Double, endHours: Double?,
+                phases: [VehiclePhase] = [], extrapolation: ExtrapolationCenter? = nil) {
         self.id = id
         self.name = name
+        self.naifID = naifID
         self.color = color
         self.primary = primary
-        self.autoTrajectory = autoTrajectory
-        self.moonOrbit = moonOrbit
-        self.moonLanding = moonLanding
-        self.moonOrbitReturn = moonOrbitReturn
-        self.waypoints = waypoints
+        self.startHours = startHours
+        self.endHours = endHours
+        self.phases = phases
+        self.extrapolation = extrapolation
     }
 
-    /// Hours from launch of the first and last waypoints: the vehicle exists only inside.
-    public var spanHours: ClosedRange<Double> {
-        (waypoints.first?.timeHours ?? 0)...(waypoints.last?.timeHours ?? 0)
-    }
+    public func exists(at t: Double) -> Bool { t >= startHours && (endHours.map { t <= $0 } ?? true) }
 
-    /// The runtime phase at `t` (landing wins over the orbits, the return orbit over the first).
-    public func phase(at t: Double) -> VehiclePhase {
-        if let p = moonLanding, p.contains(t) { return .moonLanding }
-        if let p = moonOrbitReturn, p.contains(t) { return .moonOrbitReturn }
-        if let p = moonOrbit, p.contains(t) { return .moonOrbit }
-        return .trajectory
-    }
+    /// The listed phase holding `t`, if any.
+    public func phase(at t: Double) -> VehiclePhase? { phases.first { $0.contains(t) } }
 }
 
 /// One mission of `missions.json`, validated.
@@ -167,46 +173,56 @@ public struct Mission: Sendable, Hashable {
     public let id: String
     public let name: String
     public let subtitle: String
-    /// The launch date exactly as written (`1969-07-16T13:32:00.000Z`).
+    /// The launch date exactly as written (`1969-07-16T13:32:00Z`).
     public let launchDate: String
-    /// The launch as an instant; mission time t (hours) is `launch.addingTT(seconds: t * 3600) (elapsed TT)`.
+    /// The launch as an instant; mission time t (hours) is TT elapsed since it.
     public let launch: Instant
-    public let durationHours: Double
-    /// The hour the geocentric waypoints' +X axis points at the Moon (geocentric missions).
-    public let flybyTimeHours: Double?
+    /// Where the mission ends (splashdown, atmospheric entry, end of data); nil while it flies on:
+    /// its answers then run to the present, carried beyond the data by ``Vehicle/extrapolation``.
+    public let end: Instant?
     public let referenceFrame: ReferenceFrame
-    public let autoTrajectory: AutoTrajectory?
+    /// The SPK files its vehicles come from, relative to the missions' kernel directory.
+    public let kernels: [String]
+    /// Where the trajectory comes from, in a sentence or two (README and docs).
+    public let trajectorySummary: String
     /// Sorted by time (stable for equal times).
     public let events: [MissionEvent]
     public let vehicles: [Vehicle]
-    /// The real lunar orbit, flyby or landing telemetry is computed from (geocentric missions).
-    public let physics: LunarPhysics?
 
     public init(
-        id: String, name: String, subtitle: String, launchDate: String, launch: Instant, durationHours: Double,
-        flybyTimeHours: Double?, referenceFrame: ReferenceFrame, autoTrajectory: AutoTrajectory? = nil,
-        events: [MissionEvent], vehicles: [Vehicle], physics: LunarPhysics? = nil
+        id: String, name: String, subtitle: String, launchDate: String, launch: Instant, end: Instant?, referenceFrame: ReferenceFrame,
+        kernels: [String], trajectorySummary: String, events: [MissionEvent], vehicles: [Vehicle]
     ) {
         self.id = id
         self.name = name
         self.subtitle = subtitle
         self.launchDate = launchDate
         self.launch = launch
-        self.durationHours = durationHours
-        self.flybyTimeHours = flybyTimeHours
+        self.end = end
         self.referenceFrame = referenceFrame
-        self.autoTrajectory = autoTrajectory
+        self.kernels = kernels
+        self.trajectorySummary = trajectorySummary
         self.events = events
         self.vehicles = vehicles
-        self.physics = physics
     }
 
-    /// Where a replay stops: the later of `durationHours`, the last event and the last waypoint,
-    /// so no event is ever skipped (Apollo 11's splashdown is at 195.3 h of a 195 h mission).
-    public var replayEndHours: Double {
+    /// Whether the mission flies on (no end): its replay runs to the present.
+    public var isOngoing: Bool { end == nil }
+
+    /// Hours from launch to the mission's end (nil while it flies on).
+    public var endHours: Double? { end.map(hours(at:)) }
+
+    /// Where a replay stops: the end, or for a mission that flies on, `now` (hours from launch of
+    /// the present), never before the last event so no event is skipped.
+    public func replayEndHours(nowHours: Double) -> Double {
         let lastEvent = events.map(\.timeHours).max() ?? 0
-        let lastWaypoint = vehicles.compactMap { $0.waypoints.last?.timeHours }.max() ?? 0
-        return max(durationHours, lastEvent, lastWaypoint)
+        return max(endHours ?? nowHours, lastEvent)
+    }
+
+    /// The span the replay-speed and label-window rules read: launch to the end, or to the last
+    /// event for a mission that flies on (so they do not change from one day to the next).
+    public var durationHours: Double {
+        max(endHours ?? 0, events.map(\.timeHours).max() ?? 0, 1)
     }
 
     /// The primary vehicle (the first flagged one, else the first vehicle).
@@ -217,7 +233,7 @@ public struct Mission: Sendable, Hashable {
     /// The instant `t` hours after launch.
     public func instant(atHours t: Double) -> Instant { launch.addingTT(seconds: t * 3600) }
 
-    /// Mission time (hours from launch, TT seconds / 3600) of an instant: for `?date=` queries.
+    /// Mission time (hours from launch, TT seconds / 3600) of an instant.
     public func hours(at instant: Instant) -> Double { instant.seconds(since: launch) / 3600 }
 
     /// Half-width of the event-label window (``MissionClock/labelWindowHours(durationHours:)``).

@@ -11,7 +11,7 @@ import Ephemeris
 /// ```swift
 /// let missions = try MissionCatalogue(json: bytes)   // throws MissionDataError
 /// for w in missions.warnings { logger.warning("\(w)") }
-/// missions["apollo11"]?.replayEndHours                // 195.3
+/// missions["apollo11"]?.endHours                      // 195.3
 /// ```
 public struct MissionCatalogue: Sendable {
     /// In file order.
@@ -24,9 +24,14 @@ public struct MissionCatalogue: Sendable {
     /// The mission ids in file order, for "valid ids" messages.
     public var ids: [String] { missions.map(\.id) }
 
-    /// The longest replay span (Voyager 2's, 105,000 h): the range mission times `t` are read in
-    /// for every mission, past a shorter mission's end (when no vehicle flies any more) included.
-    public var missionHoursRange: ClosedRange<Double> { 0...(missions.map(\.replayEndHours).max() ?? 0) }
+    /// The range mission times `t` are read in for every mission: from launch to a century
+    /// after the earliest launch (past a mission's end no vehicle flies; a mission that flies
+    /// on is carried that far).
+    public var missionHoursRange: ClosedRange<Double> {
+        let earliest = missions.map(\.launch).min() ?? TimeScale.instant(tdbSecondsPastJ2000: 0)
+        let latest = missions.map(\.launch).max() ?? earliest
+        return 0...(100 * 365.25 * 24 + latest.seconds(since: earliest) / 3600).rounded(.up)
+    }
 
     /// The mission or ``MissionQueryError/unknownMission(id:valid:)``.
     public func mission(_ id: String) throws(MissionQueryError) -> Mission {
@@ -132,177 +137,122 @@ enum MissionValidator {
         func fail(_ field: String, _ problem: String) -> MissionDataError { MissionDataError(mission: mid, field: field, problem: problem) }
         var warnings: [MissionWarning] = []
         func warn(_ field: String, _ problem: String) { warnings.append(MissionWarning(mission: mid, field: field, problem: problem)) }
+        func date(_ text: String, _ field: String) throws(MissionDataError) -> Instant {
+            do { return try TimeScale.parse(text) } catch { throw fail(field, "\"\(text)\" is not a date: \(error)") }
+        }
 
         guard let frame = ReferenceFrame(rawValue: d.referenceFrame) else {
             throw fail("referenceFrame", "unknown frame \"\(d.referenceFrame)\"; expected geocentric or heliocentric")
         }
-        let launch: Instant
-        do { launch = try TimeScale.parse(d.launchDate) } catch {
-            throw fail("launchDate", "\"\(d.launchDate)\" is not a date: \(error)")
+        let launch = try date(d.launchDate, "launchDate")
+        func hours(_ t: Instant) -> Double { t.seconds(since: launch) / 3600 }
+        let end: Instant? = d.end == "ongoing" ? nil : try date(d.end, "end")
+        if let end { guard hours(end) > 0 else { throw fail("end", "must be after launchDate (or \"ongoing\")") } }
+        guard !d.kernels.isEmpty else { throw fail("kernels", "must list the SPK files the vehicles come from") }
+        for (i, k) in d.kernels.enumerated() {
+            guard !k.isEmpty, !k.hasPrefix("/"), !k.split(separator: "/").contains(".."), k.hasSuffix(".bsp") else {
+                throw fail("kernels[\(i)]", "\"\(k)\" must be a .bsp file inside the missions' kernel directory")
+            }
         }
-        guard d.durationHours.isFinite, d.durationHours > 0 else { throw fail("durationHours", "must be a positive number of hours") }
-        if let f = d.flybyTimeHours, !f.isFinite { throw fail("flybyTimeHours", "must be a finite number of hours") }
-        if frame == .geocentric, d.flybyTimeHours == nil {
-            throw fail("flybyTimeHours", "required for a geocentric mission (its waypoints are written in the Moon-aligned frame of that hour)")
-        }
-        let missionAuto = try autoTrajectory(d.autoTrajectory, field: "autoTrajectory", fail: fail)
 
         var events: [MissionEvent] = []
+        var keys = Set<String>()
         for (i, e) in d.events.enumerated() {
-            guard e.t.isFinite else { throw fail("events[\(i)].t", "must be a finite number of hours") }
-            guard !e.name.isEmpty else { throw fail("events[\(i)].name", "must not be empty") }
-            if e.t < 0 { warn("events[\(i)].t", "event \"\(e.name)\" at \(e.t) h is before launch") }
-            if e.t > d.durationHours {
-                warn("events[\(i)].t", "event \"\(e.name)\" at \(e.t) h lies after durationHours \(d.durationHours); the replay runs to \(e.t) h so it is not skipped")
+            let field = "events[\(i)]"
+            guard !e.name.isEmpty else { throw fail("\(field).name", "must not be empty") }
+            let at = try date(e.date, "\(field).date")
+            if let key = e.key {
+                guard !key.isEmpty, keys.insert(key).inserted else { throw fail("\(field).key", "\"\(key)\" must be non-empty and unique in the mission") }
             }
-            events.append(MissionEvent(index: i, timeHours: e.t, name: e.name, detail: e.detail ?? "", showLabel: e.showLabel ?? false))
+            let t = hours(at)
+            if t < 0 { warn("\(field).date", "event \"\(e.name)\" is before launch") }
+            if let end, at > end { warn("\(field).date", "event \"\(e.name)\" lies after the mission's end; the replay runs to it so it is not skipped") }
+            events.append(MissionEvent(index: i, key: e.key, timeHours: t, date: at, name: e.name, detail: e.detail ?? "", showLabel: e.showLabel ?? false,
+                                       fact: try fact(e.fact, field: "\(field).fact", fail: fail)))
         }
         if !zip(events, events.dropFirst()).allSatisfy({ $0.timeHours <= $1.timeHours }) {
             warn("events", "not in time order; sorted")
         }
         events = events.enumerated().sorted { ($0.element.timeHours, $0.offset) < ($1.element.timeHours, $1.offset) }
-            .enumerated().map { MissionEvent(index: $0.offset, timeHours: $0.element.element.timeHours, name: $0.element.element.name, detail: $0.element.element.detail, showLabel: $0.element.element.showLabel) }
+            .enumerated().map { n, pair in
+                let e = pair.element
+                return MissionEvent(index: n, key: e.key, timeHours: e.timeHours, date: e.date, name: e.name, detail: e.detail, showLabel: e.showLabel, fact: e.fact)
+            }
 
         guard !d.vehicles.isEmpty else { throw fail("vehicles", "must list at least one vehicle") }
         var vehicles: [Vehicle] = []
         var vehicleIDs = Set<String>()
         for (vi, v) in d.vehicles.enumerated() {
             let vf = "vehicles[\(vi)]"
-            guard !v.id.isEmpty else { throw fail("\(vf).id", "must not be empty") }
+            guard !v.id.isEmpty, v.id.utf8.allSatisfy({ (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x5F }) else {
+                throw fail("\(vf).id", "must be lowercase letters, digits and underscores")
+            }
             guard vehicleIDs.insert(v.id).inserted else { throw fail("\(vf).id", "vehicle \"\(v.id)\" listed twice") }
             guard v.color.count == 3, v.color.allSatisfy({ $0.isFinite && (0...1).contains($0) }) else {
                 throw fail("\(vf).color", "must be three numbers in 0...1")
             }
-            let auto = try autoTrajectory(v.autoTrajectory, field: "\(vf).autoTrajectory", fail: fail) ?? missionAuto
-            guard v.waypoints.count >= 2 else { throw fail("\(vf).waypoints", "vehicle \"\(v.id)\" needs at least two waypoints, has \(v.waypoints.count)") }
-            var waypoints: [Waypoint] = []
-            for (wi, w) in v.waypoints.enumerated() {
-                let wf = "\(vf).waypoints[\(wi)]"
-                for (name, value) in [("t", w.t), ("x", w.x), ("y", w.y), ("z", w.z)] where !value.isFinite {
-                    throw fail("\(wf).\(name)", "must be a finite number")
+            guard NAIFBody.known(v.naifId) == nil, v.naifId != 0 else {
+                throw fail("\(vf).naifId", "\(v.naifId) is a body the server places itself; a vehicle needs its own id (NAIF's, or the server's own)")
+            }
+            let start = try v.from.map { s throws(MissionDataError) in hours(try date(s, "\(vf).from")) } ?? 0
+            let stop = try v.to.map { s throws(MissionDataError) in hours(try date(s, "\(vf).to")) } ?? end.map(hours)
+            if let stop { guard stop > start else { throw fail("\(vf).to", "must be after the vehicle's start") } }
+            if end != nil, stop == nil { throw fail("\(vf).to", "a vehicle of a mission that ends must end") }
+            var phases: [VehiclePhase] = []
+            for (pi, p) in (v.phases ?? []).enumerated() {
+                let pf = "\(vf).phases[\(pi)]"
+                guard !p.name.isEmpty else { throw fail("\(pf).name", "must not be empty") }
+                guard let kind = VehiclePhase.Kind(rawValue: p.kind) else {
+                    throw fail("\(pf).kind", "unknown kind \"\(p.kind)\"; expected \(VehiclePhase.Kind.allCases.map(\.rawValue).joined(separator: ", "))")
                 }
-                if let previous = waypoints.last, w.t <= previous.timeHours {
-                    throw fail("\(wf).t", "waypoint times must increase strictly (\(w.t) h follows \(previous.timeHours) h)")
-                }
+                let a = hours(try date(p.from, "\(pf).from")), b = hours(try date(p.to, "\(pf).to"))
+                guard b > a else { throw fail("\(pf).to", "must be after from") }
+                if let last = phases.last, a < last.endHours { throw fail("\(pf).from", "phases must be in time order without overlapping") }
                 var body: BodyID?
-                if let name = w.anchorBody {
-                    guard let id = BodyID(rawValue: name) else {
-                        throw fail("\(wf).anchorBody", "unknown body \"\(name)\"; valid: \(BodyID.validList)")
-                    }
-                    guard frame == .heliocentric else { throw fail("\(wf).anchorBody", "anchorBody is for heliocentric missions") }
+                if let name = p.body {
+                    guard let id = BodyID(rawValue: name) else { throw fail("\(pf).body", "unknown body \"\(name)\"; valid: \(BodyID.validList)") }
                     body = id
                 }
-                let moon = w.anchorMoon ?? false
-                if moon, frame != .geocentric { throw fail("\(wf).anchorMoon", "anchorMoon is for geocentric missions") }
-                if moon, body != nil { throw fail("\(wf).anchorBody", "a waypoint anchors to the Moon or to a body, not both") }
-                waypoints.append(Waypoint(timeHours: w.t, position: Vector3(w.x, w.y, w.z), anchorMoon: moon, anchorBody: body))
+                if kind == .landed, body == nil { throw fail("\(pf).body", "a landed phase names the body it rests on") }
+                phases.append(VehiclePhase(name: p.name, kind: kind, startHours: a, endHours: b, body: body))
             }
-            if let last = waypoints.last, last.timeHours > d.durationHours {
-                warn("\(vf).waypoints[\(waypoints.count - 1)].t", "vehicle \"\(v.id)\" flies to \(last.timeHours) h, after durationHours \(d.durationHours)")
-            }
-            let orbit = try moonOrbit(v.moonOrbit, field: "\(vf).moonOrbit", frame: frame, fail: fail)
-            let orbitReturn = try moonOrbit(v.moonOrbitReturn, field: "\(vf).moonOrbitReturn", frame: frame, fail: fail)
-            var landing: MoonLandingPhase?
-            if let l = v.moonLanding {
-                guard frame == .geocentric else { throw fail("\(vf).moonLanding", "moon phases are for geocentric missions") }
-                guard l.startTime.isFinite, l.endTime.isFinite, l.startTime < l.endTime else {
-                    throw fail("\(vf).moonLanding", "startTime must be before endTime")
-                }
-                landing = MoonLandingPhase(startHours: l.startTime, endHours: l.endTime)
-            }
-            let span = waypoints[0].timeHours...waypoints[waypoints.count - 1].timeHours
-            for (name, window) in [("moonOrbit", orbit.map { $0.startHours...$0.endHours }), ("moonLanding", landing.map { $0.startHours...$0.endHours }), ("moonOrbitReturn", orbitReturn.map { $0.startHours...$0.endHours })] {
-                guard let window else { continue }
-                if !(span.contains(window.lowerBound) && span.contains(window.upperBound)) {
-                    warn("\(vf).\(name)", "window \(window.lowerBound)...\(window.upperBound) h reaches outside the vehicle's waypoints \(span.lowerBound)...\(span.upperBound) h; it applies only inside them")
+            var extrapolation: ExtrapolationCenter?
+            if let about = v.extrapolateAbout {
+                if about == "ssb" {
+                    extrapolation = .solarSystemBarycentre
+                } else if let b = BodyID(rawValue: about) {
+                    extrapolation = .body(b)
+                } else {
+                    throw fail("\(vf).extrapolateAbout", "unknown centre \"\(about)\"; expected ssb or a body id (\(BodyID.validList))")
                 }
             }
-            vehicles.append(Vehicle(
-                id: v.id, name: v.name, color: RGB(v.color[0], v.color[1], v.color[2]), primary: v.primary ?? false,
-                autoTrajectory: auto, moonOrbit: orbit, moonLanding: landing, moonOrbitReturn: orbitReturn, waypoints: waypoints
-            ))
+            if stop == nil, extrapolation == nil {
+                throw fail("\(vf).extrapolateAbout", "a vehicle that flies on needs the centre its path is carried about beyond its data (ssb or a body)")
+            }
+            vehicles.append(Vehicle(id: v.id, name: v.name, naifID: v.naifId, color: RGB(v.color[0], v.color[1], v.color[2]), primary: v.primary ?? false,
+                                    startHours: start, endHours: stop, phases: phases, extrapolation: extrapolation))
         }
+        if Set(vehicles.map(\.naifID)).count != vehicles.count { throw fail("vehicles", "two vehicles share a naifId") }
         if !vehicles.contains(where: \.primary) { warn("vehicles", "no vehicle is primary; \"\(vehicles[0].id)\" is used") }
-        if let f = d.flybyTimeHours, frame == .geocentric, !(0...max(d.durationHours, events.last?.timeHours ?? 0)).contains(f) {
-            warn("flybyTimeHours", "\(f) h lies outside the mission")
-        }
-        let physics = try lunarPhysics(d.physics, frame: frame, vehicles: vehicles, fail: fail)
-        if physics == nil, frame == .geocentric, vehicles.contains(where: { $0.moonOrbit != nil || $0.moonLanding != nil }) {
-            warn("physics", "moon phases without physics: telemetry near the Moon follows the decorative marker")
-        }
         let mission = Mission(
-            id: mid, name: d.name, subtitle: d.subtitle ?? "", launchDate: d.launchDate, launch: launch,
-            durationHours: d.durationHours, flybyTimeHours: d.flybyTimeHours, referenceFrame: frame,
-            autoTrajectory: missionAuto, events: events, vehicles: vehicles, physics: physics
+            id: mid, name: d.name, subtitle: d.subtitle ?? "", launchDate: d.launchDate, launch: launch, end: end, referenceFrame: frame,
+            kernels: d.kernels, trajectorySummary: d.trajectorySummary ?? "", events: events, vehicles: vehicles
         )
         return (mission, warnings)
     }
 
-    static func lunarPhysics(_ p: PhysicsDTO?, frame: ReferenceFrame, vehicles: [Vehicle], fail: (String, String) -> MissionDataError) throws(MissionDataError) -> LunarPhysics? {
-        guard let p else { return nil }
-        guard frame == .geocentric else { throw fail("physics", "lunar physics is for geocentric missions") }
-        guard !p.source.isEmpty else { throw fail("physics.source", "must say where the figures come from") }
-        func altitude(_ km: Double, _ field: String) throws(MissionDataError) {
-            guard km.isFinite, km > 0 else { throw fail(field, "must be a positive number of km") }
+    static func fact(_ f: FactDTO?, field: String, fail: (String, String) -> MissionDataError) throws(MissionDataError) -> MissionFact? {
+        guard let f else { return nil }
+        guard !f.source.isEmpty else { throw fail("\(field).source", "must say where the figures come from") }
+        var body: BodyID?
+        if let name = f.body {
+            guard let b = BodyID(rawValue: name) else { throw fail("\(field).body", "unknown body \"\(name)\"; valid: \(BodyID.validList)") }
+            body = b
         }
-        func window(_ a: Double, _ b: Double, _ field: String) throws(MissionDataError) {
-            guard a.isFinite, b.isFinite, a < b else { throw fail(field, "startTime must be before endTime") }
+        for (name, v) in [("distanceKm", f.distanceKm), ("altitudeKm", f.altitudeKm), ("speedKmS", f.speedKmS)] {
+            if let v, !(v.isFinite && v >= 0) { throw fail("\(field).\(name)", "must be a non-negative number") }
         }
-        var orbit: LunarPhysics.Orbit?
-        if let o = p.lunarOrbit {
-            try window(o.startTime, o.endTime, "physics.lunarOrbit")
-            try altitude(o.altitudeKm, "physics.lunarOrbit.altitudeKm")
-            orbit = LunarPhysics.Orbit(startHours: o.startTime, endHours: o.endTime, altitudeKm: o.altitudeKm)
-        }
-        var flyby: LunarPhysics.Flyby?
-        if let f = p.lunarFlyby {
-            guard f.time.isFinite else { throw fail("physics.lunarFlyby.time", "must be a finite number of hours") }
-            try altitude(f.altitudeKm, "physics.lunarFlyby.altitudeKm")
-            guard orbit == nil else { throw fail("physics.lunarFlyby", "a mission either orbits the Moon or flies by it, not both") }
-            flyby = LunarPhysics.Flyby(timeHours: f.time, altitudeKm: f.altitudeKm)
-        }
-        guard orbit != nil || flyby != nil else { throw fail("physics", "needs a lunarOrbit or a lunarFlyby") }
-        var landing: LunarPhysics.Landing?
-        if let l = p.lunarLanding {
-            let field = "physics.lunarLanding"
-            guard let orbit else { throw fail(field, "a landing needs the lunarOrbit it descends from") }
-            guard let v = vehicles.first(where: { $0.id == l.vehicle }) else {
-                throw fail("\(field).vehicle", "unknown vehicle \"\(l.vehicle)\"; valid: \(vehicles.map(\.id).joined(separator: ", "))")
-            }
-            try window(l.startTime, l.endTime, field)
-            guard (-90...90).contains(l.latitudeDeg), l.longitudeDeg.isFinite else {
-                throw fail(field, "latitudeDeg must be in -90...90 and longitudeDeg finite")
-            }
-            guard l.descentMinutes.isFinite, l.descentMinutes > 0, l.ascentMinutes.isFinite, l.ascentMinutes > 0 else {
-                throw fail(field, "descentMinutes and ascentMinutes must be positive")
-            }
-            let descent = l.descentMinutes / 60, ascent = l.ascentMinutes / 60
-            guard orbit.startHours <= l.startTime - descent, l.endTime + ascent <= orbit.endHours else {
-                throw fail(field, "the descent, stay and ascent must lie inside the lunarOrbit window")
-            }
-            guard v.spanHours.lowerBound <= l.startTime - descent, l.endTime + ascent <= v.spanHours.upperBound else {
-                throw fail(field, "vehicle \"\(v.id)\" must exist from the descent to the end of the ascent")
-            }
-            landing = LunarPhysics.Landing(vehicleID: l.vehicle, startHours: l.startTime, endHours: l.endTime, latitudeDeg: l.latitudeDeg,
-                                           longitudeDeg: l.longitudeDeg, descentHours: descent, ascentHours: ascent)
-        }
-        return LunarPhysics(source: p.source, orbit: orbit, flyby: flyby, landing: landing)
-    }
-
-    static func autoTrajectory(_ s: String?, field: String, fail: (String, String) -> MissionDataError) throws(MissionDataError) -> AutoTrajectory? {
-        guard let s else { return nil }
-        guard let a = AutoTrajectory(rawValue: s) else {
-            throw fail(field, "unknown autoTrajectory \"\(s)\"; expected transfer or null")
-        }
-        return a
-    }
-
-    static func moonOrbit(_ o: MoonOrbitDTO?, field: String, frame: ReferenceFrame, fail: (String, String) -> MissionDataError) throws(MissionDataError) -> MoonOrbitPhase? {
-        guard let o else { return nil }
-        guard frame == .geocentric else { throw fail(field, "moon phases are for geocentric missions") }
-        guard o.startTime.isFinite, o.endTime.isFinite, o.startTime < o.endTime else { throw fail(field, "startTime must be before endTime") }
-        guard o.periodHours.isFinite, o.periodHours > 0 else { throw fail("\(field).periodHours", "must be a positive number of hours") }
-        guard o.radiusKm.isFinite, o.radiusKm > 0 else { throw fail("\(field).radiusKm", "must be a positive number of km") }
-        return MoonOrbitPhase(startHours: o.startTime, endHours: o.endTime, periodHours: o.periodHours, radiusKm: o.radiusKm)
+        if (f.distanceKm != nil || f.altitudeKm != nil), body == nil { throw fail("\(field).body", "a distance or altitude needs the body it is measured from") }
+        return MissionFact(body: body, distanceKm: f.distanceKm, altitudeKm: f.altitudeKm, speedKmS: f.speedKmS, source: f.source, note: f.note ?? "")
     }
 }

@@ -40,6 +40,8 @@ public enum MissionQueryError: Error, Sendable, Hashable, CustomStringConvertibl
     case unknownVehicle(mission: String, id: String, valid: [String])
     case sampleCountOutOfRange(count: Int, accepted: ClosedRange<Int>)
     case invalidTime(hours: Double)
+    /// The kernels do not place the vehicle then (a gap a loaded kernel left).
+    case notCovered(mission: String, vehicle: String, detail: String)
 
     public var description: String {
         switch self {
@@ -51,6 +53,8 @@ public enum MissionQueryError: Error, Sendable, Hashable, CustomStringConvertibl
             return "samples must be \(accepted.lowerBound)...\(accepted.upperBound), got \(count)"
         case let .invalidTime(hours):
             return "mission time must be a finite number of hours, got \(hours)"
+        case let .notCovered(mission, vehicle, detail):
+            return "mission \"\(mission)\": vehicle \"\(vehicle)\" cannot be placed then: \(detail)"
         }
     }
 }

@@ -29,10 +29,9 @@ extension MissionEngine {
 
     /// The mission framing at `t` hours (default: launch, where selecting a mission jumps to).
     public func framing(atHours t: Double = 0) -> MissionFraming {
-        guard mission.referenceFrame == .geocentric else {
+        guard mission.referenceFrame == .geocentric, let (lo, hi) = localSceneBounds else {
             return MissionFraming(mode: .overview, pose: nil, localBoundsMin: nil, localBoundsMax: nil, localCenter: nil, radius: nil)
         }
-        let (lo, hi) = localSceneBounds ?? localBounds()
         let center = (lo + hi) * 0.5
         let radius = ((hi - lo) * 0.5).length
         let earth = earthScenePosition(atHours: t)
@@ -40,11 +39,13 @@ extension MissionEngine {
         return MissionFraming(mode: .follow, pose: pose, localBoundsMin: lo, localBoundsMax: hi, localCenter: center, radius: radius)
     }
 
-    /// The axis-aligned box of every vehicle's scene line (relative to ``sceneOrigin``).
-    public func localBounds() -> (min: Vector3, max: Vector3) {
+    /// The axis-aligned box of every vehicle's scene line (relative to ``sceneOrigin``), nil
+    /// when a line cannot be sampled.
+    public func localBounds() -> (min: Vector3, max: Vector3)? {
         var lo = Vector3(.infinity, .infinity, .infinity), hi = -lo
-        for v in vehicles {
-            for s in sample(v, count: Self.framingSamples, frame: .scene).samples {
+        for track in tracks {
+            guard let line = try? sample(track, count: Self.framingSamples, frame: .scene) else { return nil }
+            for s in line.samples {
                 let p = s.position
                 lo = Vector3(min(lo.x, p.x), min(lo.y, p.y), min(lo.z, p.z))
                 hi = Vector3(max(hi.x, p.x), max(hi.y, p.y), max(hi.z, p.z))

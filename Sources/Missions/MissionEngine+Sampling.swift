@@ -1,4 +1,10 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Ephemeris
+import Scene
 
 /// Which coordinates a trajectory is sampled in.
 public enum TrajectoryFrame: String, Sendable, Hashable, CaseIterable {
@@ -21,9 +27,7 @@ public struct TrajectorySample: Sendable, Hashable {
     }
 }
 
-/// A vehicle's trajectory line: the interpolated curve at uniform time steps, first and last
-/// samples on its first and last waypoints. The line is the curve alone; the Moon phases move
-/// the marker (``MissionEngine/position(_:atHours:)``), not the line — as in the seeds.
+/// A vehicle's trajectory line over its span.
 public struct Trajectory: Sendable {
     public let missionID: String
     public let vehicleID: String
@@ -40,40 +44,96 @@ extension MissionEngine {
     /// Accepted sample counts.
     public static let sampleCountRange = 2...20_000
 
-    /// Samples `count` points of a vehicle's line. Deterministic: the same mission data,
+    /// The span a line covers: the vehicle's start to its end, or for one that flies on to the
+    /// end of its data (the line is immutable; telemetry carries the vehicle on from there).
+    public func lineSpanHours(_ track: VehicleTrack) -> ClosedRange<Double> {
+        track.startHours...(track.endHours ?? track.dataEndHours)
+    }
+
+    /// Samples `count` points of a vehicle's line. Deterministic: the same kernels, mission data,
     /// ``MissionEngine/engineVersion``, vehicle, count and frame give the same bytes.
     public func sample(_ vehicleID: String, count: Int, frame: TrajectoryFrame) throws(MissionQueryError) -> Trajectory {
         guard Self.sampleCountRange.contains(count) else {
             throw .sampleCountOutOfRange(count: count, accepted: Self.sampleCountRange)
         }
-        let v = try vehicle(vehicleID)
-        return sample(v, count: count, frame: frame)
+        return try sample(try track(vehicleID), count: count, frame: frame)
     }
 
-    func sample(_ v: ResolvedVehicle, count: Int, frame: TrajectoryFrame) -> Trajectory {
-        let t0 = v.spanHours.lowerBound, t1 = v.spanHours.upperBound
-        let flyby = flybyFraction(v)
+    /// Share of the samples spread evenly in time; the rest follow the path's turning, so a
+    /// flyby or an orbit gets the samples that draw it (49 years of Voyager 2 in 500 samples
+    /// would otherwise put one point in each month and cut every flyby).
+    static let evenShare = 0.35
+
+    public func sample(_ track: VehicleTrack, count: Int, frame: TrajectoryFrame) throws(MissionQueryError) -> Trajectory {
+        let times = try sampleTimes(track, count: count)
+        let span = lineSpanHours(track)
         var samples: [TrajectorySample] = []
         samples.reserveCapacity(count)
-        for k in 0..<count {
-            let f = Double(k) / Double(count - 1)
-            let t = k == count - 1 ? t1 : t0 + (t1 - t0) * f
-            let native = curvePosition(v, atHours: t)
-            let p = frame == .native ? native : localScenePosition(native: native)
-            samples.append(TrajectorySample(timeHours: t, position: p, color: TrajectoryColor.color(base: v.vehicle.color, fraction: f, flybyFraction: flyby)))
+        for t in times {
+            let s = try state(track, atHours: t)
+            let p: Vector3
+            switch frame {
+            case .native:
+                let c = mission.referenceFrame == .geocentric ? (ephemeris.naifState(399, at: s.instant)?.positionKm ?? .zero) : .zero
+                p = mission.referenceFrame == .geocentric ? s.heliocentricKm - c : s.heliocentricKm / Constants.auKm
+            case .scene:
+                p = localScenePosition(s)
+            }
+            let f = span.upperBound > span.lowerBound ? (t - span.lowerBound) / (span.upperBound - span.lowerBound) : 0
+            samples.append(TrajectorySample(timeHours: t, position: p, color: TrajectoryColor.color(base: track.vehicle.color, fraction: f, flybyFraction: nil)))
         }
         return Trajectory(
-            missionID: mission.id, vehicleID: v.vehicle.id, frame: frame, referenceFrame: mission.referenceFrame,
+            missionID: mission.id, vehicleID: track.vehicle.id, frame: frame, referenceFrame: mission.referenceFrame,
             unit: frame == .scene ? "scene" : mission.referenceFrame.unit,
             sceneOrigin: frame == .scene ? sceneOrigin : nil, samples: samples
         )
     }
 
-    /// Where the mission's flyby falls in the vehicle's span (nil outside it).
-    func flybyFraction(_ v: ResolvedVehicle) -> Double? {
-        guard let flyby = mission.flybyTimeHours, mission.referenceFrame == .geocentric else { return nil }
-        let t0 = v.spanHours.lowerBound, t1 = v.spanHours.upperBound
-        let f = (flyby - t0) / (t1 - t0)
-        return f > 0 && f < 1 ? f : nil
+    /// `count` times over the line's span, first and last on its ends: a pilot pass over the
+    /// kernels' velocities measures how fast the path turns, and the times are spread so each
+    /// interval carries the same share of (time + turning).
+    func sampleTimes(_ track: VehicleTrack, count: Int) throws(MissionQueryError) -> [Double] {
+        let span = lineSpanHours(track)
+        let (t0, t1) = (span.lowerBound, span.upperBound)
+        guard t1 > t0 else { return [Double](repeating: t0, count: count) }
+        let pilot = max(64, min(2_048, count))
+        var grid: [Double] = []
+        grid.reserveCapacity(pilot + 1)
+        for k in 0...pilot { grid.append(k == pilot ? t1 : t0 + (t1 - t0) * Double(k) / Double(pilot)) }
+        var directions: [Vector3] = []
+        directions.reserveCapacity(grid.count)
+        for t in grid {
+            let s = try state(track, atHours: t)
+            // Turning relative to the frame's centre: the Earth for lunar missions, else the Sun.
+            let v = mission.referenceFrame == .geocentric ? s.velocityKmS - (ephemeris.naifState(399, at: s.instant)?.velocityKmS ?? .zero) : s.velocityKmS
+            directions.append(v.normalized)
+        }
+        var turning: [Double] = [0]
+        for k in 1..<grid.count {
+            let c = max(-1, min(1, directions[k - 1].dot(directions[k])))
+            turning.append(turning[k - 1] + acos(c))
+        }
+        let totalTurn = turning[turning.count - 1]
+        // Cumulative weight: time share plus turning share.
+        var weight: [Double] = []
+        weight.reserveCapacity(grid.count)
+        for k in 0..<grid.count {
+            let timeShare = (grid[k] - t0) / (t1 - t0)
+            let turnShare = totalTurn > 0 ? turning[k] / totalTurn : timeShare
+            weight.append(Self.evenShare * timeShare + (1 - Self.evenShare) * turnShare)
+        }
+        var out: [Double] = []
+        out.reserveCapacity(count)
+        var j = 0
+        for k in 0..<count {
+            if k == 0 { out.append(t0); continue }
+            if k == count - 1 { out.append(t1); continue }
+            let target = Double(k) / Double(count - 1) * weight[weight.count - 1]
+            while j < weight.count - 2, weight[j + 1] < target { j += 1 }
+            let a = weight[j], b = weight[j + 1]
+            let f = b > a ? (target - a) / (b - a) : 0
+            out.append(grid[j] + (grid[j + 1] - grid[j]) * f)
+        }
+        return out
     }
 }

@@ -6,258 +6,229 @@ import Darwin
 import Ephemeris
 import Scene
 
-/// A vehicle's path after anchor resolution, the Moon-aligned rotation and transfer-arc
-/// expansion: the control points the Catmull-Rom curve runs through, each at its time.
-public struct ResolvedVehicle: Sendable {
-    public let vehicle: Vehicle
-    /// Hours from launch, strictly increasing.
-    public let times: [Double]
-    /// Geocentric ecliptic J2000 km, or heliocentric ecliptic J2000 AU.
-    public let points: [Vector3]
-
-    public var spanHours: ClosedRange<Double> { times[0]...times[times.count - 1] }
-    public func exists(at t: Double) -> Bool { spanHours.contains(t) }
-}
-
 /// Where scene coordinates of a trajectory are measured from.
 public enum SceneOrigin: String, Sendable, Hashable {
-    /// Geocentric missions: the seeds' mission group sits on the Earth's scene position, so
-    /// trajectory lines are Earth-relative (add the Earth's scene position at the displayed time).
+    /// Geocentric missions: lines are drawn around the Earth's scene position (add it at the
+    /// displayed time), as the seeds draw their mission group.
     case earth
     /// Heliocentric missions: the scene origin (the Sun).
     case sun
 }
 
-/// One mission made concrete against the ephemeris: anchors resolved, geocentric waypoints
-/// rotated into the ecliptic, transfer arcs generated. Built once per mission at start-up; every
-/// query on it is deterministic and thread-safe.
+/// One vehicle made concrete against the kernels: how far they cover it, and how it is
+/// carried beyond them if it flies on.
+public struct VehicleTrack: Sendable {
+    public let vehicle: Vehicle
+    /// Hours from launch the kernels cover the vehicle to, continuously from its start.
+    public let dataEndHours: Double
+    /// Beyond ``dataEndHours``: a two-body arc about the centre from the last covered state.
+    let extrapolation: Extrapolation?
+
+    struct Extrapolation: Sendable {
+        let center: ExtrapolationCenter
+        /// Relative to the centre, epoch at ``VehicleTrack/dataEndHours``.
+        let arc: KeplerArc
+        let source: String
+    }
+
+    public var startHours: Double { vehicle.startHours }
+    /// Nil for a vehicle that flies on.
+    public var endHours: Double? { vehicle.endHours }
+
+    public func exists(at t: Double) -> Bool { vehicle.exists(at: t) }
+}
+
+/// Where a vehicle is at one mission time: heliocentric ecliptic J2000, km and km/s, with
+/// what placed it there.
+public struct VehicleState: Sendable {
+    public let timeHours: Double
+    public let instant: Instant
+    public let heliocentricKm: Vector3
+    public let velocityKmS: Vector3
+    /// The kernel segment's name ("JPL Horizons -32 30-min") and file, or the extrapolation.
+    public let source: String
+    /// Beyond the vehicle's data: carried on by two-body motion.
+    public let extrapolated: Bool
+}
+
+/// One mission made concrete against the kernels and the ephemeris. Built once per mission
+/// at start-up; every query on it is deterministic and thread-safe.
 ///
 /// ```swift
-/// let engine = MissionEngine(mission: catalogue["apollo11"]!, ephemeris: eph)
-/// let tm = try engine.telemetry(at: 80)          // Columbia in lunar orbit
-/// let line = try engine.sample("csm_columbia", count: 500, frame: .scene)
+/// let engine = try MissionEngine(mission: catalogue["voyager2"]!, ephemeris: eph, kernels: bodies)
+/// let tm = try engine.telemetry(at: 105_000)          // Voyager 2 beyond Neptune
+/// let line = try engine.sample("voyager2", count: 500, frame: .scene)
 /// ```
 public struct MissionEngine: Sendable {
     public let mission: Mission
     public let ephemeris: Ephemeris
     public let layout: SceneLayout
-    /// Geocentric missions: the rotation about the ecliptic pole taking the Moon-aligned authoring
-    /// frame into the ecliptic, `atan2(moon.y, moon.x)` at `flybyTimeHours`; 0 for heliocentric.
-    public let moonAlignmentAngleRad: Double
-    public let vehicles: [ResolvedVehicle]
-    /// Each vehicle's physical path near the Moon (``LunarTrack``), in `vehicles` order; nil
-    /// where the mission's ``Mission/physics`` does not reach the vehicle.
-    public let lunarTracks: [LunarTrack?]
-
-    /// The Moon's semi-major axis (catalogue), the distance anchored waypoints and the Moon
-    /// phases use so they meet the rendered Moon.
-    public let moonSemiMajorAxisKm: Double
-    /// The Moon's mean radius (catalogue): altitudes are measured from it.
-    public let moonRadiusKm: Double
-    /// The Moon's sphere of influence, `a·(m/M)^(2/5)` (Laplace): inside it telemetry also
-    /// reports Moon-relative figures, and the physical path is a Moon-centred conic.
-    public let moonSphereOfInfluenceKm: Double
-    let earthRadiusKm: Double
-    let earthSceneRadius: Double
-    /// Geocentric missions: the scene bounding box of every vehicle's line, relative to the
-    /// Earth (what the framing needs), computed once here rather than per request.
+    public let kernels: KernelBodies
+    public let placement: ScenePlacement
+    /// In `mission.vehicles` order.
+    public let tracks: [VehicleTrack]
+    /// The launch as TDB seconds past J2000 (mission hours are TT; the two differ by 1.7 ms at
+    /// most, which the kernels' own times do not resolve at mission scales).
+    let launchSeconds: Double
+    /// Geocentric missions: the scene bounding box of every vehicle's line relative to the Earth
+    /// (what the framing needs), computed once here.
     public private(set) var localSceneBounds: (min: Vector3, max: Vector3)?
 
-    public init(mission: Mission, ephemeris: Ephemeris, layout: SceneLayout? = nil) {
+    public init(mission: Mission, ephemeris: Ephemeris, kernels: KernelBodies, layout: SceneLayout? = nil,
+                placement: ScenePlacement? = nil) throws(MissionDataError) {
         self.mission = mission
         self.ephemeris = ephemeris
+        self.kernels = kernels
         let layout = layout ?? SceneLayout(catalogue: ephemeris.catalogue)
         self.layout = layout
-        let catalogue = ephemeris.catalogue
-        let sma = catalogue[.moon].seedMeanOrbit?.semiMajorAxisKm ?? 384_400
-        moonSemiMajorAxisKm = sma
-        let moonRadius = catalogue[.moon].radiusKm, soi = sma * pow(1 / Constants.earthMoonMassRatio, 0.4)
-        moonRadiusKm = moonRadius
-        moonSphereOfInfluenceKm = soi
-        earthRadiusKm = catalogue[.earth].radiusKm
-        earthSceneRadius = layout.radii[BodyID.earth.index]
-
-        var angle = 0.0
-        if mission.referenceFrame == .geocentric, let flyby = mission.flybyTimeHours {
-            let moon = ephemeris.parentRelativeState(.moon, at: mission.instant(atHours: flyby)).positionKm
-            angle = atan2(moon.y, moon.x)
+        self.placement = placement ?? ScenePlacement(layout: layout)
+        let launchSeconds = mission.launch.daysSinceJ2000TDB * Constants.secondsPerDay
+        self.launchSeconds = launchSeconds
+        var tracks: [VehicleTrack] = []
+        for (i, v) in mission.vehicles.enumerated() {
+            tracks.append(try Self.track(v, field: "vehicles[\(i)]", mission: mission, launchSeconds: launchSeconds, kernels: kernels, ephemeris: ephemeris))
         }
-        moonAlignmentAngleRad = angle
-
-        let resolved = mission.vehicles.map { v in
-            var times: [Double] = [], points: [Vector3] = []
-            for w in v.waypoints {
-                times.append(w.timeHours)
-                points.append(Self.resolve(w, mission: mission, ephemeris: ephemeris, alignment: angle, moonSemiMajorAxisKm: sma))
-            }
-            if v.autoTrajectory == .transfer {
-                (times, points) = TransferArc.expand(times: times, points: points)
-            }
-            return ResolvedVehicle(vehicle: v, times: times, points: points)
-        }
-        vehicles = resolved
-        if let physics = mission.physics, mission.referenceFrame == .geocentric {
-            let context = LunarTrackContext(
-                mu: Constants.moonGMKm3PerS2, moonRadiusKm: moonRadius, sphereOfInfluenceKm: soi,
-                moonPosition: { ephemeris.parentRelativeState(.moon, at: mission.instant(atHours: $0)).positionKm },
-                moonVelocity: { ephemeris.parentRelativeState(.moon, at: mission.instant(atHours: $0)).velocityKmPerDay / Constants.secondsPerDay },
-                moonBodyToEcliptic: { ephemeris.orientation(.moon, at: mission.instant(atHours: $0)).bodyToEcliptic },
-                curve: { v, t in
-                    Self.authoredPath(CatmullRom.point(v.points, times: v.times, at: t),
-                                      moonKm: ephemeris.parentRelativeState(.moon, at: mission.instant(atHours: t)).positionKm,
-                                      moonSemiMajorAxisKm: sma, sphereOfInfluenceKm: soi)
-                }
-            )
-            lunarTracks = LunarTrack.build(physics, vehicles: resolved, context: context)
-        } else {
-            lunarTracks = resolved.map { _ in nil }
-        }
+        self.tracks = tracks
         if mission.referenceFrame == .geocentric { localSceneBounds = localBounds() }
     }
 
-    /// One engine per mission, keyed by mission id (build once at start-up).
-    public static func all(_ catalogue: MissionCatalogue, ephemeris: Ephemeris) -> [String: MissionEngine] {
+    /// One engine per mission, keyed by id. Throws the first mission whose vehicles the kernels
+    /// do not cover.
+    public static func all(_ catalogue: MissionCatalogue, ephemeris: Ephemeris, kernels: KernelBodies) throws(MissionDataError) -> [String: MissionEngine] {
         let layout = SceneLayout(catalogue: ephemeris.catalogue)
+        let placement = ScenePlacement(layout: layout)
         var out: [String: MissionEngine] = [:]
-        for m in catalogue.missions { out[m.id] = MissionEngine(mission: m, ephemeris: ephemeris, layout: layout) }
+        for m in catalogue.missions {
+            out[m.id] = try MissionEngine(mission: m, ephemeris: ephemeris, kernels: kernels, layout: layout, placement: placement)
+        }
         return out
     }
 
-    /// One waypoint in the mission's native frame. Anchored waypoints take the body's true
-    /// position and are *not* rotated (they are already ecliptic); the others are rotated from
-    /// the Moon-aligned authoring frame (geocentric) or kept (heliocentric).
-    static func resolve(_ w: Waypoint, mission: Mission, ephemeris: Ephemeris, alignment: Double, moonSemiMajorAxisKm: Double) -> Vector3 {
-        let t = mission.instant(atHours: w.timeHours)
-        if let body = w.anchorBody {
-            return ephemeris.state(body, at: t).positionAU
+    /// Checks that the kernels cover the vehicle from its start (to its end, if it has one) and
+    /// builds the extrapolation of one that flies on.
+    static func track(_ v: Vehicle, field: String, mission: Mission, launchSeconds: Double, kernels: KernelBodies,
+                      ephemeris: Ephemeris) throws(MissionDataError) -> VehicleTrack {
+        func fail(_ problem: String) -> MissionDataError { MissionDataError(mission: mission.id, field: field, problem: problem) }
+        let spans = kernels.coverage(of: v.naifID)
+        let start = launchSeconds + v.startHours * 3600
+        // A second's slack: the kernels' epochs and the data's dates are rounded differently.
+        guard let span = spans.first(where: { $0.lowerBound <= start + 1 && $0.upperBound >= start }) else {
+            throw fail("vehicle \"\(v.id)\" (NAIF \(v.naifID)) is not in the kernels at its start, \(KernelBodyError.date(start)); they cover it \(KernelBodyError.list(spans)) (mission kernels: \(mission.kernels.joined(separator: ", ")))")
         }
-        if w.anchorMoon {
-            let moon = ephemeris.parentRelativeState(.moon, at: t).positionKm
-            return moon.normalized * moonSemiMajorAxisKm
+        let dataEndHours = (span.upperBound - launchSeconds) / 3600
+        if let end = v.endHours, dataEndHours < end - 1.0 / 3600 {
+            throw fail("vehicle \"\(v.id)\" (NAIF \(v.naifID)) is in the kernels only to \(KernelBodyError.date(span.upperBound)), before its end \(KernelBodyError.date(launchSeconds + end * 3600)); covered: \(KernelBodyError.list(spans))")
         }
-        guard mission.referenceFrame == .geocentric else { return w.position }
-        return rotateAboutEclipticPole(w.position, by: alignment)
+        guard v.endHours == nil, let center = v.extrapolation else {
+            return VehicleTrack(vehicle: v, dataEndHours: min(dataEndHours, v.endHours ?? dataEndHours), extrapolation: nil)
+        }
+        // The last covered state, relative to the centre, starts the two-body arc.
+        let t = TimeScale.instant(tdbSecondsPastJ2000: span.upperBound)
+        let state: KernelBodies.State
+        let centre: (positionKm: Vector3, velocityKmS: Vector3)
+        do {
+            state = try kernels.state(v.naifID, at: t, ephemeris: ephemeris)
+            centre = try Self.centerState(center, at: t, ephemeris: ephemeris)
+        } catch {
+            throw fail("vehicle \"\(v.id)\" cannot be placed at the end of its data, \(t.iso8601): \(error)")
+        }
+        let arc = KeplerArc(mu: Self.gm(center), position: state.positionKm - centre.positionKm, velocity: state.velocityKmS - centre.velocityKmS,
+                            epochHours: dataEndHours)
+        let about = center == .solarSystemBarycentre ? "the solar-system barycentre" : NAIFBody.name(center.naifID)
+        let source = "two-body extrapolation about \(about) from the last state of \(state.segment.name) (\(t.iso8601))"
+        return VehicleTrack(vehicle: v, dataEndHours: dataEndHours, extrapolation: .init(center: center, arc: arc, source: source))
     }
 
-    /// The seeds' Moon-alignment rotation: x' = x cos a − y sin a, y' = x sin a + y cos a, z' = z.
-    public static func rotateAboutEclipticPole(_ p: Vector3, by a: Double) -> Vector3 {
-        let c = cos(a), s = sin(a)
-        return Vector3(p.x * c - p.y * s, p.x * s + p.y * c, p.z)
+    /// GM of an extrapolation centre: the whole solar system's for its barycentre.
+    static func gm(_ c: ExtrapolationCenter) -> Double {
+        switch c {
+        case .solarSystemBarycentre:
+            return GravityConstants.sunGM + BodyID.heliocentric.reduce(0) { $0 + ($1 == .earth ? GravityConstants.earthGM + GravityConstants.moonGM : GravityConstants.gm($1)) }
+        case let .body(b):
+            return GravityConstants.gm(b)
+        }
     }
 
-    // MARK: - Lookup
+    static func centerState(_ c: ExtrapolationCenter, at t: Instant, ephemeris: Ephemeris) throws -> (positionKm: Vector3, velocityKmS: Vector3) {
+        guard let s = ephemeris.naifState(c.naifID, at: t) else { throw KernelBodyError.unknown(id: c.naifID) }
+        return s
+    }
 
-    public var vehicleIDs: [String] { vehicles.map(\.vehicle.id) }
+    // MARK: - Queries
 
-    public func vehicle(_ id: String) throws(MissionQueryError) -> ResolvedVehicle {
-        guard let v = vehicles.first(where: { $0.vehicle.id == id }) else {
+    /// The mission's vehicle ids in data order (for "valid vehicles" messages).
+    public var vehicleIDs: [String] { tracks.map(\.vehicle.id) }
+
+    public func track(_ id: String) throws(MissionQueryError) -> VehicleTrack {
+        guard let t = tracks.first(where: { $0.vehicle.id == id }) else {
             throw .unknownVehicle(mission: mission.id, id: id, valid: vehicleIDs)
         }
-        return v
+        return t
     }
 
+    /// Where scene coordinates of trajectory lines are measured from.
     public var sceneOrigin: SceneOrigin { mission.referenceFrame == .geocentric ? .earth : .sun }
 
-    // MARK: - Positions
-
-    /// The Moon's geocentric position at `t` hours, km, ecliptic J2000 (true distance).
-    public func moonGeocentricKm(atHours t: Double) -> Vector3 {
-        ephemeris.parentRelativeState(.moon, at: mission.instant(atHours: t)).positionKm
+    /// The instant `t` hours after launch (TDB seconds from the launch's, which is what the
+    /// kernels read; cheaper than carrying TT across leap seconds).
+    public func instant(atHours t: Double) -> Instant {
+        TimeScale.instant(tdbSecondsPastJ2000: launchSeconds + t * 3600)
     }
 
-    /// The Moon's true direction at its semi-major-axis distance: where anchored waypoints, the
-    /// landing snap and the lunar orbits are centred (and where the rendered Moon sits).
-    public func moonAnchorKm(atHours t: Double) -> Vector3 {
-        moonGeocentricKm(atHours: t).normalized * moonSemiMajorAxisKm
-    }
-
-    /// The authored curve as the physical model reads it. The seeds draw the Moon at its
-    /// semi-major axis along its true direction and author lunar waypoints around that rendered
-    /// Moon (anchored ones on it), so near the Moon the curve is carried by the difference
-    /// between the true and the rendered Moon: fully within the sphere of influence of the
-    /// rendered Moon, not at all beyond twice that, smoothly in between.
-    public func authoredPath(_ v: ResolvedVehicle, atHours t: Double, moonKm: Vector3) -> Vector3 {
-        Self.authoredPath(curvePosition(v, atHours: t), moonKm: moonKm, moonSemiMajorAxisKm: moonSemiMajorAxisKm, sphereOfInfluenceKm: moonSphereOfInfluenceKm)
-    }
-
-    static func authoredPath(_ p: Vector3, moonKm: Vector3, moonSemiMajorAxisKm sma: Double, sphereOfInfluenceKm soi: Double) -> Vector3 {
-        let rendered = moonKm.normalized * sma
-        let weight = 1 - smoothstep(((p - rendered).length - soi) / soi)
-        return weight > 0 ? p + (moonKm - rendered) * weight : p
-    }
-
-    /// The point on the interpolated curve at `t` (clamped to the vehicle's span), native frame.
-    public func curvePosition(_ v: ResolvedVehicle, atHours t: Double) -> Vector3 {
-        CatmullRom.point(v.points, times: v.times, at: t)
-    }
-
-    /// The vehicle marker at `t` in the native frame with its phase, nil outside the vehicle's
-    /// waypoint span (it does not exist then).
-    public func position(_ v: ResolvedVehicle, atHours t: Double) -> (position: Vector3, phase: VehiclePhase)? {
-        guard t.isFinite, v.exists(at: t) else { return nil }
-        let phase = v.vehicle.phase(at: t)
-        return (position(v, atHours: t, phase: phase), phase)
-    }
-
-    /// The marker position at `t` computed as if in `phase` (telemetry differentiates with the
-    /// phase held fixed so a phase switch never shows up as a speed spike).
-    public func position(_ v: ResolvedVehicle, atHours t: Double, phase: VehiclePhase) -> Vector3 {
-        switch phase {
-        case .trajectory:
-            return curvePosition(v, atHours: t)
-        case .moonLanding:
-            return moonAnchorKm(atHours: t)
-        case .moonOrbit, .moonOrbitReturn:
-            guard let orbit = phase == .moonOrbit ? v.vehicle.moonOrbit : v.vehicle.moonOrbitReturn else {
-                return curvePosition(v, atHours: t)
+    /// Where `track`'s vehicle is at `t` (inside its span: the caller checks ``VehicleTrack/exists(at:)``).
+    public func state(_ track: VehicleTrack, atHours t: Double) throws(MissionQueryError) -> VehicleState {
+        let at = instant(atHours: t)
+        if let x = track.extrapolation, t > track.dataEndHours {
+            let s = x.arc.state(atHours: t)
+            let c: (positionKm: Vector3, velocityKmS: Vector3)
+            do { c = try Self.centerState(x.center, at: at, ephemeris: ephemeris) } catch {
+                throw .notCovered(mission: mission.id, vehicle: track.vehicle.id, detail: "\(error)")
             }
-            return Self.moonOrbitPosition(moonKm: moonGeocentricKm(atHours: t), moonDistanceKm: moonSemiMajorAxisKm, orbit: orbit, atHours: t)
+            return VehicleState(timeHours: t, instant: at, heliocentricKm: c.positionKm + s.position, velocityKmS: c.velocityKmS + s.velocity,
+                                source: x.source, extrapolated: true)
+        }
+        do {
+            let s = try kernels.state(track.vehicle.naifID, at: at, ephemeris: ephemeris)
+            return VehicleState(timeHours: t, instant: at, heliocentricKm: s.positionKm, velocityKmS: s.velocityKmS,
+                                source: Self.describe(s.segment), extrapolated: false)
+        } catch {
+            throw .notCovered(mission: mission.id, vehicle: track.vehicle.id, detail: "\(error)")
         }
     }
 
-    /// The seeds' runtime lunar orbit: a circle of `radiusKm` in the plane perpendicular to the
-    /// Earth–Moon line, centred on the Moon's direction at `moonDistanceKm`:
-    /// phase = (t − start)/period · 2π, tangent = ‖moonDir × up‖, normal = ‖tangent × moonDir‖,
-    /// p = moonDir·d + tangent·cos(phase)·r + normal·sin(phase)·r, `up` the ecliptic pole (the
-    /// scene's +Y).
-    public static func moonOrbitPosition(moonKm: Vector3, moonDistanceKm: Double, orbit: MoonOrbitPhase, atHours t: Double) -> Vector3 {
-        let dir = moonKm.normalized
-        var tangent = dir.cross(Vector3(0, 0, 1))
-        if tangent.length < 1e-12 { tangent = dir.cross(Vector3(1, 0, 0)) }
-        tangent = tangent.normalized
-        let normal = tangent.cross(dir).normalized
-        let phase = (t - orbit.startHours) / orbit.periodHours * 2 * Double.pi
-        return dir * moonDistanceKm + tangent * (cos(phase) * orbit.radiusKm) + normal * (sin(phase) * orbit.radiusKm)
+    /// "JPL Horizons -32 30-min (voyager2.bsp)".
+    static func describe(_ e: KernelBodies.Entry) -> String {
+        let file = e.file.split(separator: "/").last.map(String.init) ?? e.file
+        return "\(e.name) (\(file))"
     }
 
     // MARK: - Scene
 
-    /// Scene offset of a geocentric position (km) from the Earth: along its direction at the
-    /// Moon-compressed distance `earthSceneRadius × (|r| / earthRadius)^0.6 × 1.5` (the seeds' moon
-    /// formula, so a point at the Moon's semi-major axis lands on the rendered Moon).
-    public func sceneOffset(geocentricKm r: Vector3) -> Vector3 {
-        let d = r.length
-        guard d > 0 else { return .zero }
-        let s = SceneScaling.moonDistance(semiMajorAxisKm: d, parentKm: earthRadiusKm, parentSceneRadius: earthSceneRadius)
-        return SceneAxes.scene(fromEcliptic: r * (s / d))
+    /// The Earth's scene position at an instant.
+    public func earthScenePosition(at t: Instant) -> Vector3 {
+        SceneLayout.scenePosition(heliocentricAU: ephemeris.heliocentricPositionAU(.earth, at: t))
     }
 
-    /// Scene coordinates of a native position relative to ``sceneOrigin`` (what trajectory lines use).
-    public func localScenePosition(native p: Vector3) -> Vector3 {
-        mission.referenceFrame == .geocentric ? sceneOffset(geocentricKm: p) : SceneLayout.scenePosition(heliocentricAU: p)
-    }
+    public func earthScenePosition(atHours t: Double) -> Vector3 { earthScenePosition(at: instant(atHours: t)) }
 
-    /// The Earth's scene position at `t` hours.
-    public func earthScenePosition(atHours t: Double) -> Vector3 {
-        SceneLayout.scenePosition(heliocentricAU: ephemeris.state(.earth, at: mission.instant(atHours: t)).positionAU)
-    }
-
-    /// Absolute scene coordinates of a native position at `t` (geocentric: carried on the Earth's
-    /// scene position at `t`).
-    public func scenePosition(native p: Vector3, atHours t: Double) -> Vector3 {
+    /// Scene coordinates of a vehicle state relative to ``sceneOrigin`` (what trajectory lines
+    /// use): around the Earth for geocentric missions, from the Sun for heliocentric ones.
+    public func localScenePosition(_ s: VehicleState, planetsAU: [Vector3]? = nil) -> Vector3 {
         switch mission.referenceFrame {
-        case .geocentric: return earthScenePosition(atHours: t) + sceneOffset(geocentricKm: p)
-        case .heliocentric: return SceneLayout.scenePosition(heliocentricAU: p)
+        case .geocentric:
+            let earth = (planetsAU?[BodyID.earth.index] ?? ephemeris.heliocentricPositionAU(.earth, at: s.instant)) * Constants.auKm
+            return placement.sceneOffset(from: .earth, relativeKm: s.heliocentricKm - earth, at: s.instant, ephemeris: ephemeris)
+        case .heliocentric:
+            return placement.scenePosition(heliocentricKm: s.heliocentricKm, at: s.instant, ephemeris: ephemeris, planetsAU: planetsAU)
         }
+    }
+
+    /// Absolute scene coordinates of a vehicle state (geocentric missions carried on the Earth's
+    /// scene position at the state's time).
+    public func scenePosition(_ s: VehicleState, planetsAU: [Vector3]? = nil) -> Vector3 {
+        let local = localScenePosition(s, planetsAU: planetsAU)
+        guard mission.referenceFrame == .geocentric else { return local }
+        let earth = planetsAU?[BodyID.earth.index] ?? ephemeris.heliocentricPositionAU(.earth, at: s.instant)
+        return SceneLayout.scenePosition(heliocentricAU: earth) + local
     }
 }

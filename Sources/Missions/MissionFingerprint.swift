@@ -1,43 +1,42 @@
 extension MissionEngine {
     /// Bumped whenever a change here alters sampled or telemetry output, so cached trajectory
     /// samples keyed on it (with ``Mission/dataHash``) never go stale.
-    public static let engineVersion = "missions-2"
+    public static let engineVersion = "missions-3"
 }
 
 extension Mission {
     /// A stable 64-bit FNV-1a hash (16 hex digits) of every field of the mission, numbers by their
     /// IEEE bit patterns: the same data gives the same hash on every run and machine, and any
-    /// edit of the mission's data changes it. Cache key: engineVersion + dataHash + query.
-    public var dataHash: String {
+    /// edit of the mission's data changes it. The kernels' contents are not in it: the caller
+    /// adds their identity (``dataHash(kernels:)``).
+    public var dataHash: String { dataHash(kernels: []) }
+
+    /// The hash with the identities (e.g. CRC-32s) of the kernels the trajectories come from,
+    /// so a changed or added kernel invalidates cached samples.
+    public func dataHash(kernels identities: [String]) -> String {
         var h = FNV1a()
-        h.add(id); h.add(name); h.add(subtitle); h.add(launchDate); h.add(durationHours)
-        h.add(flybyTimeHours); h.add(referenceFrame.rawValue); h.add(autoTrajectory?.rawValue)
+        h.add(id); h.add(name); h.add(subtitle); h.add(launchDate); h.add(end.map(\.jdTT))
+        h.add(referenceFrame.rawValue); h.add(trajectorySummary)
+        h.add(kernels.count)
+        for k in kernels { h.add(k) }
+        h.add(identities.count)
+        for k in identities { h.add(k) }
         h.add(events.count)
         for e in events {
-            h.add(e.timeHours); h.add(e.name); h.add(e.detail); h.add(e.showLabel)
+            h.add(e.key); h.add(e.timeHours); h.add(e.name); h.add(e.detail); h.add(e.showLabel)
+            h.add(e.fact?.body?.rawValue); h.add(e.fact?.distanceKm); h.add(e.fact?.altitudeKm); h.add(e.fact?.speedKmS); h.add(e.fact?.source)
         }
         h.add(vehicles.count)
         for v in vehicles {
-            h.add(v.id); h.add(v.name); h.add(v.color.r); h.add(v.color.g); h.add(v.color.b); h.add(v.primary)
-            h.add(v.autoTrajectory?.rawValue)
-            for o in [v.moonOrbit, v.moonOrbitReturn] {
-                h.add(o?.startHours); h.add(o?.endHours); h.add(o?.periodHours); h.add(o?.radiusKm)
+            h.add(v.id); h.add(v.name); h.add(v.naifID); h.add(v.color.r); h.add(v.color.g); h.add(v.color.b); h.add(v.primary)
+            h.add(v.startHours); h.add(v.endHours)
+            h.add(v.phases.count)
+            for p in v.phases { h.add(p.name); h.add(p.kind.rawValue); h.add(p.startHours); h.add(p.endHours); h.add(p.body?.rawValue) }
+            switch v.extrapolation {
+            case nil: h.add(nil as String?)
+            case .solarSystemBarycentre?: h.add("ssb")
+            case let .body(b)?: h.add(b.rawValue)
             }
-            h.add(v.moonLanding?.startHours); h.add(v.moonLanding?.endHours)
-            h.add(v.waypoints.count)
-            for w in v.waypoints {
-                h.add(w.timeHours); h.add(w.position.x); h.add(w.position.y); h.add(w.position.z)
-                h.add(w.anchorMoon); h.add(w.anchorBody?.rawValue)
-            }
-        }
-        h.add(physics?.source)
-        h.add(physics?.orbit?.startHours); h.add(physics?.orbit?.endHours); h.add(physics?.orbit?.altitudeKm)
-        h.add(physics?.flyby?.timeHours); h.add(physics?.flyby?.altitudeKm)
-        if let l = physics?.landing {
-            h.add(l.vehicleID); h.add(l.startHours); h.add(l.endHours); h.add(l.latitudeDeg); h.add(l.longitudeDeg)
-            h.add(l.descentHours); h.add(l.ascentHours)
-        } else {
-            h.add(nil as String?)
         }
         return h.hex
     }

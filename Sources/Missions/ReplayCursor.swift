@@ -9,7 +9,7 @@
 /// clock reaches ``endHours``.
 ///
 /// ```swift
-/// var cursor = ReplayCursor(mission: apollo11, from: 0)
+/// var cursor = ReplayCursor(mission: apollo11, from: 0, endHours: 195.3)
 /// cursor.advance(to: 0)      // [Launch (id 0), telemetry at 0 (id 0.1)]
 /// cursor.advance(to: 3)      // [TLI (id 10188000), telemetry at 3 h (id 10800000)]
 /// ```
@@ -26,7 +26,7 @@ public struct ReplayCursor: Sendable {
         }
     }
 
-    /// The mission time the replay ends at (``Mission/replayEndHours``).
+    /// The mission time the replay ends at.
     public let endHours: Double
     /// The id of the final `end` event: every other id is smaller.
     public let endID: ReplayEventID
@@ -40,19 +40,21 @@ public struct ReplayCursor: Sendable {
     public private(set) var lastID: ReplayEventID?
     public private(set) var isFinished = false
 
-    /// A replay from `from` hours (events before it count as passed; one exactly at it is sent).
-    public init(mission: Mission, from: Double) {
-        self.init(mission: mission, start: from, after: nil)
+    /// A replay from `from` hours (events before it count as passed; one exactly at it is sent)
+    /// to `endHours` (``Mission/replayEndHours(nowHours:)``: a mission that flies on ends at
+    /// the present).
+    public init(mission: Mission, from: Double, endHours: Double) {
+        self.init(mission: mission, start: from, after: nil, endHours: endHours)
     }
 
     /// A replay resumed after `id`, the last event a client saw. Nil when `id` lies at or past
     /// the replay's end (``endID``): there is nothing left to send.
-    public init?(mission: Mission, resumingAfter id: ReplayEventID) {
-        self.init(mission: mission, start: Double(id.metMilliseconds) / 3_600_000, after: id)
+    public init?(mission: Mission, resumingAfter id: ReplayEventID, endHours: Double) {
+        self.init(mission: mission, start: Double(id.metMilliseconds) / 3_600_000, after: id, endHours: endHours)
         guard id < endID else { return nil }
     }
 
-    private init(mission: Mission, start: Double, after resumePoint: ReplayEventID?) {
+    private init(mission: Mission, start: Double, after resumePoint: ReplayEventID?, endHours: Double) {
         var perMillisecond: [Int64: Int] = [:]
         var list: [(event: MissionEvent, id: ReplayEventID)] = []
         for e in mission.events.sorted(by: { ($0.timeHours, $0.index) < ($1.timeHours, $1.index) }) {
@@ -63,7 +65,7 @@ public struct ReplayCursor: Sendable {
         }
         events = list
         eventsPerMillisecond = perMillisecond
-        endHours = mission.replayEndHours
+        self.endHours = endHours
         let endMs = MissionClock.metMilliseconds(hours: endHours)
         endID = ReplayEventID(metMilliseconds: endMs, sequence: perMillisecond[endMs, default: 0] + 1)
         startHours = start

@@ -23,6 +23,13 @@ public struct APIServices: Sendable {
     /// The missions and one trajectory engine per mission, keyed by id.
     public let missions: MissionCatalogue
     let missionEngines: [String: MissionEngine]
+    /// The bodies of every loaded SPK kernel (the missions' and `--kernel` files), placed by
+    /// SPICE's precedence: what missions and `naif:` body ids read.
+    public let bodies: KernelBodies
+    /// Names positions requests may use: the engine's bodies, `naif:` ids, vehicle ids.
+    public let bodyDirectory: BodyDirectory
+    /// Per mission, the hash its cached samples are keyed by (its data and its kernels').
+    let missionDataHashes: [String: String]
     /// The SQLite sample cache (nil: compute every time).
     public let sampleCache: SampleCache?
     /// Encoded answers that never change (fixed-date positions, scene, rotations, orbits,
@@ -48,29 +55,52 @@ public struct APIServices: Sendable {
     /// Default size of `responses`.
     public static let defaultResponseCacheBytes = 16 << 20
 
+    /// Builds the services. Throws when a mission's vehicles are not covered by the kernels
+    /// (`bodies`) from their start to their end. `kernelIdentities` name every loaded kernel's
+    /// contents (file, size, modification time): cached trajectory samples are keyed by them.
     public init(
-        catalogue: Catalogue, kernel: PlanetaryKernel? = nil, stars: StarCatalogue, missions: MissionCatalogue, sampleCache: SampleCache? = nil,
+        catalogue: Catalogue, kernel: PlanetaryKernel? = nil, stars: StarCatalogue, missions: MissionCatalogue, bodies: KernelBodies,
+        kernelIdentities: [String] = [], sampleCache: SampleCache? = nil,
         textures: TextureSet? = nil, web: StaticSite = .empty, openAPIDocument: [UInt8], responseCacheBytes: Int = APIServices.defaultResponseCacheBytes,
         logger: Logger = Logger(label: "api"), clock: @escaping @Sendable () -> Double
-    ) {
+    ) throws(MissionDataError) {
         self.responses = ResponseCache(capacityBytes: responseCacheBytes)
         self.missions = missions
         self.sampleCache = sampleCache
         self.logger = logger
         self.catalogue = catalogue
-        self.engine = EphemerisService(catalogue: catalogue, kernel: kernel)
+        self.engine = EphemerisService(catalogue: catalogue, kernel: kernel, bodies: bodies)
+        var aliases: [String: Int] = [:]
+        for m in missions.missions { for v in m.vehicles { aliases[v.id] = v.naifID } }
+        self.bodyDirectory = BodyDirectory(kernelTargets: Set(bodies.targets), aliases: aliases)
         self.stars = stars
         self.starsByMagnitude = stars.stars.sorted {
             ($0.magnitude, $0.rightAscensionHours) < ($1.magnitude, $1.rightAscensionHours)
         }
         self.openAPIDocument = openAPIDocument
         self.clock = clock
-        self.missionEngines = MissionEngine.all(missions, ephemeris: engine.ephemeris)
+        self.bodies = bodies
+        self.missionEngines = try MissionEngine.all(missions, ephemeris: engine.ephemeris, kernels: bodies)
+        self.missionDataHashes = Dictionary(uniqueKeysWithValues: missions.missions.map { m in
+            (m.id, m.dataHash(kernels: kernelIdentities))
+        })
         let ephemeris = engine.ephemeris
         self.renderer = textures.map { ViewRenderer(ephemeris: ephemeris, stars: stars, textures: $0) }
         self.textureImages = textures.map { TextureImages(textures: $0) }
         self.web = web
     }
+
+    /// The hash cached samples of mission `id` are keyed by.
+    func missionDataHash(_ id: String) -> String { missionDataHashes[id] ?? "" }
+
+    /// Hours from the mission's launch to the present (the clock's now).
+    func nowHours(_ m: Mission) -> Double {
+        guard let now = try? TimeScale.utc(unixSeconds: clock()) else { return 0 }
+        return m.hours(at: now)
+    }
+
+    /// Where the mission's replay ends now (a mission that flies on: the present).
+    func replayEndHours(_ m: Mission) -> Double { m.replayEndHours(nowHours: nowHours(m)) }
 
     /// The engine of mission `id`, or a 404 listing the valid ids.
     func missionEngine(_ id: String) throws(ProblemDetails) -> MissionEngine {

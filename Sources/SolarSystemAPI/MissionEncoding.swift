@@ -10,8 +10,9 @@ enum MissionEncoding {
         w.key("name"); w.string(m.name)
         w.key("subtitle"); w.string(m.subtitle)
         w.key("launchDate"); w.string(m.launch.iso8601)
+        w.key("end"); w.optionalString(m.end?.iso8601)
+        w.key("ongoing"); w.bool(m.isOngoing)
         w.key("durationHours"); w.number(m.durationHours)
-        w.key("replayEndHours"); w.number(m.replayEndHours)
         w.key("referenceFrame"); w.string(m.referenceFrame.rawValue)
         w.key("autoTimeScale"); w.number(m.autoTimeScale)
     }
@@ -24,36 +25,44 @@ enum MissionEncoding {
         }
     }
 
-    static func detail(_ engine: MissionEngine, into w: inout JSONWriter) {
+    /// `/v1/missions/{id}`: `replayEndHours` is where a replay stops now (a mission that flies
+    /// on: the present, so the caller must not keep the answer).
+    static func detail(_ engine: MissionEngine, replayEndHours: Double, dataHash: String, into w: inout JSONWriter) {
         let m = engine.mission
         w.object { w in
             identity(m, into: &w)
-            w.key("flybyTimeHours"); if let f = m.flybyTimeHours { w.number(f) } else { w.null() }
+            w.key("replayEndHours"); w.number(replayEndHours)
             w.key("units"); w.string(m.referenceFrame.unit.lowercased())
-            w.key("autoTrajectory"); w.optionalString(m.autoTrajectory?.rawValue)
             w.key("labelWindowHours"); w.number(m.labelWindowHours)
-            w.key("dataHash"); w.string(m.dataHash)
+            w.key("dataHash"); w.string(dataHash)
+            w.key("trajectorySummary"); w.string(m.trajectorySummary)
+            w.key("kernels"); w.array { w in for k in m.kernels { w.string(k) } }
             w.key("vehicles")
             w.array { w in
-                for rv in engine.vehicles {
-                    let v = rv.vehicle
+                for track in engine.tracks {
+                    let v = track.vehicle
                     w.object { w in
                         w.key("id"); w.string(v.id)
                         w.key("name"); w.string(v.name)
+                        w.key("naifId"); w.int(v.naifID)
+                        w.key("body"); w.string("naif:\(v.naifID)")
                         w.key("primary"); w.bool(v.primary)
                         w.key("colorRgb"); w.numbers(v.color.array)
-                        w.key("startHours"); w.number(rv.spanHours.lowerBound)
-                        w.key("endHours"); w.number(rv.spanHours.upperBound)
-                        w.key("waypoints"); w.int(v.waypoints.count)
+                        w.key("startHours"); w.number(v.startHours)
+                        w.key("endHours"); if let e = v.endHours { w.number(e) } else { w.null() }
+                        w.key("dataEndHours"); w.number(track.dataEndHours)
+                        w.key("extrapolateAbout"); w.optionalString(v.extrapolation.map(Self.centerName))
                         w.key("phases")
-                        w.object { w in
-                            func window(_ key: String, _ range: (Double, Double)?) {
-                                w.key(key)
-                                if let (a, b) = range { w.object { w in w.key("startHours"); w.number(a); w.key("endHours"); w.number(b) } } else { w.null() }
+                        w.array { w in
+                            for p in v.phases {
+                                w.object { w in
+                                    w.key("name"); w.string(p.name)
+                                    w.key("kind"); w.string(p.kind.rawValue)
+                                    w.key("startHours"); w.number(p.startHours)
+                                    w.key("endHours"); w.number(p.endHours)
+                                    w.key("body"); w.optionalString(p.body?.rawValue)
+                                }
                             }
-                            window("moonOrbit", v.moonOrbit.map { ($0.startHours, $0.endHours) })
-                            window("moonLanding", v.moonLanding.map { ($0.startHours, $0.endHours) })
-                            window("moonOrbitReturn", v.moonOrbitReturn.map { ($0.startHours, $0.endHours) })
                         }
                     }
                 }
@@ -62,12 +71,34 @@ enum MissionEncoding {
         }
     }
 
+    static func centerName(_ c: ExtrapolationCenter) -> String {
+        switch c {
+        case .solarSystemBarycentre: "ssb"
+        case let .body(b): b.rawValue
+        }
+    }
+
     static func event(_ e: MissionEvent, into w: inout JSONWriter) {
         w.object { w in
             w.key("t"); w.number(e.timeHours)
+            w.key("date"); w.string(e.date.iso8601)
+            w.key("key"); w.optionalString(e.key)
             w.key("name"); w.string(e.name)
             w.key("detail"); w.string(e.detail)
             w.key("showLabel"); w.bool(e.showLabel)
+            w.key("fact")
+            if let f = e.fact {
+                w.object { w in
+                    w.key("body"); w.optionalString(f.body?.rawValue)
+                    w.key("distanceKm"); if let v = f.distanceKm { w.number(v) } else { w.null() }
+                    w.key("altitudeKm"); if let v = f.altitudeKm { w.number(v) } else { w.null() }
+                    w.key("speedKmS"); if let v = f.speedKmS { w.number(v) } else { w.null() }
+                    w.key("source"); w.string(f.source)
+                    w.key("note"); w.string(f.note)
+                }
+            } else {
+                w.null()
+            }
         }
     }
 
@@ -88,16 +119,25 @@ enum MissionEncoding {
                         w.key("id"); w.string(v.id)
                         w.key("name"); w.string(v.name)
                         w.key("primary"); w.bool(v.primary)
-                        w.key("phase"); w.string(v.phase.rawValue)
+                        w.key("phase"); w.string(v.phase)
+                        w.key("phaseKind"); w.string(v.phaseKind.rawValue)
                         w.key("frame"); w.string(v.frame.rawValue)
                         w.key("position"); w.numbers(v.position.array)
+                        w.key("velocityKmS"); w.numbers(v.velocityKmS.array)
                         w.key("scenePosition"); w.numbers(v.scenePosition.array)
                         w.key("distanceKm"); w.number(v.distanceKm)
                         w.key("distanceAU"); w.number(v.distanceAU)
                         w.key("speedKmS"); w.number(v.speedKmS)
-                        w.key("moonDistanceKm"); if let m = v.moon { w.number(m.distanceKm) } else { w.null() }
-                        w.key("altitudeKm"); if let m = v.moon { w.number(m.altitudeKm) } else { w.null() }
-                        w.key("moonSpeedKmS"); if let m = v.moon { w.number(m.speedKmS) } else { w.null() }
+                        w.key("nearestBody")
+                        w.object { w in
+                            w.key("id"); w.string(v.nearest.body.rawValue)
+                            w.key("distanceKm"); w.number(v.nearest.distanceKm)
+                            w.key("altitudeKm"); w.number(v.nearest.altitudeKm)
+                            w.key("speedKmS"); w.number(v.nearest.speedKmS)
+                        }
+                        w.key("lightTimeToEarthS"); w.number(v.lightTimeToEarthSeconds)
+                        w.key("source"); w.string(v.source)
+                        w.key("extrapolated"); w.bool(v.extrapolated)
                     }
                 }
             }
@@ -116,7 +156,7 @@ enum MissionEncoding {
         }
     }
 
-    static func trajectory(_ engine: MissionEngine, vehicles: [ResolvedVehicle], lines: [[TrajectorySample]], count: Int,
+    static func trajectory(_ engine: MissionEngine, vehicles: [VehicleTrack], lines: [[TrajectorySample]], count: Int,
                            frame: TrajectoryFrame, into w: inout JSONWriter) {
         let m = engine.mission
         let unit = frame == .scene ? "scene" : m.referenceFrame.unit
@@ -130,12 +170,13 @@ enum MissionEncoding {
             w.key("count"); w.int(count)
             w.key("vehicles")
             w.array { w in
-                for (rv, samples) in zip(vehicles, lines) {
+                for (track, samples) in zip(vehicles, lines) {
                     w.object { w in
-                        w.key("id"); w.string(rv.vehicle.id)
-                        w.key("name"); w.string(rv.vehicle.name)
-                        w.key("primary"); w.bool(rv.vehicle.primary)
-                        w.key("colorRgb"); w.numbers(rv.vehicle.color.array)
+                        w.key("id"); w.string(track.vehicle.id)
+                        w.key("name"); w.string(track.vehicle.name)
+                        w.key("primary"); w.bool(track.vehicle.primary)
+                        w.key("colorRgb"); w.numbers(track.vehicle.color.array)
+                        w.key("dataEndHours"); w.number(track.dataEndHours)
                         w.key("times"); w.array { w in for s in samples { w.fixed(s.timeHours, decimals: 6) } }
                         w.key("positions"); w.array { w in for s in samples { w.fixed(s.position, decimals: digits) } }
                         w.key("colors")

@@ -17,6 +17,8 @@ extension MissionQueryError: HTTPResponseError {
             return .invalidParameter("samples", value: String(count), accepted: "an integer in \(accepted.lowerBound)…\(accepted.upperBound)", reason: "out of range")
         case .invalidTime:
             return ProblemDetails(status: .badRequest, title: "Invalid mission time", detail: description)
+        case .notCovered:
+            return ProblemDetails(status: .unprocessableContent, title: "Outside the loaded kernels", detail: description)
         }
     }
 }

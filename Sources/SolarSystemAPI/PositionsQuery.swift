@@ -122,18 +122,21 @@ public struct FrameSelection: Sendable, Hashable {
 /// A validated `/v1/positions` request (also what `solarsystem positions` builds).
 public struct PositionsQuery: Sendable {
     public var instant: Instant
-    public var bodies: [BodyID]
+    public var bodies: [BodyRef]
     public var selection: FrameSelection
 
-    public init(instant: Instant, bodies: [BodyID] = BodyID.allCases, selection: FrameSelection = FrameSelection()) {
+    public init(instant: Instant, bodies: [BodyRef] = BodyID.allCases.map { .engine($0) }, selection: FrameSelection = FrameSelection()) {
         self.instant = instant
         self.bodies = bodies
         self.selection = selection
     }
 
-    public static func parse(date: String?, bodies: String?, frame: String?, center: String?, units: String?, now: () -> Double) throws(ProblemDetails) -> PositionsQuery {
+    /// `directory` resolves `naif:` ids and mission vehicle ids (the engine's 25 bodies only by
+    /// default).
+    public static func parse(date: String?, bodies: String?, frame: String?, center: String?, units: String?, now: () -> Double,
+                             directory: BodyDirectory = .engineOnly) throws(ProblemDetails) -> PositionsQuery {
         let instant = try QueryParsing.instant(date, now: now)
-        let list = try QueryParsing.bodies(bodies)
+        let list = try directory.resolveList(bodies)
         return PositionsQuery(instant: instant, bodies: list, selection: try FrameSelection.parse(frame: frame, center: center, units: units))
     }
 }

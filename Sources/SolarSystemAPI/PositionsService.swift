@@ -1,9 +1,10 @@
 import Ephemeris
+import HTTP
 import Scene
 
 /// One body's row in a positions answer, already in the requested frame and units.
 public struct PositionEntry: Sendable {
-    public let id: BodyID
+    public let body: BodyRef
     public let position: Vector3
     public let velocity: Vector3
     /// The theory that gave the body's state and the span it serves.
@@ -29,7 +30,7 @@ public struct PositionsResult: Sendable {
             w.array { w in
                 for e in entries {
                     w.object { w in
-                        w.key("id"); w.string(e.id.rawValue)
+                        w.key("id"); w.string(e.body.description)
                         w.key("theory"); w.string(e.theory.name)
                         w.key("validJdTDB"); w.numbers([e.theory.jdTDB.lowerBound, e.theory.jdTDB.upperBound])
                         Self.writeVectors(e, into: &w)
@@ -61,65 +62,163 @@ public struct PositionsResult: Sendable {
     }
 }
 
-/// Computes positions in any frame, centre and units from one engine.
+/// Computes positions in any frame, centre and units from one engine, and the bodies of the
+/// loaded SPK kernels (spacecraft, landers: `naif:<id>`).
 public struct EphemerisService: Sendable {
     public let ephemeris: Ephemeris
     public let layout: SceneLayout
+    /// Where spacecraft are drawn in the scene frame.
+    public let placement: ScenePlacement
+    /// The bodies of the loaded kernels (nil: none).
+    public let kernelBodies: KernelBodies?
     /// Body states answered, by theory (`/metrics`).
     public let answers = TheoryTally()
 
-    public init(catalogue: Catalogue, kernel: PlanetaryKernel? = nil) {
+    public init(catalogue: Catalogue, kernel: PlanetaryKernel? = nil, bodies: KernelBodies? = nil) {
         ephemeris = Ephemeris(catalogue: catalogue, kernel: kernel)
         layout = SceneLayout(catalogue: catalogue)
+        placement = ScenePlacement(layout: layout)
+        kernelBodies = bodies
+    }
+
+    /// A kernel body's heliocentric state (AU, AU/day) at `t` and the segment behind it, or a
+    /// 422 problem naming where the kernels cover it.
+    func kernelState(_ naifID: Int, name: String, at t: Instant) throws(ProblemDetails) -> (StateVector, TheorySpan) {
+        guard let bodies = kernelBodies else {
+            throw ProblemDetails.unknownId("body", id: name, parameter: nil, valid: BodyID.allCases.map(\.rawValue))
+        }
+        do {
+            let s = try bodies.state(naifID, at: t, ephemeris: ephemeris)
+            let perDay = Constants.secondsPerDay / Constants.auKm
+            let span = bodies.coverage(of: naifID).first { $0.contains(t.daysSinceJ2000TDB * Constants.secondsPerDay) }
+                ?? s.segment.startSeconds...s.segment.endSeconds
+            let file = s.segment.file.split(separator: "/").last.map(String.init) ?? s.segment.file
+            return (StateVector(positionAU: s.positionKm / Constants.auKm, velocityAUPerDay: s.velocityKmS * perDay),
+                    TheorySpan(name: "SPK \(s.segment.name) (\(file))", jdTDB: (Constants.jdJ2000 + span.lowerBound / Constants.secondsPerDay)...(Constants.jdJ2000 + span.upperBound / Constants.secondsPerDay)))
+        } catch {
+            throw Self.outsideKernels(name, error)
+        }
+    }
+
+    /// 422: the date lies outside what the loaded kernels cover for the body.
+    static func outsideKernels(_ name: String, _ error: KernelBodyError) -> ProblemDetails {
+        var p = ProblemDetails(status: .unprocessableContent, title: "Outside the loaded kernels", detail: "body \(name): \(error.description)")
+        let spans: [ClosedRange<Double>]
+        switch error {
+        case let .notCovered(_, _, s), let .centreNotCovered(_, _, _, s): spans = s
+        default: spans = []
+        }
+        p.extensions.append(("body", .string(name)))
+        p.extensions.append(("covered", .array(spans.map { .array([.string(KernelBodyError.date($0.lowerBound)), .string(KernelBodyError.date($0.upperBound))]) })))
+        return p
     }
 
     /// Half-width of the central difference that gives scene-frame velocities.
     static let sceneVelocityStepSeconds = 60.0
 
-    /// Every listed body at one instant (each theory evaluated once for the whole set).
-    public func positions(_ q: PositionsQuery) -> PositionsResult {
-        let result = computePositions(q)
+    /// Every listed body at one instant (each theory evaluated once for the whole set). Throws
+    /// a 422 problem when a kernel body is not covered then.
+    public func positions(_ q: PositionsQuery) throws(ProblemDetails) -> PositionsResult {
+        let result = try computePositions(q)
         answers.record(result.entries)
         return result
     }
 
-    func computePositions(_ q: PositionsQuery) -> PositionsResult {
+    func computePositions(_ q: PositionsQuery) throws(ProblemDetails) -> PositionsResult {
         let s = q.selection
         let model = ephemeris.modelSummary(jdTDB: q.instant.jdTDB)
         switch s.frame {
         case .eclipticJ2000, .equatorialJ2000:
             let states = ephemeris.allStates(at: q.instant)
             let origin = states[s.center.index]
-            let entries = q.bodies.map { id in convert(id, states[id.index] - origin, s, at: q.instant) }
+            var entries: [PositionEntry] = []
+            entries.reserveCapacity(q.bodies.count)
+            for ref in q.bodies {
+                switch ref {
+                case let .engine(id):
+                    entries.append(convert(ref, states[id.index] - origin, s, theory: ephemeris.theory(id, at: q.instant)))
+                case let .kernel(naif, name):
+                    let (state, theory) = try kernelState(naif, name: name, at: q.instant)
+                    entries.append(convert(ref, state - origin, s, theory: theory))
+                }
+            }
             return PositionsResult(query: q, entries: entries, model: model)
         case .scene:
             let h = Self.sceneVelocityStepSeconds
-            let now = layout.positions(ephemeris.snapshot(at: q.instant))
-            let before = layout.positions(ephemeris.snapshot(at: q.instant.adding(seconds: -h)))
-            let after = layout.positions(ephemeris.snapshot(at: q.instant.adding(seconds: h)))
+            let instants = (q.instant, q.instant.adding(seconds: -h), q.instant.adding(seconds: h))
+            let now = layout.positions(ephemeris.snapshot(at: instants.0))
+            let before = layout.positions(ephemeris.snapshot(at: instants.1))
+            let after = layout.positions(ephemeris.snapshot(at: instants.2))
             let c = s.center.index
             let perDay = Constants.secondsPerDay / (2 * h)
-            let entries = q.bodies.map { id in
-                let i = id.index
-                let v = ((after[i] - after[c]) - (before[i] - before[c])) * perDay
-                return PositionEntry(id: id, position: now[i] - now[c], velocity: v, theory: ephemeris.theory(id, at: q.instant))
+            var entries: [PositionEntry] = []
+            for ref in q.bodies {
+                switch ref {
+                case let .engine(id):
+                    let i = id.index
+                    let v = ((after[i] - after[c]) - (before[i] - before[c])) * perDay
+                    entries.append(PositionEntry(body: ref, position: now[i] - now[c], velocity: v, theory: ephemeris.theory(id, at: q.instant)))
+                case let .kernel(naif, name):
+                    let (state, theory) = try kernelState(naif, name: name, at: instants.0)
+                    let p0 = try kernelScenePosition(naif, name: name, at: instants.0, state: state)
+                    let pb = try kernelScenePosition(naif, name: name, at: instants.1, state: nil)
+                    let pa = try kernelScenePosition(naif, name: name, at: instants.2, state: nil)
+                    let v = ((pa - after[c]) - (pb - before[c])) * perDay
+                    entries.append(PositionEntry(body: ref, position: p0 - now[c], velocity: v, theory: theory))
+                }
             }
             return PositionsResult(query: q, entries: entries, model: model)
         }
     }
 
-    /// One body at one instant (the time-series path: only the theories it needs). Not counted
-    /// in `answers`: the caller records whole chunks.
+    /// Where the scene draws a kernel body (``ScenePlacement``).
+    func kernelScenePosition(_ naif: Int, name: String, at t: Instant, state: StateVector?) throws(ProblemDetails) -> Vector3 {
+        let s: StateVector
+        if let state { s = state } else { s = try kernelState(naif, name: name, at: t).0 }
+        return placement.scenePosition(heliocentricKm: s.positionAU * Constants.auKm, at: t, ephemeris: ephemeris)
+    }
+
+    /// One engine body at one instant (the time-series path: only the theories it needs). Not
+    /// counted in `answers`: the caller records whole chunks.
     public func sample(_ id: BodyID, at t: Instant, _ s: FrameSelection) -> PositionEntry {
         switch s.frame {
         case .eclipticJ2000, .equatorialJ2000:
-            return convert(id, ephemeris.state(id, relativeTo: s.center, at: t), s, at: t)
+            return convert(.engine(id), ephemeris.state(id, relativeTo: s.center, at: t), s, theory: ephemeris.theory(id, at: t))
         case .scene:
             let h = Self.sceneVelocityStepSeconds
             let before = t.adding(seconds: -h), after = t.adding(seconds: h)
             func relative(_ at: Instant) -> Vector3 { scenePosition(id, at: at) - scenePosition(s.center, at: at) }
             let v = (relative(after) - relative(before)) * (Constants.secondsPerDay / (2 * h))
-            return PositionEntry(id: id, position: relative(t), velocity: v, theory: ephemeris.theory(id, at: t))
+            return PositionEntry(body: .engine(id), position: relative(t), velocity: v, theory: ephemeris.theory(id, at: t))
+        }
+    }
+
+    /// Any body at one instant; a kernel body outside its kernels' coverage is a 422 problem.
+    public func sample(_ ref: BodyRef, at t: Instant, _ s: FrameSelection) throws(ProblemDetails) -> PositionEntry {
+        if case let .engine(id) = ref { return sample(id, at: t, s) }
+        switch (ref, s.frame) {
+        case let (.kernel(naif, name), .eclipticJ2000), let (.kernel(naif, name), .equatorialJ2000):
+            let (state, theory) = try kernelState(naif, name: name, at: t)
+            let origin = s.center == .sun ? StateVector(positionAU: .zero, velocityAUPerDay: .zero) : ephemeris.state(s.center, at: t)
+            return convert(ref, state - origin, s, theory: theory)
+        default:
+            let h = Self.sceneVelocityStepSeconds
+            let before = t.adding(seconds: -h), after = t.adding(seconds: h)
+            func relative(_ at: Instant) throws(ProblemDetails) -> Vector3 {
+                let p: Vector3
+                switch ref {
+                case let .engine(id): p = scenePosition(id, at: at)
+                case let .kernel(naif, name): p = try kernelScenePosition(naif, name: name, at: at, state: nil)
+                }
+                return p - scenePosition(s.center, at: at)
+            }
+            let v = (try relative(after) - relative(before)) * (Constants.secondsPerDay / (2 * h))
+            let theory: TheorySpan
+            switch ref {
+            case let .engine(id): theory = ephemeris.theory(id, at: t)
+            case let .kernel(naif, name): theory = try kernelState(naif, name: name, at: t).1
+            }
+            return PositionEntry(body: ref, position: try relative(t), velocity: v, theory: theory)
         }
     }
 
@@ -132,12 +231,12 @@ public struct EphemerisService: Sendable {
         return scenePosition(parent, at: t) + layout.moonOffset(id, relativeKm: ephemeris.parentRelativeState(id, at: t).positionKm)
     }
 
-    func convert(_ id: BodyID, _ relative: StateVector, _ s: FrameSelection, at t: Instant) -> PositionEntry {
+    func convert(_ ref: BodyRef, _ relative: StateVector, _ s: FrameSelection, theory: TheorySpan) -> PositionEntry {
         let rotation = s.frame == .equatorialJ2000 ? Precession.eclipticToEquatorialJ2000 : Matrix3.identity
         let (scale, velocityScale) = s.units == .km
             ? (Constants.auKm, Constants.auKm / Constants.secondsPerDay)
             : (1.0, 1.0)
-        return PositionEntry(id: id, position: rotation * relative.positionAU * scale, velocity: rotation * relative.velocityAUPerDay * velocityScale,
-                             theory: ephemeris.theory(id, at: t))
+        return PositionEntry(body: ref, position: rotation * relative.positionAU * scale, velocity: rotation * relative.velocityAUPerDay * velocityScale,
+                             theory: theory)
     }
 }

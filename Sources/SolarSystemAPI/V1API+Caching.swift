@@ -6,8 +6,8 @@ import Missions
 /// `date=2026-11-22T00:00:00Z` share an entry, and parameter order or percent-encoding do not
 /// matter). The data and engine are fixed for the process's life, so they are not part of it.
 public enum ResponseKey: Hashable, Sendable {
-    case positions(Instant, [BodyID], FrameSelection)
-    case series(BodyID, SeriesTimes, FrameSelection, csv: Bool)
+    case positions(Instant, [BodyRef], FrameSelection)
+    case series(BodyRef, SeriesTimes, FrameSelection, csv: Bool)
     case rotations(Instant, [BodyID], equatorial: Bool)
     case scene(Instant)
     case orbits(Instant, [BodyID], samples: Int)

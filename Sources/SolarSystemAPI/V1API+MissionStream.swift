@@ -35,13 +35,15 @@ extension V1API {
         let from = try missionTime(q, engine, parameter: "from", defaultHours: 0)
         // Last-Event-ID: the last event the client saw. One that does not parse is ignored and
         // the replay starts at `from`.
+        // A mission that flies on replays to the present.
+        let end = services.replayEndHours(engine.mission)
         let cursor: ReplayCursor
         if let text = req.headers["last-event-id"], let last = ReplayEventID(text) {
-            guard let resumed = ReplayCursor(mission: engine.mission, resumingAfter: last) else { return Self.replayOver() }
+            guard let resumed = ReplayCursor(mission: engine.mission, resumingAfter: last, endHours: end) else { return Self.replayOver() }
             cursor = resumed
         } else {
-            guard from <= engine.mission.replayEndHours else { return Self.replayOver() }
-            cursor = ReplayCursor(mission: engine.mission, from: from)
+            guard from <= end else { return Self.replayOver() }
+            cursor = ReplayCursor(mission: engine.mission, from: from, endHours: end)
         }
         // The first telemetry is computed here, so a failure is the request's problem (and its
         // status), not a stream that opens and ends at once.

@@ -38,9 +38,12 @@ extension V1API {
     func missionDetail(_ req: HTTPRequest, _ ctx: RequestContext) throws -> HTTPResponse {
         try req.query.rejectUnknown([])
         let id = try ctx.parameters.require("id")
-        _ = try services.missionEngine(id)
-        guard let body = missionBodies[id] else { throw ProblemDetails.unknownId("mission", id: id, parameter: nil, valid: services.missions.ids) }
-        return .catalogue(body)
+        let engine = try services.missionEngine(id)
+        if let body = missionBodies[id] { return .catalogue(body) }
+        // A mission that flies on: its replay ends now.
+        var w = JSONWriter(capacity: 8 * 1024)
+        MissionEncoding.detail(engine, replayEndHours: services.replayEndHours(engine.mission), dataHash: services.missionDataHash(id), into: &w)
+        return .json(w.bytes, freshness: .now)
     }
 
     /// `GET /v1/missions/{id}/trajectory?vehicle=&samples=&frame=`: parsed and answered from
@@ -64,9 +67,9 @@ extension V1API {
     }
 
     /// The vehicles a `vehicle` parameter selects (all when absent), or a 404 listing them.
-    static func vehicles(_ engine: MissionEngine, _ vehicle: String?) throws(ProblemDetails) -> [ResolvedVehicle] {
-        guard let vehicle else { return engine.vehicles }
-        guard let v = engine.vehicles.first(where: { $0.vehicle.id == vehicle }) else {
+    static func vehicles(_ engine: MissionEngine, _ vehicle: String?) throws(ProblemDetails) -> [VehicleTrack] {
+        guard let vehicle else { return engine.tracks }
+        guard let v = engine.tracks.first(where: { $0.vehicle.id == vehicle }) else {
             throw ProblemDetails.unknownId("vehicle", id: vehicle, parameter: "vehicle", valid: engine.vehicleIDs)
         }
         return [v]
@@ -74,7 +77,7 @@ extension V1API {
 
     /// The `/trajectory` body: every vehicle's line (or one), samples from SQLite when there.
     /// Off the event loop only (it may touch SQLite and computes thousands of samples).
-    func trajectoryJSON(_ engine: MissionEngine, vehicles: [ResolvedVehicle], count: Int, frame: TrajectoryFrame) throws -> [UInt8] {
+    func trajectoryJSON(_ engine: MissionEngine, vehicles: [VehicleTrack], count: Int, frame: TrajectoryFrame) throws -> [UInt8] {
         let lines = try vehicles.map { try cachedSamples(engine, $0, count: count, frame: frame) }
         var w = JSONWriter(capacity: count * vehicles.count * 90 + 1024)
         MissionEncoding.trajectory(engine, vehicles: vehicles, lines: lines, count: count, frame: frame, into: &w)
@@ -96,10 +99,10 @@ extension V1API {
     /// otherwise. The cache never makes this wait: a read that meets a lock is a miss (computed),
     /// writes are queued to the cache's background writer. A cache failure is logged and treated
     /// as a miss; a sampling failure is an error, never an empty line.
-    func cachedSamples(_ engine: MissionEngine, _ v: ResolvedVehicle, count: Int, frame: TrajectoryFrame) throws -> [TrajectorySample] {
+    func cachedSamples(_ engine: MissionEngine, _ v: VehicleTrack, count: Int, frame: TrajectoryFrame) throws -> [TrajectorySample] {
         let key = SampleCacheKey(
             mission: engine.mission.id, vehicle: v.vehicle.id, samples: count, frame: frame.rawValue,
-            dataHash: engine.mission.dataHash, engineVersion: MissionEngine.engineVersion)
+            dataHash: services.missionDataHash(engine.mission.id), engineVersion: MissionEngine.engineVersion)
         if let cache = services.sampleCache {
             do {
                 if let packed = try cache.get(key), let samples = TrajectoryPacking.unpack(packed, count: count) { return samples }
@@ -107,7 +110,7 @@ extension V1API {
                 services.logger.warning("sample cache read failed; computing", metadata: ["error": "\(error)", "mission": "\(key.mission)"])
             }
         }
-        let samples = try engine.sample(v.vehicle.id, count: count, frame: frame).samples
+        let samples = try engine.sample(v, count: count, frame: frame).samples
         services.sampleCache?.put(key, values: TrajectoryPacking.pack(samples))
         return samples
     }
@@ -118,7 +121,7 @@ extension V1API {
     /// (nil: `t` is required). A `t` given with `date` is validated, then `date` decides.
     func missionTime(_ q: QueryParameters, _ engine: MissionEngine, parameter: String = "t", defaultHours: Double?) throws -> Double {
         let span = services.missions.missionHoursRange
-        let accepted = "hours from launch in \(JSONWriter.plain(span.lowerBound))…\(JSONWriter.plain(span.upperBound)) (this mission's replay ends at \(JSONWriter.plain(engine.mission.replayEndHours)))"
+        let accepted = "hours from launch in \(JSONWriter.plain(span.lowerBound))…\(JSONWriter.plain(span.upperBound)) (this mission's replay ends at \(JSONWriter.plain(services.replayEndHours(engine.mission))))"
         var hours: Double?
         if let tText = try q.string(parameter) {
             guard let t = DecimalNumber.double(tText) else { throw ProblemDetails.invalidParameter(parameter, value: tText, accepted: accepted) }

@@ -22,11 +22,11 @@ extension V1API {
         let date = try q.string("date")
         let query = try PositionsQuery.parse(
             date: date, bodies: try q.string("bodies"), frame: try q.string("frame"),
-            center: try q.string("center"), units: try q.string("units"), now: services.clock
+            center: try q.string("center"), units: try q.string("units"), now: services.clock, directory: services.bodyDirectory
         )
         let engine = services.engine
         return encodedPlan(.positions(query.instant, query.bodies, query.selection), freshness: Freshness(dateParameter: date)) {
-            engine.positions(query).json()
+            try engine.positions(query).json()
         }
     }
 
@@ -34,7 +34,7 @@ extension V1API {
     func timeSeriesPlan(_ req: HTTPRequest, _ ctx: RequestContext) throws -> Router.Plan {
         let q = req.query
         try q.rejectUnknown(Self.seriesParameters)
-        let id = try QueryParsing.body(try ctx.parameters.require("id"), parameter: nil)
+        let id: BodyRef = try services.bodyDirectory.resolve(try ctx.parameters.require("id"), parameter: nil)
         let selection = try FrameSelection.parse(frame: try q.string("frame"), center: try q.string("center"), units: try q.string("units"))
         let csv = try wantsCSV(req)
         let series = try SeriesTimes.parse(
@@ -43,10 +43,25 @@ extension V1API {
         )
         let header = SeriesHeader(id: id, selection: selection, count: series.count, truncated: series.truncated, model: series.modelSummary(services.ephemeris))
         let engine = services.engine
+        // A kernel body must be covered over the whole series before the first byte is sent:
+        // its first, middle and last instants (and every listed one) are checked here.
+        if case let .kernel(naif, name) = id, series.count > 0 {
+            let probes = series.isListed ? Array(0..<series.count) : [0, series.count / 2, series.count - 1]
+            for k in probes { _ = try engine.kernelState(naif, name: name, at: series.instant(k)) }
+            if let bodies = services.bodies as KernelBodies?, !series.isListed {
+                let a = series.instant(0).daysSinceJ2000TDB * Constants.secondsPerDay, b = series.instant(series.count - 1).daysSinceJ2000TDB * Constants.secondsPerDay
+                let spans = bodies.coverage(of: naif)
+                if !spans.contains(where: { $0.contains(a) && $0.contains(b) }) {
+                    throw EphemerisService.outsideKernels(name, .notCovered(id: naif, seconds: spans.contains { $0.contains(a) } ? b : a, spans: spans))
+                }
+            }
+        }
         let encode: @Sendable (Range<Int>) -> [UInt8] = { range in
             let entries = range.map { k -> (Instant, PositionEntry) in
                 let t = series.instant(k)
-                return (t, engine.sample(id, at: t, selection))
+                // Coverage was checked above; a centre a user kernel leaves out mid-series gives NaNs.
+                return (t, (try? engine.sample(id, at: t, selection)) ?? PositionEntry(body: id, position: Vector3(.nan, .nan, .nan), velocity: Vector3(.nan, .nan, .nan),
+                                                                                         theory: TheorySpan(name: "none", jdTDB: 0...0)))
             }
             engine.answers.record(entries.lazy.map(\.1))
             return csv ? SeriesEncoding.csvRows(entries) : SeriesEncoding.jsonRows(entries, first: range.lowerBound == 0)
@@ -101,7 +116,7 @@ extension V1API {
 }
 
 struct SeriesHeader {
-    let id: BodyID
+    let id: BodyRef
     let selection: FrameSelection
     let count: Int
     let truncated: Bool
@@ -119,6 +134,12 @@ public struct SeriesTimes: Sendable, Hashable {
     let freshness: Freshness
     /// The span held more than ``V1API/maxSeriesSamples`` steps: only the first are answered.
     var truncated = false
+
+    /// Whether the instants were listed (`times=`) rather than stepped.
+    var isListed: Bool {
+        if case .listed = kind { return true }
+        return false
+    }
 
     /// Where the rest of a truncated series starts.
     var nextStart: Instant? { truncated ? instant(count) : nil }
@@ -226,7 +247,7 @@ public enum SeriesEncoding {
         var w = JSONWriter()
         var out: [UInt8] = []
         w.object { w in
-            w.key("id"); w.string(h.id.rawValue)
+            w.key("id"); w.string(h.id.description)
             PositionsResult.writeSelection(h.selection, into: &w)
             w.key("model"); w.string(h.model)
             w.key("count"); w.int(h.count)

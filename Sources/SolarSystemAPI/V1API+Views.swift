@@ -161,8 +161,8 @@ public struct ViewQuery: Sendable {
         var lines: [ViewPolyline] = []
         var labels: [OverlayLabel] = []
         let segments = 24
-        for v in engine.vehicles {
-            let samples = try engine.sample(v.vehicle.id, count: 385, frame: .scene).samples
+        for track in engine.tracks {
+            let samples = try engine.sample(track, count: 385, frame: .scene).samples
             let per = max(1, (samples.count - 1) / segments)
             var start = 0
             while start < samples.count - 1 {
@@ -171,15 +171,21 @@ public struct ViewQuery: Sendable {
                 lines.append(ViewPolyline(points: samples[start...end].map { origin + $0.position }, color: RGBColor(mid.r, mid.g, mid.b), opacity: 0.9, width: 1.5))
                 start = end
             }
-            if let (native, _) = engine.position(v, atHours: t) {
-                labels.append(OverlayLabel(text: v.vehicle.name, position: engine.scenePosition(native: native, atHours: t),
-                                           color: RGBColor(v.vehicle.color.r, v.vehicle.color.g, v.vehicle.color.b)))
+            if track.exists(at: t) {
+                // The marker where the vehicle is (a landed one on its drawn body).
+                let s = try engine.state(track, atHours: t)
+                labels.append(OverlayLabel(text: track.vehicle.name, position: engine.scenePosition(s),
+                                           color: RGBColor(track.vehicle.color.r, track.vehicle.color.g, track.vehicle.color.b)))
             }
         }
-        let primary = engine.vehicles.first { $0.vehicle.primary } ?? engine.vehicles.first
+        let primary = engine.tracks.first { $0.vehicle.primary } ?? engine.tracks.first
         for e in engine.mission.eventStatus(at: t).visibleLabels {
-            guard let primary, let (native, _) = engine.position(primary, atHours: min(max(e.timeHours, primary.spanHours.lowerBound), primary.spanHours.upperBound)) else { continue }
-            labels.append(OverlayLabel(text: e.name, position: engine.scenePosition(native: native, atHours: t)))
+            guard let primary else { continue }
+            let span = engine.lineSpanHours(primary)
+            let s = try engine.state(primary, atHours: min(max(e.timeHours, span.lowerBound), span.upperBound))
+            // Drawn where the vehicle was at the event, carried with the Earth to now for
+            // geocentric missions (the line is Earth-relative).
+            labels.append(OverlayLabel(text: e.name, position: origin + engine.localScenePosition(s)))
         }
         return ViewOverlays(polylines: lines, labels: labels)
     }

@@ -39,10 +39,11 @@ public struct V1API: Sendable {
         bodyBodies = single
         missionListBody = EncodedBody(bytes: Self.encodeMissionList(services), contentType: HTTPResponse.jsonContentType)
         var details: [String: EncodedBody] = [:]
-        for m in services.missions.missions {
+        // Missions that fly on are encoded per request: where their replay ends moves with now.
+        for m in services.missions.missions where !m.isOngoing {
             guard let engine = try? services.missionEngine(m.id) else { continue }
             var w = JSONWriter(capacity: 8 * 1024)
-            MissionEncoding.detail(engine, into: &w)
+            MissionEncoding.detail(engine, replayEndHours: services.replayEndHours(m), dataHash: services.missionDataHash(m.id), into: &w)
             details[m.id] = EncodedBody(bytes: w.bytes, contentType: HTTPResponse.jsonContentType)
         }
         missionBodies = details

@@ -17,7 +17,7 @@ struct PositionsCommand: ParsableCommand {
     @Option(help: "ISO 8601 UTC (2026-11-22T00:00:00Z, 2026-11-22), jd:<UTC Julian date>, or now.")
     var date: String = "now"
 
-    @Option(help: "Comma-separated body ids (default: all 25).")
+    @Option(help: "Comma-separated body ids: the 25 engine bodies, naif:<id> of a loaded kernel, or a mission vehicle id (default: the 25).")
     var bodies: String?
 
     @Option(help: "ecliptic (ecliptic-j2000), equatorial (equatorial-j2000) or scene.")
@@ -32,15 +32,15 @@ struct PositionsCommand: ParsableCommand {
     @OptionGroup var resources: ResourceOptions
 
     func run() throws {
-        let catalogue = try resources.loadCatalogue()
-        let service = EphemerisService(catalogue: catalogue, kernel: try resources.loadKernel()?.kernel)
-        let query: PositionsQuery
+        let services = try resources.makeServices()
+        var out: [UInt8]
         do {
-            query = try PositionsQuery.parse(date: date, bodies: bodies, frame: frame, center: center, units: units, now: { Date().timeIntervalSince1970 })
+            let query = try PositionsQuery.parse(date: date, bodies: bodies, frame: frame, center: center, units: units, now: { Date().timeIntervalSince1970 },
+                                                 directory: services.bodyDirectory)
+            out = try services.engine.positions(query).json()
         } catch {
             throw CLIError(error.detail ?? error.description)
         }
-        var out = service.positions(query).json()
         out.append(0x0A)
         FileHandle.standardOutput.write(Data(out))
     }

@@ -22,10 +22,7 @@ struct RenderBenchCommand: ParsableCommand {
         #if DEBUG
         print("warning: debug build; run `swift run -c release solarsystem bench render` for real figures")
         #endif
-        let services = APIServices(
-            catalogue: try resources.loadCatalogue(), kernel: try resources.loadKernel()?.kernel, stars: try resources.loadStars(),
-            missions: try resources.loadMissions(), textures: try resources.loadTextures(), openAPIDocument: [],
-            clock: { Date().timeIntervalSince1970 })
+        let services = try resources.makeServices(textures: true)
         guard let renderer = services.renderer else { throw CLIError("no renderer: textures missing") }
         let cameras: [(name: String, focus: String?, distance: String?, elevation: String?)] = [
             ("overview", nil, nil, nil), ("saturn", "saturn", nil, nil), ("earth", "earth", nil, nil),

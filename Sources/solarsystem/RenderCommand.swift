@@ -28,9 +28,7 @@ struct RenderCommand: ParsableCommand {
     func run() throws {
         let ext = URL(fileURLWithPath: out).pathExtension.lowercased()
         guard let format = ViewFormat(rawValue: ext) else { throw CLIError("--out \(out): the extension must be .svg, .ppm or .png") }
-        let services = APIServices(
-            catalogue: try resources.loadCatalogue(), kernel: try resources.loadKernel()?.kernel, stars: try resources.loadStars(), missions: try resources.loadMissions(),
-            textures: try resources.loadTextures(), openAPIDocument: [], clock: { Date().timeIntervalSince1970 })
+        let services = try resources.makeServices(textures: true)
         let query: ViewQuery
         do {
             query = try ViewQuery.parse(date: date, width: width, height: height, focus: focus, mission: mission, t: hours,

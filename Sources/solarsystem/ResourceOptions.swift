@@ -3,12 +3,15 @@ import Ephemeris
 import Foundation
 import Missions
 import Rendering
+import Logging
 import SolarSystemAPI
+import Storage
 
 /// Where the data files (`bodies.json`, `stars.csv`, `missions.json`, textures, the DE kernel)
 /// are found: `--resources`, then `$SOLARSYSTEM_RESOURCES`, then `./Resources`, then next to
 /// the executable, then `/usr/share/solarsystem`. The kernel can be replaced with
-/// `--ephemeris` / `$SOLARSYSTEM_EPHEMERIS`.
+/// `--ephemeris` / `$SOLARSYSTEM_EPHEMERIS`; more SPK kernels come with `--kernel` /
+/// `$SOLARSYSTEM_KERNELS`.
 struct ResourceOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Directory holding bodies.json, stars.csv, missions.json, textures/, de440-1900-2100.bsp (env SOLARSYSTEM_RESOURCES; default ./Resources, then next to the executable, then /usr/share/solarsystem).", valueName: "dir"))
     var resources: String?
@@ -16,7 +19,12 @@ struct ResourceOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("JPL SPK kernel (.bsp) for the Sun, planets, Pluto, Earth and Moon, e.g. de440.bsp or de441.bsp; none for the analytical theories only (env SOLARSYSTEM_EPHEMERIS; default de440-1900-2100.bsp in the resource directory).", valueName: "file"))
     var ephemeris: String?
 
+    @Option(name: .customLong("kernel"), help: ArgumentHelp("An SPK kernel (.bsp) whose bodies are served as naif:<id> (and replace the bundled mission kernels where they cover the same body); repeatable, later files outrank earlier ones (env SOLARSYSTEM_KERNELS, colon-separated; the flag wins).", valueName: "file"))
+    var kernels: [String] = []
+
     static let marker = "bodies.json"
+    /// The missions' bundled kernels, under the resource directory.
+    static let missionKernelDirectory = "missions"
     /// The bundled kernel: JPL DE440 cut to 1899-12 … 2100-01.
     static let defaultKernel = "de440-1900-2100.bsp"
 
@@ -120,8 +128,79 @@ struct ResourceOptions: ParsableArguments {
         }
     }
 
+    /// The kernels given with `--kernel` (or `$SOLARSYSTEM_KERNELS`), in order, with where the
+    /// list came from.
+    func userKernels() -> (paths: [String], origin: String) {
+        if !kernels.isEmpty { return (kernels, "--kernel") }
+        if let env = Setting.env("SOLARSYSTEM_KERNELS") {
+            return (env.split(separator: ":", omittingEmptySubsequences: true).map(String.init), "SOLARSYSTEM_KERNELS")
+        }
+        return ([], "")
+    }
+
+    /// Every SPK kernel the missions list (under `missions/` in the resource directory, in the
+    /// order the missions name them), then the user's `--kernel` files, which outrank them:
+    /// mapped, checked, and put together. A missing, truncated or damaged file, or a segment of
+    /// a type the reader does not evaluate, stops start-up naming the file and the problem;
+    /// segments in frames the server cannot turn are refused (reported, not used).
+    func loadBodies(missions: MissionCatalogue) throws -> LoadedBodies {
+        let dir = try directory().appendingPathComponent(Self.missionKernelDirectory, isDirectory: true)
+        var files: [(path: String, origin: String)] = []
+        for m in missions.missions {
+            for k in m.kernels where !files.contains(where: { $0.path == dir.appendingPathComponent(k).path }) {
+                files.append((dir.appendingPathComponent(k).path, "missions.json, mission \"\(m.id)\""))
+            }
+        }
+        let user = userKernels()
+        for p in user.paths { files.append((p, user.origin)) }
+        var kernels: [SPKKernel] = []
+        var identities: [String] = []
+        for (path, origin) in files {
+            do {
+                let mapped = try MappedFile(path: path, kind: "kernel")
+                kernels.append(try SPKKernel(bytes: mapped, file: path))
+                let name = path.split(separator: "/").last.map(String.init) ?? path
+                identities.append("\(name):\(mapped.bytes.count):\(Int(mapped.modified))")
+            } catch let e as SPKError {
+                throw CLIError("kernel \(e.file): \(e.problem) (set by \(origin))")
+            } catch let e as CLIError {
+                throw CLIError("\(e.description) (set by \(origin))")
+            }
+        }
+        do {
+            return LoadedBodies(bodies: try KernelBodies(kernels), identities: identities, userFiles: user.paths)
+        } catch {
+            throw CLIError("kernel \(error.file): \(error.problem)")
+        }
+    }
+
     func loadCatalogue() throws -> Catalogue {
         do { return try Catalogue(json: try read("bodies.json")) } catch let e as CatalogueError {
+            throw CLIError(e.description)
+        }
+    }
+}
+
+/// The kernels' bodies as a command runs with them.
+struct LoadedBodies {
+    let bodies: KernelBodies
+    /// File name, size and modification time of every kernel, in load order.
+    let identities: [String]
+    /// The user's own kernels (`--kernel`), for the start-up line.
+    let userFiles: [String]
+}
+
+extension ResourceOptions {
+    /// The API services as a command that is not `serve` uses them (no web site, no spec).
+    func makeServices(textures: Bool = false, sampleCache: SampleCache? = nil, logger: Logger = Logger(label: "solarsystem")) throws -> APIServices {
+        let missions = try loadMissions()
+        let loaded = try loadBodies(missions: missions)
+        do {
+            return try APIServices(
+                catalogue: try loadCatalogue(), kernel: try loadKernel()?.kernel, stars: try loadStars(), missions: missions,
+                bodies: loaded.bodies, kernelIdentities: loaded.identities, sampleCache: sampleCache,
+                textures: textures ? try loadTextures() : nil, openAPIDocument: [], logger: logger, clock: { Date().timeIntervalSince1970 })
+        } catch let e as MissionDataError {
             throw CLIError(e.description)
         }
     }

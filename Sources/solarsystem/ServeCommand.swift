@@ -45,13 +45,15 @@ struct ServeCommand: ParsableCommand {
         let logger = try server.bootstrapLogging(label: "solarsystem")
         let missions = try resources.loadMissions()
         for warning in missions.warnings { logger.warning("mission data", metadata: ["warning": "\(warning)"]) }
+        let loaded = try resources.loadBodies(missions: missions)
+        for refusal in loaded.bodies.refusals { logger.warning("kernel segment not used", metadata: ["reason": "\(refusal)"]) }
         let (db, report, applied) = try database.openMigrated(logger: logger)
         if let moved = report.movedAsideTo { logger.warning("cache database was unreadable; moved aside and rebuilt", metadata: ["movedTo": "\(moved)"]) }
         // Rows waiting for the writer count toward memory: 8 MiB of them at most.
         let cache = SampleCache(database: db, configuration: .init(maxBytes: try database.cacheMaxBytes(), maxPendingBytes: 8 << 20), logger: logger)
         // Rows from other mission data or another trajectory engine can never be read again.
         do {
-            let current = Dictionary(uniqueKeysWithValues: missions.missions.map { ($0.id, $0.dataHash) })
+            let current = Dictionary(uniqueKeysWithValues: missions.missions.map { ($0.id, $0.dataHash(kernels: loaded.identities)) })
             let pruned = try cache.prune(dataHashes: current, engineVersion: MissionEngine.engineVersion)
             if pruned > 0 { logger.info("sample cache pruned", metadata: ["staleRows": .stringConvertible(pruned)]) }
         } catch {
@@ -62,13 +64,16 @@ struct ServeCommand: ParsableCommand {
         let web = try resources.loadWebSite()
         for reason in web.skipped { logger.warning("web viewer: file skipped", metadata: ["reason": "\(reason)"]) }
         let services = try APIServices(
-            catalogue: resources.loadCatalogue(), kernel: kernel?.kernel, stars: resources.loadStars(), missions: missions, sampleCache: cache,
+            catalogue: resources.loadCatalogue(), kernel: kernel?.kernel, stars: resources.loadStars(), missions: missions,
+            bodies: loaded.bodies, kernelIdentities: loaded.identities, sampleCache: cache,
             textures: resources.loadTextures(), web: web, openAPIDocument: resources.loadOpenAPIDocument(), responseCacheBytes: cacheBytes,
             logger: logger, clock: { Date().timeIntervalSince1970 })
         let directory = try resources.directory().path
         logger.info("resources loaded", metadata: [
             "directory": "\(directory)", "stars": .stringConvertible(services.stars.stars.count),
             "missions": .stringConvertible(missions.missions.count), "webFiles": .stringConvertible(web.files.count), "db": "\(database.path)",
+            "kernels": .stringConvertible(loaded.bodies.kernels.count), "kernelBodies": .stringConvertible(loaded.bodies.targets.count),
+            "userKernels": "\(loaded.userFiles.joined(separator: ":"))",
             "migrationsApplied": .stringConvertible(applied.count),
         ])
         let metrics = HTTPMetrics(registry: MetricsRegistry())

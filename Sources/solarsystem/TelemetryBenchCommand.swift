@@ -3,9 +3,9 @@ import Ephemeris
 import Foundation
 import Missions
 
-/// `solarsystem bench telemetry`: the median time of one `/telemetry` computation (every vehicle:
-/// marker, physical position, speeds) — what each replay stream pays per tick — over the whole
-/// mission and over its lunar phases alone, plus the engine's start-up cost.
+/// `solarsystem bench telemetry`: the median time of one `/telemetry` computation per vehicle
+/// (kernel state, scene place, nearest body, light time) — what each replay stream pays per tick —
+/// over the whole mission, plus the engine's start-up cost.
 struct TelemetryBenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "telemetry",
@@ -22,37 +22,36 @@ struct TelemetryBenchCommand: ParsableCommand {
         let catalogue = try resources.loadCatalogue()
         let missions = try resources.loadMissions()
         let m = try missions.mission(mission)
-        let ephemeris = Ephemeris(catalogue: catalogue)
+        let loaded = try resources.loadBodies(missions: missions)
+        let ephemeris = Ephemeris(catalogue: catalogue, kernel: try resources.loadKernel()?.kernel)
         var builds: [Double] = []
-        var engine = MissionEngine(mission: m, ephemeris: ephemeris)
+        var engine = try MissionEngine(mission: m, ephemeris: ephemeris, kernels: loaded.bodies)
         for _ in 0..<5 {
             let t0 = DispatchTime.now().uptimeNanoseconds
-            engine = MissionEngine(mission: m, ephemeris: ephemeris)
+            engine = try MissionEngine(mission: m, ephemeris: ephemeris, kernels: loaded.bodies)
             builds.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
         }
-        let end = m.replayEndHours
-        let lunar = m.physics.map { p in
-            p.orbit.map { $0.startHours...$0.endHours } ?? p.flyby.map { ($0.timeHours - 6)...($0.timeHours + 6) } ?? 0...end
-        } ?? 0...end
-        var checksum = 0.0
-        func median(over range: ClosedRange<Double>) throws -> Double {
-            let times = (0..<iterations).map { range.lowerBound + (range.upperBound - range.lowerBound) * (Double($0) + 0.5) / Double(iterations) }
-            for t in times.prefix(100) { checksum += try engine.telemetry(at: t).vehicles.first?.speedKmS ?? 0 }
-            var perCallNs: [Double] = []
-            for _ in 0..<batches {
-                let t0 = DispatchTime.now().uptimeNanoseconds
-                for t in times { checksum += try engine.telemetry(at: t).vehicles.first?.speedKmS ?? 0 }
-                perCallNs.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / Double(iterations))
+        let end = m.endHours ?? engine.tracks.map(\.dataEndHours).max() ?? 1
+        var checksum = 0.0, vehicles = 0
+        let times = (0..<iterations).map { end * (Double($0) + 0.5) / Double(iterations) }
+        for t in times.prefix(100) { checksum += try engine.telemetry(at: t).vehicles.first?.speedKmS ?? 0 }
+        var perVehicleNs: [Double] = []
+        for _ in 0..<batches {
+            let t0 = DispatchTime.now().uptimeNanoseconds
+            vehicles = 0
+            for t in times {
+                let tm = try engine.telemetry(at: t)
+                vehicles += tm.vehicles.count
+                checksum += tm.vehicles.first?.speedKmS ?? 0
             }
-            perCallNs.sort()
-            return perCallNs[perCallNs.count / 2]
+            perVehicleNs.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / Double(max(vehicles, 1)))
         }
-        let whole = try median(over: 0...end), near = try median(over: lunar)
+        perVehicleNs.sort()
         builds.sort()
         #if DEBUG
         print("warning: debug build; run `swift run -c release solarsystem bench telemetry` for real figures")
         #endif
-        print(String(format: "telemetry %@: median %.1f µs per call over the mission, %.1f µs over %.1f…%.1f h; engine start-up %.1f ms  (%d batches × %d, checksum %.3f)",
-                     mission, whole / 1000, near / 1000, lunar.lowerBound, lunar.upperBound, builds[builds.count / 2], batches, iterations, checksum))
+        print(String(format: "telemetry %@: median %.2f µs per vehicle over the mission (%d calls, %d vehicle states per batch); engine start-up %.1f ms  (%d batches, checksum %.3f)",
+                     mission, perVehicleNs[perVehicleNs.count / 2] / 1000, iterations, vehicles, builds[builds.count / 2], batches, checksum))
     }
 }

@@ -31,9 +31,7 @@ struct TrajectoryBenchCommand: ParsableCommand {
         let (db, _, _) = try options.openMigrated(logger: logger)
         defer { db.close() }
         let cache = SampleCache(database: db)
-        let services = APIServices(
-            catalogue: try resources.loadCatalogue(), kernel: try resources.loadKernel()?.kernel, stars: try resources.loadStars(), missions: try resources.loadMissions(),
-            sampleCache: cache, openAPIDocument: [], logger: logger, clock: { Date().timeIntervalSince1970 })
+        let services = try resources.makeServices(sampleCache: cache, logger: logger)
         let api = V1API(services: services)
         func time(_ body: () throws -> Int) rethrows -> (Double, Int) {
             let start = DispatchTime.now().uptimeNanoseconds

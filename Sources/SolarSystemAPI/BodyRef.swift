@@ -1,0 +1,88 @@
+import Ephemeris
+import HTTP
+
+/// A body a positions request names: one of the engine's 25, or a body of the loaded SPK
+/// kernels — by `naif:<id>`, or by the id of the mission vehicle it is (`voyager2`).
+public enum BodyRef: Sendable, Hashable, CustomStringConvertible {
+    case engine(BodyID)
+    /// `name` is how the request spelled it, and how the answer names it.
+    case kernel(naifID: Int, name: String)
+
+    public var description: String {
+        switch self {
+        case let .engine(b): b.rawValue
+        case let .kernel(_, name): name
+        }
+    }
+}
+
+/// Resolves body names against the engine's bodies, the kernels' NAIF ids and the mission
+/// vehicles' ids.
+public struct BodyDirectory: Sendable {
+    /// NAIF ids the loaded kernels have segments for.
+    let kernelTargets: Set<Int>
+    /// Mission vehicle ids → their NAIF ids.
+    let aliases: [String: Int]
+
+    /// The engine's 25 bodies only (no kernels loaded).
+    public static let engineOnly = BodyDirectory(kernelTargets: [], aliases: [:])
+
+    public init(kernelTargets: Set<Int>, aliases: [String: Int]) {
+        self.kernelTargets = kernelTargets
+        self.aliases = aliases.filter { kernelTargets.contains($0.value) && BodyID(rawValue: $0.key) == nil }
+    }
+
+    /// Every name it accepts, for "valid ids" lists: the engine's bodies, the vehicles, and the
+    /// `naif:` ids (the first 50, then a count).
+    public var validNames: [String] {
+        let naif = kernelTargets.sorted().map { "naif:\($0)" }
+        let shown = naif.count > 50 ? Array(naif.prefix(50)) + ["… \(naif.count - 50) more naif: ids"] : naif
+        return BodyID.allCases.map(\.rawValue) + aliases.keys.sorted() + shown
+    }
+
+    /// One body name, or a 404 problem listing the valid ones.
+    public func resolve(_ text: String, parameter: String?) throws(ProblemDetails) -> BodyRef {
+        if text.isEmpty, let parameter {
+            throw .invalidParameter(parameter, value: text, accepted: "a body id: \(BodyID.validList), naif:<id> or a mission vehicle id", reason: "empty")
+        }
+        if let b = BodyID(rawValue: text) { return .engine(b) }
+        if let id = aliases[text] { return .kernel(naifID: id, name: text) }
+        if text.hasPrefix("naif:"), let id = Int(text.dropFirst(5)), String(id) == text.dropFirst(5) {
+            guard kernelTargets.contains(id) else {
+                throw ProblemDetails.unknownId("body", id: text, parameter: parameter, valid: validNames)
+                    .adding("reason", "no loaded kernel has a segment for NAIF \(id)")
+            }
+            return .kernel(naifID: id, name: text)
+        }
+        throw .unknownId("body", id: text, parameter: parameter, valid: validNames)
+    }
+
+    /// A comma-separated list (duplicates collapse, order kept); absent → the engine's 25.
+    public func resolveList(_ text: String?, parameter: String = "bodies") throws(ProblemDetails) -> [BodyRef] {
+        guard let text else { return BodyID.allCases.map { .engine($0) } }
+        guard text.utf8.count <= 2048 else {
+            throw .invalidParameter(parameter, value: text, accepted: "a comma-separated list of at most 100 body ids")
+        }
+        var out: [BodyRef] = []
+        for part in text.split(separator: ",", omittingEmptySubsequences: false) {
+            guard !part.isEmpty else {
+                throw .invalidParameter(parameter, value: text, accepted: "a comma-separated list of body ids without empty items")
+            }
+            let ref = try resolve(String(part), parameter: parameter)
+            if !out.contains(ref) { out.append(ref) }
+            guard out.count <= 100 else {
+                throw .invalidParameter(parameter, value: text, accepted: "a comma-separated list of at most 100 body ids")
+            }
+        }
+        return out
+    }
+}
+
+extension ProblemDetails {
+    /// The problem with one more member.
+    func adding(_ name: String, _ value: String) -> ProblemDetails {
+        var p = self
+        p.extensions.append((name, .string(value)))
+        return p
+    }
+}
