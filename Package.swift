@@ -3,6 +3,7 @@ import PackageDescription
 
 // Module layering (docs/architecture.md): arrows are the only imports allowed.
 //   solarsystem -> SolarSystemAPI -> HTTP, Storage, Rendering, Missions, Scene, Ephemeris
+//   solarsystem -> MissionKernels (the kernel generator) -> Missions
 //   (the executable, the composition root, also imports the lower modules it assembles)
 //   Scene -> Ephemeris; HTTP, Rendering -> Zlib -> CZlib; Storage -> CSQLite
 let package = Package(
@@ -33,6 +34,9 @@ let package = Package(
         .target(name: "Ephemeris"),
         .target(name: "Scene", dependencies: ["Ephemeris"]),
         .target(name: "Missions", dependencies: ["Scene", "Ephemeris"]),
+        // The mission-kernel generator (`solarsystem kernels build`): physics between the data,
+        // written as SPK files. The server never imports it.
+        .target(name: "MissionKernels", dependencies: ["Missions", "Ephemeris"]),
         .target(name: "Storage", dependencies: ["CSQLite", .product(name: "Logging", package: "swift-log")]),
         .target(name: "Rendering", dependencies: ["Scene", "Ephemeris", "Zlib"]),
         .target(
@@ -49,7 +53,7 @@ let package = Package(
         .executableTarget(
             name: "solarsystem",
             dependencies: [
-                "SolarSystemAPI", "HTTP", "Storage", "Rendering", "Missions", "Scene", "Ephemeris", "CZlib",
+                "SolarSystemAPI", "HTTP", "Storage", "Rendering", "Missions", "MissionKernels", "Scene", "Ephemeris", "CZlib",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -61,6 +65,7 @@ let package = Package(
         ),
         .testTarget(name: "SceneTests", dependencies: ["Scene", "Ephemeris"]),
         .testTarget(name: "MissionsTests", dependencies: ["Missions", "Scene", "Ephemeris"]),
+        .testTarget(name: "MissionKernelsTests", dependencies: ["MissionKernels", "Missions", "Ephemeris"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "CSQLite", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "ZlibTests", dependencies: ["Zlib", "CZlib"]),
         .testTarget(name: "RenderingTests", dependencies: ["Rendering", "Scene", "Ephemeris", "Zlib", "CZlib"]),
@@ -71,10 +76,5 @@ let package = Package(
             path: "Tests/HTTPTestSupport"
         ),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "HTTPTestSupport", "CZlib", "Zlib"]),
-        .testTarget(
-            name: "SolarSystemAPITests",
-            dependencies: ["SolarSystemAPI", "HTTP", "HTTPTestSupport", "Storage", "Rendering", "Missions", "Scene", "Ephemeris", "CZlib",
-                           .product(name: "Logging", package: "swift-log")]
-        ),
     ]
 )

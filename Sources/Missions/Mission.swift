@@ -70,8 +70,12 @@ public struct MissionEvent: Sendable, Hashable {
     public let showLabel: Bool
     /// The figures it states, with their source.
     public let fact: MissionFact?
+    /// The sources give only the day: the time is the vehicle's closest approach to the fact's
+    /// body within a day of `date`, found in the trajectory (``MissionEngine`` sets it).
+    public let timeFromClosestApproach: Bool
 
-    public init(index: Int, key: String? = nil, timeHours: Double, date: Instant, name: String, detail: String, showLabel: Bool, fact: MissionFact? = nil) {
+    public init(index: Int, key: String? = nil, timeHours: Double, date: Instant, name: String, detail: String, showLabel: Bool, fact: MissionFact? = nil,
+                timeFromClosestApproach: Bool = false) {
         self.index = index
         self.key = key
         self.timeHours = timeHours
@@ -80,6 +84,13 @@ public struct MissionEvent: Sendable, Hashable {
         self.detail = detail
         self.showLabel = showLabel
         self.fact = fact
+        self.timeFromClosestApproach = timeFromClosestApproach
+    }
+
+    /// The same event at another time (and index).
+    public func with(index: Int, timeHours: Double, date: Instant) -> MissionEvent {
+        MissionEvent(index: index, key: key, timeHours: timeHours, date: date, name: name, detail: detail, showLabel: showLabel, fact: fact,
+                     timeFromClosestApproach: timeFromClosestApproach)
     }
 }
 
@@ -188,6 +199,14 @@ public struct Mission: Sendable, Hashable {
     /// Sorted by time (stable for equal times).
     public let events: [MissionEvent]
     public let vehicles: [Vehicle]
+
+    /// The same mission with other events (sorted by time here, indices renumbered).
+    public func with(events list: [MissionEvent]) -> Mission {
+        let sorted = list.enumerated().sorted { ($0.element.timeHours, $0.offset) < ($1.element.timeHours, $1.offset) }
+            .enumerated().map { n, pair in pair.element.with(index: n, timeHours: pair.element.timeHours, date: pair.element.date) }
+        return Mission(id: id, name: name, subtitle: subtitle, launchDate: launchDate, launch: launch, end: end, referenceFrame: referenceFrame,
+                       kernels: kernels, trajectorySummary: trajectorySummary, events: sorted, vehicles: vehicles)
+    }
 
     public init(
         id: String, name: String, subtitle: String, launchDate: String, launch: Instant, end: Instant?, referenceFrame: ReferenceFrame,

@@ -164,20 +164,23 @@ enum MissionValidator {
             if let key = e.key {
                 guard !key.isEmpty, keys.insert(key).inserted else { throw fail("\(field).key", "\"\(key)\" must be non-empty and unique in the mission") }
             }
+            var closest = false
+            if let from = e.timeFrom {
+                guard from == "closest-approach" else { throw fail("\(field).timeFrom", "unknown \"\(from)\"; expected closest-approach") }
+                guard e.fact?.body != nil else { throw fail("\(field).timeFrom", "a closest approach needs the fact's body") }
+                closest = true
+            }
             let t = hours(at)
             if t < 0 { warn("\(field).date", "event \"\(e.name)\" is before launch") }
             if let end, at > end { warn("\(field).date", "event \"\(e.name)\" lies after the mission's end; the replay runs to it so it is not skipped") }
             events.append(MissionEvent(index: i, key: e.key, timeHours: t, date: at, name: e.name, detail: e.detail ?? "", showLabel: e.showLabel ?? false,
-                                       fact: try fact(e.fact, field: "\(field).fact", fail: fail)))
+                                       fact: try fact(e.fact, field: "\(field).fact", fail: fail), timeFromClosestApproach: closest))
         }
         if !zip(events, events.dropFirst()).allSatisfy({ $0.timeHours <= $1.timeHours }) {
             warn("events", "not in time order; sorted")
         }
         events = events.enumerated().sorted { ($0.element.timeHours, $0.offset) < ($1.element.timeHours, $1.offset) }
-            .enumerated().map { n, pair in
-                let e = pair.element
-                return MissionEvent(index: n, key: e.key, timeHours: e.timeHours, date: e.date, name: e.name, detail: e.detail, showLabel: e.showLabel, fact: e.fact)
-            }
+            .enumerated().map { n, pair in pair.element.with(index: n, timeHours: pair.element.timeHours, date: pair.element.date) }
 
         guard !d.vehicles.isEmpty else { throw fail("vehicles", "must list at least one vehicle") }
         var vehicles: [Vehicle] = []

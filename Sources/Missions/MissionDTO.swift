@@ -19,6 +19,9 @@ struct MissionDTO: Decodable {
 struct EventDTO: Decodable {
     let key: String?
     let date: String
+    /// `closest-approach`: the date is a day (the sources give no time); the time is where the
+    /// vehicle passes closest to the fact's body within a day of it.
+    let timeFrom: String?
     let name: String
     let detail: String?
     let showLabel: Bool?

@@ -60,7 +60,9 @@ public struct VehicleState: Sendable {
 /// let line = try engine.sample("voyager2", count: 500, frame: .scene)
 /// ```
 public struct MissionEngine: Sendable {
-    public let mission: Mission
+    /// The mission, with the times of events the sources give only the day of found in the
+    /// trajectory (``MissionEvent/timeFromClosestApproach``).
+    public private(set) var mission: Mission
     public let ephemeris: Ephemeris
     public let layout: SceneLayout
     public let kernels: KernelBodies
@@ -89,7 +91,41 @@ public struct MissionEngine: Sendable {
             tracks.append(try Self.track(v, field: "vehicles[\(i)]", mission: mission, launchSeconds: launchSeconds, kernels: kernels, ephemeris: ephemeris))
         }
         self.tracks = tracks
+        if mission.events.contains(where: \.timeFromClosestApproach) {
+            self.mission = mission.with(events: mission.events.map { e in
+                guard e.timeFromClosestApproach, let t = closestApproachHours(e) else { return e }
+                return e.with(index: e.index, timeHours: t, date: instant(atHours: t))
+            })
+        }
         if mission.referenceFrame == .geocentric { localSceneBounds = localBounds() }
+    }
+
+    /// Where the primary vehicle passes closest to an event's body within a day either side of
+    /// its date: a 20-minute scan, then golden-section search to the second. Nil when the
+    /// vehicle does not exist then.
+    func closestApproachHours(_ e: MissionEvent) -> Double? {
+        guard let body = e.fact?.body, let track = tracks.first(where: { $0.vehicle.primary }) ?? tracks.first else { return nil }
+        func distance(_ t: Double) -> Double {
+            guard track.exists(at: t), let s = try? state(track, atHours: t),
+                  let b = ephemeris.naifState(NAIFBody.id(body), at: s.instant) else { return .infinity }
+            return (s.heliocentricKm - b.positionKm).length
+        }
+        let step = 1.0 / 3
+        var best = (t: e.timeHours, d: Double.infinity)
+        var t = e.timeHours - 24
+        while t <= e.timeHours + 48 {
+            let d = distance(t)
+            if d < best.d { best = (t, d) }
+            t += step
+        }
+        guard best.d.isFinite else { return nil }
+        var a = best.t - step, b = best.t + step
+        let g = (5.0.squareRoot() - 1) / 2
+        for _ in 0..<40 where (b - a) * 3600 > 0.5 {
+            let c = b - g * (b - a), d = a + g * (b - a)
+            if distance(c) < distance(d) { b = d } else { a = c }
+        }
+        return (a + b) / 2
     }
 
     /// One engine per mission, keyed by id. Throws the first mission whose vehicles the kernels

@@ -6,7 +6,7 @@ struct SolarSystemCommand: ParsableCommand {
         commandName: "solarsystem",
         abstract: "Ephemeris and space-mission HTTP API: positions, rotations, scene layout, missions, pictures.",
         version: SolarSystemVersion.current,
-        subcommands: [ServeCommand.self, PositionsCommand.self, RenderCommand.self, MigrateCommand.self, HealthcheckCommand.self, BenchCommand.self],
+        subcommands: [ServeCommand.self, PositionsCommand.self, RenderCommand.self, MigrateCommand.self, HealthcheckCommand.self, BenchCommand.self, KernelsCommand.self],
         defaultSubcommand: nil
     )
 }

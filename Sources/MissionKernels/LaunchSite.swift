@@ -1,0 +1,116 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Ephemeris
+import Missions
+
+/// A place on a body's surface (launch pads, landing sites, splashdowns): geodetic latitude and
+/// east longitude on the body's reference ellipsoid, turned with the body by the engine's IAU
+/// rotation.
+public struct SurfaceSite: Sendable, Hashable {
+    public let body: BodyID
+    public let latitudeDeg: Double
+    public let longitudeDeg: Double
+    /// Above the reference surface, km.
+    public let heightKm: Double
+
+    public init(body: BodyID, latitudeDeg: Double, longitudeDeg: Double, heightKm: Double = 0) {
+        self.body = body
+        self.latitudeDeg = latitudeDeg
+        self.longitudeDeg = longitudeDeg
+        self.heightKm = heightKm
+    }
+
+    /// WGS 84 for the Earth (a = 6378.137 km, 1/f = 298.257223563); a sphere of the catalogue
+    /// radius for other bodies.
+    public func bodyFixedKm(radiusKm: Double) -> Vector3 {
+        let phi = latitudeDeg * .pi / 180, lambda = longitudeDeg * .pi / 180
+        if body == .earth {
+            let a = 6_378.137, f = 1 / 298.257_223_563
+            let e2 = f * (2 - f)
+            let n = a / (1 - e2 * sin(phi) * sin(phi)).squareRoot()
+            return Vector3((n + heightKm) * cos(phi) * cos(lambda), (n + heightKm) * cos(phi) * sin(lambda), (n * (1 - e2) + heightKm) * sin(phi))
+        }
+        let r = radiusKm + heightKm
+        return Vector3(r * cos(phi) * cos(lambda), r * cos(phi) * sin(lambda), r * sin(phi))
+    }
+
+    /// Heliocentric ecliptic J2000 state (km, km/s) at `seconds` TDB: fixed to the turning body.
+    public func state(at seconds: Double, ephemeris: Ephemeris) -> OrbitalState {
+        let fixed = bodyFixedKm(radiusKm: ephemeris.catalogue[body].radiusKm)
+        let t = TimeScale.instant(tdbSecondsPastJ2000: seconds)
+        let m = ephemeris.orientation(body, at: t).bodyToEcliptic
+        let h = 10.0
+        let before = ephemeris.orientation(body, at: TimeScale.instant(tdbSecondsPastJ2000: seconds - h)).bodyToEcliptic * fixed
+        let after = ephemeris.orientation(body, at: TimeScale.instant(tdbSecondsPastJ2000: seconds + h)).bodyToEcliptic * fixed
+        let centre = ephemeris.naifState(NAIFBody.id(body), at: t) ?? (.zero, .zero)
+        return OrbitalState(seconds: seconds, positionKm: centre.positionKm + m * fixed, velocityKmS: centre.velocityKmS + (after - before) / (2 * h))
+    }
+
+    // Launch pads (geodetic WGS 84 coordinates as the ranges publish them; Wikipedia's pad
+    // articles list the same to the arcsecond).
+    /// Kennedy Space Center LC-39A: Apollo 8, 11, 13.
+    public static let lc39A = SurfaceSite(body: .earth, latitudeDeg: 28.608_389, longitudeDeg: -80.604_333)
+    /// Kennedy Space Center LC-39B: Artemis II.
+    public static let lc39B = SurfaceSite(body: .earth, latitudeDeg: 28.627_222, longitudeDeg: -80.620_833)
+    /// Cape Canaveral LC-41 (SLC-41): Voyager 1 and 2, Juno, New Horizons, OSIRIS-REx, Perseverance.
+    public static let slc41 = SurfaceSite(body: .earth, latitudeDeg: 28.583_333, longitudeDeg: -80.583_056)
+    /// Cape Canaveral SLC-40: Cassini.
+    public static let slc40 = SurfaceSite(body: .earth, latitudeDeg: 28.562_106, longitudeDeg: -80.577_180)
+    /// Cape Canaveral SLC-37B: Parker Solar Probe.
+    public static let slc37B = SurfaceSite(body: .earth, latitudeDeg: 28.531_358, longitudeDeg: -80.566_200)
+    /// Guiana Space Centre ELA-3, Kourou: BepiColombo.
+    public static let ela3 = SurfaceSite(body: .earth, latitudeDeg: 5.239_000, longitudeDeg: -52.768_500)
+}
+
+/// Ascent and other powered stretches that join two known motions: from `from` (the pad, or
+/// a state before a burn) to `to` (the orbit, or the state after), over `[start, end]`. The
+/// direction from the body's centre turns along a great circle and the distance changes
+/// smoothly (smoothstep in time), so the path never cuts through the body; the velocity is the
+/// path's own derivative.
+public struct PoweredBlend: Sendable {
+    public let center: BodyID
+    public let start: Double
+    public let end: Double
+    public let from: @Sendable (Double) throws -> OrbitalState
+    public let to: @Sendable (Double) throws -> OrbitalState
+    public let ephemeris: Ephemeris
+
+    public init(center: BodyID, start: Double, end: Double, ephemeris: Ephemeris,
+                from: @escaping @Sendable (Double) throws -> OrbitalState, to: @escaping @Sendable (Double) throws -> OrbitalState) {
+        self.center = center
+        self.start = start
+        self.end = end
+        self.ephemeris = ephemeris
+        self.from = from
+        self.to = to
+    }
+
+    /// Heliocentric state at `t` in [start, end].
+    public func state(at t: Double) throws -> OrbitalState {
+        let h = min(1.0, (end - start) / 1000)
+        let p = try position(t)
+        let v = (try position(t + h) - position(t - h)) / (2 * h)
+        return OrbitalState(seconds: t, positionKm: p, velocityKmS: v)
+    }
+
+    func position(_ t: Double) throws -> Vector3 {
+        let c = ephemeris.naifState(NAIFBody.id(center), at: TimeScale.instant(tdbSecondsPastJ2000: t))?.positionKm ?? .zero
+        let a = try from(t).positionKm - c, b = try to(t).positionKm - c
+        let x = max(0, min(1, (t - start) / (end - start)))
+        let w = x * x * (3 - 2 * x)
+        let ra = a.length, rb = b.length
+        let ua = a / ra, ub = b / rb
+        let theta = acos(max(-1, min(1, ua.dot(ub))))
+        let dir: Vector3
+        if theta < 1e-9 {
+            dir = ua
+        } else {
+            let s = sin(theta)
+            dir = ua * (sin((1 - w) * theta) / s) + ub * (sin(w * theta) / s)
+        }
+        return c + dir * (ra + (rb - ra) * w)
+    }
+}

@@ -1,0 +1,82 @@
+import Ephemeris
+import Missions
+
+/// What building a mission's kernel reads: the engine, the mission (its events and phases),
+/// and the source files by name (JPL Horizons vectors, NAIF kernels) — handed in as bytes, so
+/// the recipes do no I/O.
+public struct BuildContext {
+    public let ephemeris: Ephemeris
+    public let mission: Mission
+    /// The bytes of a source file (`horizons-voyager2_1d.json`), or a thrown error naming it.
+    public let source: (String) throws -> [UInt8]
+    /// A NAIF kernel the mission ships (`naif/m2020_edl_v01.bsp`), opened.
+    public let kernel: (String) throws -> SPKKernel
+
+    public init(ephemeris: Ephemeris, mission: Mission, source: @escaping (String) throws -> [UInt8], kernel: @escaping (String) throws -> SPKKernel) {
+        self.ephemeris = ephemeris
+        self.mission = mission
+        self.source = source
+        self.kernel = kernel
+    }
+
+    /// TDB seconds past J2000 of a mission event, by key.
+    public func event(_ key: String) throws -> Double {
+        guard let e = mission.events.first(where: { $0.key == key }) else {
+            throw RecipeError(description: "mission \(mission.id) has no event \"\(key)\"")
+        }
+        return e.date.daysSinceJ2000TDB * Constants.secondsPerDay
+    }
+
+    /// The event's fact (distance, altitude), by key.
+    public func fact(_ key: String) throws -> MissionFact {
+        guard let f = mission.events.first(where: { $0.key == key })?.fact else {
+            throw RecipeError(description: "mission \(mission.id): event \"\(key)\" states no fact")
+        }
+        return f
+    }
+
+    /// The vehicle, by id.
+    public func vehicle(_ id: String) throws -> Vehicle {
+        guard let v = mission.vehicle(id) else { throw RecipeError(description: "mission \(mission.id) has no vehicle \"\(id)\"") }
+        return v
+    }
+
+    /// TDB seconds of mission hours.
+    public func seconds(hours t: Double) -> Double {
+        mission.launch.daysSinceJ2000TDB * Constants.secondsPerDay + t * 3600
+    }
+
+    /// A vehicle phase's span in TDB seconds, by name.
+    public func phase(_ vehicle: Vehicle, _ name: String) throws -> ClosedRange<Double> {
+        guard let p = vehicle.phases.first(where: { $0.name == name }) else {
+            throw RecipeError(description: "vehicle \(vehicle.id) has no phase \"\(name)\"")
+        }
+        return seconds(hours: p.startHours)...seconds(hours: p.endHours)
+    }
+}
+
+public struct RecipeError: Error, Sendable, CustomStringConvertible {
+    public let description: String
+    public init(description: String) { self.description = description }
+}
+
+/// One vehicle's path, piece by piece, with what the kernel's comments say about it.
+public struct VehiclePath {
+    public let vehicle: Vehicle
+    public let pieces: [PathPiece]
+    public let notes: [String]
+
+    public init(vehicle: Vehicle, pieces: [PathPiece], notes: [String] = []) {
+        self.vehicle = vehicle
+        self.pieces = pieces
+        self.notes = notes
+    }
+}
+
+/// How one mission's kernel is made.
+public protocol MissionRecipe {
+    var missionID: String { get }
+    /// The files it reads (for the comments and the build's inputs).
+    var sources: [String] { get }
+    func paths(_ context: BuildContext) throws -> [VehiclePath]
+}

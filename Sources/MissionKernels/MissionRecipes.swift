@@ -1,0 +1,34 @@
+import Ephemeris
+import Missions
+
+/// The recipe of every mission the server ships, by mission id.
+public enum MissionRecipes {
+    public static let all: [any MissionRecipe] = [
+        ArtemisRecipe(),
+        LunarRecipe(missionID: "apollo8", vehicleID: "apollo8_csm", pad: .lc39A, objective: .orbit(inclinationDeg: 12), lander: nil,
+                    splashdown: SurfaceSite(body: .earth, latitudeDeg: 8.133, longitudeDeg: -165.017)),
+        LunarRecipe(missionID: "apollo11", vehicleID: "csm_columbia", pad: .lc39A, objective: .orbit(inclinationDeg: 0),
+                    lander: .init(vehicleID: "lm_eagle", site: SurfaceSite(body: .moon, latitudeDeg: 0.674_08, longitudeDeg: 23.472_97),
+                                  descentPeriluneKm: 15, doiPhase: "descent orbit insertion"),
+                    splashdown: SurfaceSite(body: .earth, latitudeDeg: 13.317, longitudeDeg: -169.15)),
+        LunarRecipe(missionID: "apollo13", vehicleID: "odyssey_aquarius", pad: .lc39A, objective: .flyby(returnBurn: "PC+2 burn"), lander: nil,
+                    splashdown: SurfaceSite(body: .earth, latitudeDeg: -21.64, longitudeDeg: -165.361_67)),
+        HorizonsRecipe(missionID: "cassini", vehicleID: "cassini", files: [("horizons-cassini_1d.json", "1-day")], pad: .slc40),
+        HorizonsRecipe(missionID: "voyager1", vehicleID: "voyager1", files: [
+            ("horizons-voyager1_1d.json", "1-day"), ("horizons-voyager1_jupiter_30m.json", "30-min"), ("horizons-voyager1_saturn_30m.json", "30-min"),
+        ], pad: .slc41),
+        HorizonsRecipe(missionID: "voyager2", vehicleID: "voyager2", files: [
+            ("horizons-voyager2_1d.json", "1-day"), ("horizons-voyager2_jupiter_30m.json", "30-min"), ("horizons-voyager2_saturn_30m.json", "30-min"),
+            ("horizons-voyager2_uranus_30m.json", "30-min"), ("horizons-voyager2_neptune_30m.json", "30-min"),
+        ], pad: .slc41),
+        HorizonsRecipe(missionID: "juno", vehicleID: "juno", files: [
+            ("horizons-juno_1d.json", "1-day"), ("horizons-juno_earth_ga_10m.json", "10-min"), ("horizons-juno_jupiter_orbit_insertion_10m.json", "10-min"),
+        ], pad: .slc41),
+        HorizonsRecipe(missionID: "osirisrex", vehicleID: "osirisrex", files: [
+            ("horizons-osiris_1d.json", "1-day"), ("horizons-osiris_launch_10m.json", "10-min"), ("horizons-osiris_earth_flyby_10m.json", "10-min"),
+            ("horizons-osiris_tag_1m.json", "1-min"), ("horizons-osiris_sample_return_10m.json", "10-min"),
+        ], pad: .slc41),
+    ]
+
+    public static func recipe(_ id: String) -> (any MissionRecipe)? { all.first { $0.missionID == id } }
+}

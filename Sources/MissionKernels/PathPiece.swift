@@ -1,0 +1,110 @@
+import Ephemeris
+import Missions
+
+/// One stretch of a vehicle's path, written as one SPK segment: where it comes from (the
+/// segment's name, at most 40 characters, and longer notes for the kernel's comments), its
+/// time span, the centre and frame it is written in, the epochs that must be nodes (the
+/// data's own samples), and the path itself.
+public struct PathPiece {
+    /// The SPK segment name: `JPL Horizons -32 30-min`, `Lambert arc Earth -> Jupiter`.
+    public let name: String
+    /// What the comment area says about it (sources, model, how well the physics explains the data).
+    public let notes: [String]
+    /// TDB seconds past J2000.
+    public let startSeconds: Double
+    public let endSeconds: Double
+    /// NAIF id of the written segment's centre (10 the Sun, 399 the Earth, 301 the Moon, 499 Mars).
+    public let center: Int
+    /// NAIF frame code of the written segment: 1 (J2000) or a built-in IAU body-fixed frame.
+    public let frame: Int
+    /// Epochs (strictly inside or at the ends of the span) that must be nodes.
+    public let requiredSeconds: [Double]
+    /// Largest node spacing, seconds (a path with long smooth stretches still gets nodes at
+    /// least this often, so the kernel never leans on a long extrapolation of the window).
+    public let maxStepSeconds: Double
+    /// The path: heliocentric ecliptic J2000, km and km/s.
+    public let state: (Double) throws -> OrbitalState
+
+    public init(name: String, notes: [String] = [], startSeconds: Double, endSeconds: Double, center: Int, frame: Int = 1,
+                requiredSeconds: [Double] = [], maxStepSeconds: Double = 86_400, state: @escaping (Double) throws -> OrbitalState) {
+        self.name = name
+        self.notes = notes
+        self.startSeconds = startSeconds
+        self.endSeconds = endSeconds
+        self.center = center
+        self.frame = frame
+        self.requiredSeconds = requiredSeconds
+        self.maxStepSeconds = maxStepSeconds
+        self.state = state
+    }
+}
+
+/// Turns pieces into SPK segments: the path moved into each segment's centre and frame, nodes
+/// chosen by ``HermiteNodes``, type 13.
+public struct KernelAssembly: Sendable {
+    public let ephemeris: Ephemeris
+    /// Largest position error the nodes may leave between them, km.
+    public var toleranceKm = 0.005
+    /// States per Hermite window (degree 2·window − 1).
+    public var window = 6
+
+    public init(ephemeris: Ephemeris) {
+        self.ephemeris = ephemeris
+    }
+
+    public struct AssemblyError: Error, Sendable, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// The segment of one vehicle's piece.
+    public func segment(_ piece: PathPiece, target: Int) throws -> (segment: SPKKernelWriter.Segment, nodes: Int) {
+        guard piece.endSeconds > piece.startSeconds else {
+            throw AssemblyError(description: "\(piece.name): empty span")
+        }
+        let frame: NAIFBody.Frame
+        switch NAIFBody.frame(piece.frame) {
+        case let f?: frame = f
+        case nil: throw AssemblyError(description: "\(piece.name): frame \(piece.frame) is not one the server reads")
+        }
+        let transform: @Sendable (OrbitalState) throws -> OrbitalState = { [ephemeris] s in
+            let t = TimeScale.instant(tdbSecondsPastJ2000: s.seconds)
+            guard let c = ephemeris.naifState(piece.center, at: t) else {
+                throw AssemblyError(description: "\(piece.name): the engine does not place centre \(piece.center)")
+            }
+            let p = s.positionKm - c.positionKm, v = s.velocityKmS - c.velocityKmS
+            switch frame {
+            case .icrf:
+                let m = Precession.eclipticToEquatorialJ2000
+                return OrbitalState(seconds: s.seconds, positionKm: m * p, velocityKmS: m * v)
+            case .eclipticJ2000:
+                return OrbitalState(seconds: s.seconds, positionKm: p, velocityKmS: v)
+            case let .bodyFixed(body):
+                // The inverse of KernelBodies' turn: r_bf = Mᵀ·r, v_bf = Mᵀ·(v − Ṁ·r_bf).
+                let h = 10.0
+                let m = ephemeris.orientation(body, at: t).bodyToEcliptic
+                let mt = m.transposed
+                let rbf = mt * p
+                let before = ephemeris.orientation(body, at: TimeScale.instant(tdbSecondsPastJ2000: s.seconds - h)).bodyToEcliptic
+                let after = ephemeris.orientation(body, at: TimeScale.instant(tdbSecondsPastJ2000: s.seconds + h)).bodyToEcliptic
+                let rate = (after * rbf - before * rbf) / (2 * h)
+                return OrbitalState(seconds: s.seconds, positionKm: rbf, velocityKmS: mt * (v - rate))
+            }
+        }
+        var required = piece.requiredSeconds.filter { $0 > piece.startSeconds && $0 < piece.endSeconds }
+        required = [piece.startSeconds] + required + [piece.endSeconds]
+        // At least one node per `maxStepSeconds`.
+        var epochs: [Double] = []
+        for (a, b) in zip(required, required.dropFirst()) {
+            epochs.append(a)
+            let n = Int(((b - a) / piece.maxStepSeconds).rounded(.up))
+            if n > 1 { for k in 1..<n { epochs.append(a + (b - a) * Double(k) / Double(n)) } }
+        }
+        epochs.append(required[required.count - 1])
+        let nodes = try HermiteNodes.fit(required: epochs, window: window, toleranceKm: toleranceKm) { t in try transform(try piece.state(t)) }
+        let w = min(window, nodes.count)
+        let segment = SPKKernelWriter.Segment(
+            target: target, center: piece.center, frame: piece.frame, name: piece.name, kind: .hermite(windowSize: w),
+            epochs: nodes.map(\.seconds), states: nodes.map { ($0.positionKm, $0.velocityKmS) })
+        return (segment, nodes.count)
+    }
+}

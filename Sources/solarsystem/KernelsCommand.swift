@@ -1,0 +1,70 @@
+import ArgumentParser
+import Ephemeris
+import Foundation
+import MissionKernels
+import Missions
+
+/// `solarsystem kernels build`: writes the missions' SPK kernels into `Resources/missions/` from
+/// their recipes (Sources/MissionKernels) and sources (JPL Horizons vectors, NAIF kernels).
+/// Deterministic: the same sources and code give the same bytes.
+struct KernelsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "kernels",
+        abstract: "Build the missions' SPK kernels from their sources.",
+        subcommands: [KernelsBuildCommand.self]
+    )
+}
+
+struct KernelsBuildCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "build",
+        abstract: "Write Resources/missions/<id>.bsp for every (or the named) mission."
+    )
+
+    @Option(name: .customLong("mission"), help: "Mission id (repeatable; default: every mission with a recipe).")
+    var missionIDs: [String] = []
+
+    @Option(help: "Directory of the JPL Horizons source files.")
+    var sources = "Tests/MissionsTests/Fixtures/horizons"
+
+    @Option(help: "Output directory (default: missions/ in the resource directory).")
+    var out: String?
+
+    @Option(help: "Largest interpolation error left between nodes, metres.")
+    var toleranceM: Double = 5
+
+    @OptionGroup var resources: ResourceOptions
+
+    func run() throws {
+        let catalogue = try resources.loadCatalogue()
+        guard let kernel = try resources.loadKernel()?.kernel else { throw CLIError("kernels build needs the DE kernel (not --ephemeris none)") }
+        let ephemeris = Ephemeris(catalogue: catalogue, kernel: kernel)
+        let missions = try resources.loadMissions()
+        let outDir = try out.map { URL(fileURLWithPath: $0, isDirectory: true) }
+            ?? resources.directory().appendingPathComponent(ResourceOptions.missionKernelDirectory, isDirectory: true)
+        try FileManager.default.createDirectory(at: outDir, withIntermediateDirectories: true)
+        let ids = missionIDs.isEmpty ? MissionRecipes.all.map(\.missionID) : missionIDs
+        var assembly = KernelAssembly(ephemeris: ephemeris)
+        assembly.toleranceKm = toleranceM / 1000
+        for id in ids {
+            guard let recipe = MissionRecipes.recipe(id) else { throw CLIError("no recipe for mission \(id); recipes: \(MissionRecipes.all.map(\.missionID).joined(separator: ", "))") }
+            let mission = try missions.mission(id)
+            let sourceDir = URL(fileURLWithPath: sources, isDirectory: true)
+            let context = BuildContext(ephemeris: ephemeris, mission: mission, source: { name in
+                guard let d = FileManager.default.contents(atPath: sourceDir.appendingPathComponent(name).path) else {
+                    throw CLIError("source \(sourceDir.appendingPathComponent(name).path) not found")
+                }
+                return [UInt8](d)
+            }, kernel: { name in
+                let path = outDir.appendingPathComponent(name).path
+                return try SPKKernel(bytes: try MappedFile(path: path, kind: "kernel"), file: path)
+            })
+            let start = Date()
+            let (bytes, report) = try MissionKernelBuilder.build(recipe, context: context, assembly: assembly)
+            let file = outDir.appendingPathComponent("\(id).bsp")
+            try Data(bytes).write(to: file)
+            print(report)
+            print(String(format: "  wrote %@ (%d bytes) in %.1f s", file.path, bytes.count, Date().timeIntervalSince(start)))
+        }
+    }
+}

@@ -1,0 +1,42 @@
+import Testing
+@testable import MissionKernels
+import Ephemeris
+import Missions
+
+@Suite("Hermite nodes")
+struct HermiteNodesTests {
+    /// An eccentric two-body orbit around the Earth (perigee 7,000 km, e = 0.7).
+    static let orbit = KeplerArc(mu: GravityConstants.earthGM, position: Vector3(7_000, 0, 0), velocity: Vector3(0, 9.0, 3.0), epochHours: 0)
+
+    static func truth(_ t: Double) -> OrbitalState {
+        let s = orbit.state(atHours: t / 3600)
+        return OrbitalState(seconds: t, positionKm: s.position, velocityKmS: s.velocity)
+    }
+
+    @Test("the nodes keep every required epoch and reproduce an eccentric orbit within the tolerance")
+    func eccentricOrbit() throws {
+        let required = stride(from: 0.0, through: 86_400 * 2, by: 6 * 3600).map { $0 }
+        let nodes = try HermiteNodes.fit(required: required, window: 6, toleranceKm: 0.001) { Self.truth($0) }
+        for t in required { #expect(nodes.contains { $0.seconds == t }) }
+        #expect(nodes.count > required.count, "the perigees need more nodes than 6-hour ones")
+        var worst = 0.0, checked = 0
+        for k in 0...2_000 {
+            let t = 86_400 * 2 * Double(k) / 2_000
+            let p = HermiteNodes.interpolate(nodes, at: t, window: 6)
+            worst = max(worst, (p.positionKm - Self.truth(t).positionKm).length)
+            checked += 1
+        }
+        #expect(checked == 2_001)
+        #expect(worst < 0.005, "\(worst * 1000) m")
+    }
+
+    @Test("at a node the interpolant is the node, position and velocity")
+    func exactAtNodes() throws {
+        let nodes = (0..<10).map { Self.truth(Double($0) * 600) }
+        for n in nodes {
+            let p = HermiteNodes.interpolate(nodes, at: n.seconds, window: 4)
+            #expect((p.positionKm - n.positionKm).length < 1e-8)
+            #expect((p.velocityKmS - n.velocityKmS).length < 1e-11)
+        }
+    }
+}
