@@ -5,58 +5,6 @@ import Testing
 import Ephemeris
 @testable import Missions
 
-/// A point mass at the origin: the two-body problem `KeplerArc` solves in closed form.
-struct PointMass: AccelerationModel {
-    let mu: Double
-    func accelerationKmS2(at r: Vector3, seconds: Double) -> Vector3 {
-        let d2 = r.lengthSquared
-        return r * (-mu / (d2 * d2.squareRoot()))
-    }
-}
-
-/// A model whose numbers break down: NaN everywhere.
-struct BrokenModel: AccelerationModel {
-    func accelerationKmS2(at r: Vector3, seconds: Double) -> Vector3 { Vector3(.nan, 0, 0) }
-}
-
-/// Juno's capture orbit as the benchmarks use it: periapsis 1.06 Jupiter radii, 53-day period.
-enum JunoLikeOrbit {
-    static let mu = GravityConstants.jupiterSystemGM
-    static let periapsisKm = 1.06 * 71_492.0
-    static let periodSeconds = 53 * 86_400.0
-    static var semiMajorAxisKm: Double { cbrt(mu * periodSeconds * periodSeconds / (4 * Double.pi * Double.pi)) }
-    static let tilt = 60 * Double.pi / 180
-    /// At periapsis at `seconds`, in a plane tilted 60° to the ecliptic.
-    static func periapsisState(seconds: Double) -> OrbitalState {
-        let a = semiMajorAxisKm
-        let v = (mu * (2 / periapsisKm - 1 / a)).squareRoot()
-        return OrbitalState(seconds: seconds, positionKm: Vector3(periapsisKm, 0, 0),
-                            velocityKmS: Vector3(0, v * cos(tilt), v * sin(tilt)))
-    }
-
-    /// The exact two-body position `dt` seconds after a periapsis of `periapsisState`: Kepler's
-    /// equation M = E − e sin E solved by Newton's method to the last bit. The reference for
-    /// many revolutions: `KeplerArc` stops its universal-variable solve at a residual of 10⁻¹⁰
-    /// of the span, which is tens of metres two revolutions from its epoch on this orbit.
-    static func positionKm(after dt: Double) -> Vector3 {
-        let a = semiMajorAxisKm, e = 1 - periapsisKm / a
-        let n = 2 * Double.pi / periodSeconds
-        var m = (n * dt).truncatingRemainder(dividingBy: 2 * Double.pi)
-        if m > Double.pi { m -= 2 * Double.pi } else if m < -Double.pi { m += 2 * Double.pi }
-        var E = abs(m) < 0.5 ? cbrt(6 * m) : m
-        for _ in 0..<100 {
-            let step = (E - e * sin(E) - m) / (1 - e * cos(E))
-            E -= step
-            if abs(step) < 1e-15 { break }
-        }
-        let x = a * (cos(E) - e), y = a * (1 - e * e).squareRoot() * sin(E)
-        return Vector3(x, y * cos(tilt), y * sin(tilt))
-    }
-}
-
-func metres(_ x: Double) -> Double { x / 1000 }
-func kmPerSecond(_ x: Double) -> Double { x }
-
 @Suite("DOP853: adaptive Runge–Kutta 8(5,3) with dense output")
 struct DormandPrince853Tests {
     let integrator = DormandPrince853()
