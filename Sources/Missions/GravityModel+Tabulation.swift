@@ -30,29 +30,30 @@ extension GravityModel {
     /// system barycentre) from `Ephemeris.state(_:relativeTo:at:)`.
     static func bodyTable(_ body: BodyID, relativeTo origin: BodyID, ephemeris: Ephemeris) -> HermiteTable {
         let step = tabulationStep(relativeTerms(body, origin, ephemeris: ephemeris))
-        return HermiteTable(stepSeconds: step, bodies: 1) { seconds in
+        return HermiteTable(stepSeconds: step, bodies: 1, sampler: .states { seconds in
             let s = ephemeris.state(body, relativeTo: origin, at: TimeScale.instant(tdbSecondsPastJ2000: seconds))
             return [PhaseState(r: s.positionAU * Constants.auKm, v: s.velocityAUPerDay * (Constants.auKm / Constants.secondsPerDay))]
-        }
+        })
     }
 
-    /// Every engine moon of `planet` relative to the planet's centre, one table.
+    /// Every engine moon of `planet` relative to the planet's centre, one table (one run of
+    /// the moons' theory per node; their velocities from the nodes).
     static func moonTable(_ planet: BodyID, ephemeris: Ephemeris) -> HermiteTable {
         let moons = PlanetCenter.moons(of: planet)
-        let now = PlanetCenter.moonStates(planet, ephemeris: ephemeris, seconds: 0)
+        let now = PlanetCenter.moonStates(planet, seconds: 0)
         let terms = zip(moons, now).map { moon, s in orbitTerm(moon, r: s.r, v: s.v, mu: GravityConstants.gm(planet)) }
-        return HermiteTable(stepSeconds: tabulationStep(terms), bodies: moons.count) { seconds in
-            PlanetCenter.moonStates(planet, ephemeris: ephemeris, seconds: seconds)
-        }
+        return HermiteTable(stepSeconds: tabulationStep(terms), bodies: moons.count, sampler: .positions { seconds in
+            PlanetCenter.moonPositions(planet, seconds: seconds)
+        })
     }
 
     /// The centre's north pole (unit vector, ecliptic J2000) and its rate per second.
     static func poleTable(_ body: BodyID, ephemeris: Ephemeris) -> HermiteTable {
-        HermiteTable(stepSeconds: poleStepSeconds, bodies: 1) { seconds in
+        HermiteTable(stepSeconds: poleStepSeconds, bodies: 1, sampler: .states { seconds in
             func pole(_ t: Double) -> Vector3 { ephemeris.orientation(body, at: TimeScale.instant(tdbSecondsPastJ2000: t)).poleEcliptic }
             let d = poleDifferenceSeconds
             return [PhaseState(r: pole(seconds), v: (pole(seconds + d) - pole(seconds - d)) / (2 * d))]
-        }
+        })
     }
 
     /// The grid step that holds `tabulationToleranceKm` for motion made of `terms`: cubic

@@ -9,7 +9,7 @@ import Synchronization
 /// - Centre: the Sun, a planet (Mercury … Neptune), Pluto, the Earth or the Moon. Mercury …
 ///   Pluto are the system barycentres the ephemeris serves (with the whole system's GM)
 ///   unless the planet's own moons are perturbers: then the centre is the planet itself,
-///   ``PlanetCenter/offsetFromBarycenter(_:ephemeris:seconds:)`` away from the barycentre,
+///   ``PlanetCenter/offsetFromBarycenter(_:seconds:)`` away from the barycentre,
 ///   with the planet-alone GM (``PlanetCenter/planetGM(_:)``). That matters for Juno and
 ///   Cassini: 200–300 km of offset, and the moons' pull, at a few planet radii.
 /// - Perturbers: the Sun, the planets as system barycentres, Pluto, the Earth and the Moon

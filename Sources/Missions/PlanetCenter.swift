@@ -11,10 +11,13 @@ import Ephemeris
 /// above the cloud tops at 58 km/s. Mission telemetry needs it to report distances from
 /// Jupiter's centre; ``GravityModel`` centres its frame there when the moons are perturbers.
 ///
-/// Positions km, velocities km/s, ecliptic J2000, time TDB seconds past J2000.
+/// Positions km, velocities km/s, ecliptic J2000, time TDB seconds past J2000. The moons come
+/// from the engine's analytical theories (Meeus's for the Galilean and Saturnian moons, JPL's
+/// mean elements for Phobos and Deimos), the ones `Ephemeris` serves them from with or
+/// without a DE kernel.
 ///
 /// ```swift
-/// let o = PlanetCenter.offsetFromBarycenter(.jupiter, ephemeris: eph, seconds: 5.2e8)
+/// let o = PlanetCenter.offsetFromBarycenter(.jupiter, seconds: 5.2e8)
 /// let jupiterCentreKm = eph.state(.jupiter, at: t).positionAU * Constants.auKm + o.positionKm
 /// ```
 public enum PlanetCenter {
@@ -43,10 +46,10 @@ public enum PlanetCenter {
     /// The planet's centre relative to its system barycentre (the body the ephemeris serves),
     /// km and km/s: −Σ (GM_moon / GM_system) · (r_moon, v_moon). Zero for planets without
     /// moons in the engine.
-    public static func offsetFromBarycenter(_ planet: BodyID, ephemeris: Ephemeris, seconds: Double) -> (positionKm: Vector3, velocityKmS: Vector3) {
+    public static func offsetFromBarycenter(_ planet: BodyID, seconds: Double) -> (positionKm: Vector3, velocityKmS: Vector3) {
         let moons = moons(of: planet)
         guard !moons.isEmpty else { return (.zero, .zero) }
-        let states = moonStates(planet, ephemeris: ephemeris, seconds: seconds)
+        let states = moonStates(planet, seconds: seconds)
         var p = Vector3.zero, v = Vector3.zero
         for (i, moon) in moons.enumerated() {
             let w = GravityConstants.gm(moon) / GravityConstants.gm(planet)
@@ -56,47 +59,44 @@ public enum PlanetCenter {
         return (p, v)
     }
 
-    /// The moons of `planet` relative to its centre, in `moons(of:)` order: positions from the
-    /// engine's theories (the same calls `Ephemeris.parentRelativeState` makes, one run of the
-    /// theory for all the moons), velocities as the derivative of those positions.
-    ///
-    /// The Galilean and Saturnian theories give velocities as a central difference (relative
-    /// error ~7·10⁻⁶, 0.12 m/s for Io), too coarse for a table that must hold a metre between
-    /// nodes minutes apart, and the Martian moons' analytic velocities leave out the elements'
-    /// slow turning (1.4·10⁻⁵, 3 cm/s), so the positions are differentiated here with the
-    /// fourth-order stencil [8(p(t+δ) − p(t−δ)) − (p(t+2δ) − p(t−2δ))] / 12δ, δ = the innermost
-    /// moon's period / 1000 (truncation (2πδ/P)⁴/30 ≈ 5·10⁻¹¹).
-    static func moonStates(_ planet: BodyID, ephemeris: Ephemeris, seconds: Double) -> [PhaseState] {
-        let instant = TimeScale.instant(tdbSecondsPastJ2000: seconds)
+    /// The moons of `planet` relative to its centre, km, in `moons(of:)` order, from one run of
+    /// the engine's theory (the calls `Ephemeris.parentRelativeState` makes).
+    static func moonPositions(_ planet: BodyID, seconds: Double) -> [Vector3] {
+        let jd = TimeScale.instant(tdbSecondsPastJ2000: seconds).jdTDB
         switch planet {
         case .jupiter:
-            let jd = instant.jdTDB
-            let delta = 1.769_137_786 / 1000 // Io's period, days (Meeus ch. 44: 360° / 203.488955790°/day)
-            func at(_ k: Double) -> GalileanPositions { GalileanMoons.planetocentricPositionsKm(jdTDB: jd + k * delta) }
-            let p0 = at(0), p1 = at(1), m1 = at(-1), p2 = at(2), m2 = at(-2)
-            let scale = 1 / (12 * delta * Constants.secondsPerDay)
-            return moons(of: planet).map { b in
-                PhaseState(r: p0[b], v: ((p1[b] - m1[b]) * 8 - (p2[b] - m2[b])) * scale)
-            }
+            let p = GalileanMoons.planetocentricPositionsKm(jdTDB: jd)
+            return moons(of: planet).map { p[$0] }
         case .saturn:
-            let jd = instant.jdTDB
-            let delta = 0.942_421_813 / 1000 // Mimas's period, days (Meeus ch. 46)
-            func at(_ k: Double) -> SaturnianPositions { SaturnianMoons.planetocentricPositionsKm(jdTDB: jd + k * delta) }
-            let p0 = at(0), p1 = at(1), m1 = at(-1), p2 = at(2), m2 = at(-2)
-            let scale = 1 / (12 * delta * Constants.secondsPerDay)
-            return moons(of: planet).map { b in
-                PhaseState(r: p0[b], v: ((p1[b] - m1[b]) * 8 - (p2[b] - m2[b])) * scale)
-            }
+            let p = SaturnianMoons.planetocentricPositionsKm(jdTDB: jd)
+            return moons(of: planet).map { p[$0] }
         case .mars:
-            let jd = instant.jdTDB
-            let delta = 0.318_910_203 / 1000 // Phobos's period, days (JPL mean elements)
-            let moons = moons(of: planet)
-            func at(_ k: Double) -> [Vector3] { moons.map { MartianMoons.planetocentricPositionKm($0, jdTDB: jd + k * delta) } }
-            let p0 = at(0), p1 = at(1), m1 = at(-1), p2 = at(2), m2 = at(-2)
-            let scale = 1 / (12 * delta * Constants.secondsPerDay)
-            return moons.indices.map { i in PhaseState(r: p0[i], v: ((p1[i] - m1[i]) * 8 - (p2[i] - m2[i])) * scale) }
+            return moons(of: planet).map { MartianMoons.planetocentricPositionKm($0, jdTDB: jd) }
         default:
             return []
         }
+    }
+
+    /// The moons' positions (`moonPositions`) and velocities, the derivative of those positions.
+    ///
+    /// The Galilean and Saturnian theories give velocities as a central difference (relative
+    /// error ~7·10⁻⁶, 0.12 m/s for Io) and the Martian moons' analytic velocities leave out the
+    /// elements' slow turning (1.4·10⁻⁵, 3 cm/s): too coarse where metres count between
+    /// positions minutes apart. So the positions are differentiated here with the fourth-order
+    /// stencil [8(p(t+δ) − p(t−δ)) − (p(t+2δ) − p(t−2δ))] / 12δ, δ = the innermost moon's
+    /// period / 1000 (truncation (2πδ/P)⁴/30 ≈ 5·10⁻¹¹).
+    static func moonStates(_ planet: BodyID, seconds: Double) -> [PhaseState] {
+        let period: Double
+        switch planet {
+        case .jupiter: period = 1.769_137_786 // Io, days (Meeus ch. 44: 360° / 203.488955790°/day)
+        case .saturn: period = 0.942_421_813 // Mimas, days (Meeus ch. 46)
+        case .mars: period = 0.318_910_203 // Phobos, days (JPL mean elements)
+        default: return []
+        }
+        let delta = period / 1000 * Constants.secondsPerDay
+        func at(_ k: Double) -> [Vector3] { moonPositions(planet, seconds: seconds + k * delta) }
+        let p0 = at(0), p1 = at(1), m1 = at(-1), p2 = at(2), m2 = at(-2)
+        let scale = 1 / (12 * delta)
+        return p0.indices.map { i in PhaseState(r: p0[i], v: ((p1[i] - m1[i]) * 8 - (p2[i] - m2[i])) * scale) }
     }
 }

@@ -17,7 +17,7 @@ struct PlanetCenterTests {
             for moon in PlanetCenter.moons(of: planet) {
                 expected -= eph.parentRelativeState(moon, at: instant).positionKm * (GravityConstants.gm(moon) / GravityConstants.gm(planet))
             }
-            let offset = PlanetCenter.offsetFromBarycenter(planet, ephemeris: eph, seconds: t)
+            let offset = PlanetCenter.offsetFromBarycenter(planet, seconds: t)
             #expect((offset.positionKm - expected).length < metres(1))
             checked += 1
         }
@@ -28,8 +28,8 @@ struct PlanetCenterTests {
     func barycentre(planet: BodyID) {
         var checked = 0
         for t in times {
-            let states = PlanetCenter.moonStates(planet, ephemeris: eph, seconds: t)
-            let offset = PlanetCenter.offsetFromBarycenter(planet, ephemeris: eph, seconds: t)
+            let states = PlanetCenter.moonStates(planet, seconds: t)
+            let offset = PlanetCenter.offsetFromBarycenter(planet, seconds: t)
             // The planet carries whatever of the system's GM the listed moons do not.
             let moonsGM = PlanetCenter.moons(of: planet).map(GravityConstants.gm).reduce(0, +)
             var moment = offset.positionKm * (GravityConstants.gm(planet) - moonsGM)
@@ -48,15 +48,15 @@ struct PlanetCenterTests {
     @Test("Jupiter's centre wanders up to ~230 km from its barycentre, Saturn's ~300 km, Mars's a fraction of a metre")
     func sizes() {
         func range(_ planet: BodyID) -> ClosedRange<Double> {
-            let lengths = times.map { PlanetCenter.offsetFromBarycenter(planet, ephemeris: eph, seconds: $0).positionKm.length }
+            let lengths = times.map { PlanetCenter.offsetFromBarycenter(planet, seconds: $0).positionKm.length }
             return lengths.min()!...lengths.max()!
         }
         let jupiter = range(.jupiter), saturn = range(.saturn), mars = range(.mars)
         #expect(jupiter.upperBound < km(240) && jupiter.upperBound > km(170), "\(jupiter)")
         #expect(saturn.lowerBound > km(250) && saturn.upperBound < km(330), "\(saturn)")
         #expect(mars.upperBound < metres(0.5))
-        #expect(PlanetCenter.offsetFromBarycenter(.uranus, ephemeris: eph, seconds: 0).positionKm == .zero)
-        #expect(PlanetCenter.offsetFromBarycenter(.earth, ephemeris: eph, seconds: 0).positionKm == .zero)
+        #expect(PlanetCenter.offsetFromBarycenter(.uranus, seconds: 0).positionKm == .zero)
+        #expect(PlanetCenter.offsetFromBarycenter(.earth, seconds: 0).positionKm == .zero)
     }
 
     @Test("moon states: the engine's positions, velocities the derivative of those positions", arguments: [BodyID.jupiter, .saturn, .mars])
@@ -64,10 +64,10 @@ struct PlanetCenterTests {
         var checked = 0
         for t in times.prefix(50) {
             let instant = TimeScale.instant(tdbSecondsPastJ2000: t)
-            let states = PlanetCenter.moonStates(planet, ephemeris: eph, seconds: t)
+            let states = PlanetCenter.moonStates(planet, seconds: t)
             let d = planet == .mars ? 60.0 : 600.0 // short enough for Phobos (7.7 h)
-            let p1 = PlanetCenter.moonStates(planet, ephemeris: eph, seconds: t + d), m1 = PlanetCenter.moonStates(planet, ephemeris: eph, seconds: t - d)
-            let p2 = PlanetCenter.moonStates(planet, ephemeris: eph, seconds: t + 2 * d), m2 = PlanetCenter.moonStates(planet, ephemeris: eph, seconds: t - 2 * d)
+            let p1 = PlanetCenter.moonStates(planet, seconds: t + d), m1 = PlanetCenter.moonStates(planet, seconds: t - d)
+            let p2 = PlanetCenter.moonStates(planet, seconds: t + 2 * d), m2 = PlanetCenter.moonStates(planet, seconds: t - 2 * d)
             for (i, moon) in PlanetCenter.moons(of: planet).enumerated() {
                 let engine = eph.parentRelativeState(moon, at: instant)
                 #expect(states[i].r == engine.positionKm)
