@@ -27,8 +27,12 @@ import Ephemeris
 /// for i in 0..<path.intervalCount { let iv = try path.interval(i); log(iv.mismatchKm) }
 /// ```
 public struct BallisticInterpolator<Model: AccelerationModel>: Sendable {
+    /// The samples, as given (checked, never altered).
     public let samples: [OrbitalState]
+    /// The forces between samples.
     public let model: Model
+    /// How each arc is integrated (its tolerances bound the blend's error when the model
+    /// explains the data).
     public let integrator: DormandPrince853
     /// The burns inside the samples' span, sorted.
     public let burns: [Double]

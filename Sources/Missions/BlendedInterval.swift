@@ -26,7 +26,9 @@ import Ephemeris
 public struct BlendedInterval: Sendable {
     /// Position in the samples.
     public let index: Int
+    /// Sample `index`, where the path starts.
     public let start: OrbitalState
+    /// Sample `index + 1`, where it ends.
     public let end: OrbitalState
     /// The impulsive burn inside the interval, if any (start < burn ≤ end).
     public let burnSeconds: Double?

@@ -39,8 +39,11 @@ import Synchronization
 /// let arc = try DormandPrince853().propagate(junoState, to: junoState.seconds + 86_400, model: model)
 /// ```
 public final class GravityModel: AccelerationModel {
+    /// Where the perturbers, the centre's pole and (for a barycentre) the centre come from.
     public let ephemeris: Ephemeris
+    /// The body positions are relative to.
     public let center: BodyID
+    /// The bodies pulling as point masses, in the order given.
     public let perturbers: [BodyID]
     /// Highest zonal degree included (0: none).
     public let zonalDegree: Int

@@ -5,9 +5,10 @@ import Ephemeris
 /// Why it matters: the ephemeris gives Mercury … Pluto as system barycentres (JPL DE440 does),
 /// while a spacecraft at Jupiter or Saturn orbits the planet, and its moons pull the planet
 /// around that barycentre. The planet's centre is the barycentre minus Σ (GM_moon / GM_system) ·
-/// r_moon over the moons the engine has (r_moon relative to the planet): about 200 km for
-/// Jupiter (Callisto and Ganymede; up to ~230 km when they line up) and about 300 km for
-/// Saturn (Titan; ~290 km plus Iapetus's ~11 km), 0.15 m for Mars, while Juno passes 4,000 km
+/// r_moon over the moons the engine has (r_moon relative to the planet). Measured over
+/// 2016–2018: Jupiter's centre is 0–220 km from the barycentre (135 km typical; Callisto's and
+/// Ganymede's pulls add or cancel), Saturn's 267–312 km (Titan's 289 km, give or take its
+/// eccentricity and Iapetus's 11 km), Mars's 0.1–0.2 m — while Juno passes 4,000 km
 /// above the cloud tops at 58 km/s. Mission telemetry needs it to report distances from
 /// Jupiter's centre; ``GravityModel`` centres its frame there when the moons are perturbers.
 ///
