@@ -16,24 +16,26 @@ public enum GravityConstants {
     public static let neptuneSystemGM = 6_836_527.100_580
     public static let plutoSystemGM = 975.500_000
 
-    /// The planets alone, where their moons are perturbers of their own: JPL satellite
-    /// ephemerides JUP365 (Jupiter and the Galilean moons) and SAT441 (Saturn and its moons),
-    /// as listed in JPL's "Planetary Satellite Physical Parameters".
-    public static let jupiterGM = 126_686_531.900
-    public static let saturnGM = 37_931_206.234
-    public static let ioGM = 5_959.915
-    public static let europaGM = 3_202.712
-    public static let ganymedeGM = 9_887.833
-    public static let callistoGM = 7_179.289
-    public static let mimasGM = 2.503_5
-    public static let enceladusGM = 7.211_3
-    public static let tethysGM = 41.21
-    public static let dioneGM = 73.116
-    public static let rheaGM = 153.94
-    public static let titanGM = 8_978.138
-    public static let iapetusGM = 120.52
-    public static let phobosGM = 7.087e-4 // Pätzold et al. 2014
-    public static let deimosGM = 9.6e-5 // Jacobson 2010
+    /// The planets alone, where their moons are perturbers of their own, and the moons: JPL
+    /// satellite ephemerides JUP365 (Jupiter and the Galilean moons), SAT441 (Saturn and its
+    /// moons) and MAR097 (Phobos, Deimos), as JPL's Solar System Dynamics group lists them in
+    /// "Planetary Satellite Physical Parameters" (ssd.jpl.nasa.gov/sats/phys_par), all digits
+    /// given there.
+    public static let jupiterGM = 126_686_531.900 // JUP365
+    public static let saturnGM = 37_931_206.234 // SAT441
+    public static let ioGM = 5_959.915_47 // JUP365
+    public static let europaGM = 3_202.712_10 // JUP365
+    public static let ganymedeGM = 9_887.832_75 // JUP365
+    public static let callistoGM = 7_179.283_40 // JUP365
+    public static let mimasGM = 2.503_49 // SAT441
+    public static let enceladusGM = 7.210_37 // SAT441
+    public static let tethysGM = 41.213_53 // SAT441
+    public static let dioneGM = 73.116_07 // SAT441
+    public static let rheaGM = 153.941_75 // SAT441
+    public static let titanGM = 8_978.137_10 // SAT441
+    public static let iapetusGM = 120.515_11 // SAT441
+    public static let phobosGM = 7.087e-4 // MAR097 (Jacobson & Lainey 2014)
+    public static let deimosGM = 9.62e-5 // MAR097 (Jacobson & Lainey 2014)
 
     /// GM of a body as the engine places it: planets Mercury … Pluto as their whole systems
     /// (the DE kernel's barycentres), the Earth and the Moon apart, moons alone. The ISS has
@@ -68,27 +70,45 @@ public enum GravityConstants {
         }
     }
 
-    /// Zonal harmonics of a planet's field: reference radius and J2, J4, J6 (J3 for the Earth).
+    /// Zonal harmonics of a body's field: reference radius and J2 … J6 as published (zeros where
+    /// a source gives none).
     public struct Zonal: Sendable, Hashable {
         public let referenceRadiusKm: Double
         /// J_n by degree: `coefficients[n]`, zero where not given (index 0 and 1 unused).
         public let coefficients: [Double]
     }
 
-    /// Earth: EGM2008 (Pavlis et al. 2012) unnormalised J2, J3, J4. Jupiter: Juno (Durante et
-    /// al. 2020, GRL 47). Saturn: Cassini Grand Finale (Iess et al. 2019, Science 364). Uranus
-    /// and Neptune: Jacobson 2014 and 2009 (AJ 148:76, AJ 137:4322). Mars: MRO120D (Konopliv et
-    /// al. 2016). Moon: GRAIL (Konopliv et al. 2013).
+    /// Sources, each checked against the published numbers:
+    /// - Earth: EGM2008 (Pavlis et al. 2012, JGR 117, B04406), tide-free as distributed, its
+    ///   fully normalised C̄n0 turned into J_n = −√(2n+1)·C̄n0, on EGM2008's own reference
+    ///   radius 6,378.1363 km (not WGS 84's 6,378.137 km).
+    /// - Moon: GRAIL GL0660B (Konopliv et al. 2013, JGR Planets 118, 1415), zero-tide J2 (the
+    ///   permanent tide raised by the Earth is part of the field an orbiter feels), radius
+    ///   1,738.0 km.
+    /// - Mars: MRO120D (Konopliv et al. 2016, Icarus 274, 253), C̄20 = −8.750220925·10⁻⁴ at
+    ///   3,396.0 km.
+    /// - Jupiter: Juno (Durante et al. 2020, GRL 47, e2019GL086572), 71,492 km.
+    /// - Saturn: Cassini Grand Finale (Iess et al. 2019, Science 364, 1052), 60,330 km.
+    /// - Uranus: Jacobson 2014 (AJ 148:76), 25,559 km. Neptune: Jacobson 2009 (AJ 137:4322),
+    ///   25,225 km.
     public static func zonal(_ body: BodyID) -> Zonal? {
         switch body {
-        case .earth: Zonal(referenceRadiusKm: 6_378.137, coefficients: [0, 0, 1.082_626_68e-3, -2.532_65e-6, -1.619_62e-6])
-        case .moon: Zonal(referenceRadiusKm: 1_738.0, coefficients: [0, 0, 2.033_6e-4])
-        case .mars: Zonal(referenceRadiusKm: 3_396.0, coefficients: [0, 0, 1.955_45e-3])
+        case .earth: Zonal(referenceRadiusKm: 6_378.136_3, coefficients: egm2008)
+        case .moon: Zonal(referenceRadiusKm: 1_738.0, coefficients: [0, 0, 2.033_053_0e-4])
+        case .mars: Zonal(referenceRadiusKm: 3_396.0, coefficients: [0, 0, 8.750_220_925e-4 * 5.0.squareRoot()])
         case .jupiter: Zonal(referenceRadiusKm: 71_492, coefficients: [0, 0, 14_696.572e-6, 0, -586.609e-6, 0, 34.198e-6])
         case .saturn: Zonal(referenceRadiusKm: 60_330, coefficients: [0, 0, 16_290.573e-6, 0, -935.314e-6, 0, 86.340e-6])
-        case .uranus: Zonal(referenceRadiusKm: 25_559, coefficients: [0, 0, 3_510.7e-6, 0, -34.2e-6])
-        case .neptune: Zonal(referenceRadiusKm: 25_225, coefficients: [0, 0, 3_408.4e-6, 0, -33.4e-6])
+        case .uranus: Zonal(referenceRadiusKm: 25_559, coefficients: [0, 0, 3_510.68e-6, 0, -34.17e-6])
+        case .neptune: Zonal(referenceRadiusKm: 25_225, coefficients: [0, 0, 3_408.428e-6, 0, -33.398e-6])
         default: nil
         }
     }
+
+    /// EGM2008's fully normalised zonal coefficients C̄20 … C̄60 (Pavlis et al. 2012, as
+    /// distributed by NGA), unnormalised: J_n = −√(2n+1)·C̄n0.
+    static let egm2008: [Double] = {
+        let normalized: [Double] = [0, 0, -0.484_165_143_790_815e-3, 0.957_161_207_093_473e-6,
+                                    0.539_965_866_638_991e-6, 0.686_702_913_736_681e-7, -0.149_953_927_978_527e-6]
+        return normalized.enumerated().map { n, c in n < 2 ? 0 : -c * Double(2 * n + 1).squareRoot() }
+    }()
 }

@@ -1,0 +1,89 @@
+import Ephemeris
+
+/// A numerically integrated trajectory: the state at any time inside the span it covers, from
+/// the integrator's dense output (Dormand–Prince's 7th-order continuous extension, one
+/// polynomial per step), plus what the integration cost.
+///
+/// Times are TDB seconds past J2000; positions km and velocities km/s relative to the centre of
+/// the ``AccelerationModel`` it was integrated with, ecliptic J2000. The span runs from
+/// ``start`` to ``end`` whichever way the integration went (``isBackward``); ``start`` and
+/// ``end`` themselves are returned exactly.
+///
+/// ```swift
+/// let arc = try DormandPrince853().propagate(sample, to: sample.seconds + 86_400, model: jupiter)
+/// let noon = try arc.state(at: sample.seconds + 43_200)
+/// arc.stepCount
+/// ```
+public struct PropagatedArc: Sendable {
+    /// The state the integration started from.
+    public let start: OrbitalState
+    /// The state at the target time.
+    public let end: OrbitalState
+    /// Accepted steps.
+    public let stepCount: Int
+    /// Steps tried and rejected by the error control.
+    public let rejectedStepCount: Int
+    /// Acceleration evaluations, the integration's real cost (15 per accepted step with dense
+    /// output, 11 per rejected one, plus the start).
+    public let evaluationCount: Int
+    /// The steps in increasing time, whichever way they were taken.
+    let steps: [DenseStep]
+
+    init(start: OrbitalState, end: OrbitalState, steps: [DenseStep], rejected: Int, evaluations: Int) {
+        self.start = start
+        self.end = end
+        self.steps = end.seconds < start.seconds ? steps.reversed() : steps
+        stepCount = steps.count
+        rejectedStepCount = rejected
+        evaluationCount = evaluations
+    }
+
+    /// True when the integration ran backward in time.
+    public var isBackward: Bool { end.seconds < start.seconds }
+
+    /// The times covered, TDB seconds past J2000.
+    public var span: ClosedRange<Double> { min(start.seconds, end.seconds)...max(start.seconds, end.seconds) }
+
+    /// The state at `seconds` (inside ``span``) from the dense output; exact at both ends.
+    public func state(at seconds: Double) throws(PropagationError) -> OrbitalState {
+        guard span.contains(seconds) else { throw .outsideSpan(seconds: seconds, span: span) }
+        if seconds == start.seconds { return start }
+        if seconds == end.seconds { return end }
+        let y = steps[stepIndex(containing: seconds)].evaluate(at: seconds)
+        return OrbitalState(seconds: seconds, positionKm: y.r, velocityKmS: y.v)
+    }
+
+    /// The last step whose lower end is at or before `seconds` (binary search).
+    func stepIndex(containing seconds: Double) -> Int {
+        var lo = 0, hi = steps.count - 1
+        while lo < hi {
+            let mid = (lo + hi + 1) / 2
+            if steps[mid].lowerSeconds <= seconds { lo = mid } else { hi = mid - 1 }
+        }
+        return lo
+    }
+}
+
+/// One step's continuous extension: y(θ) = y₀ + θ(F₀ + θ′(F₁ + θ(F₂ + θ′(F₃ + θ(F₄ + θ′(F₅ +
+/// θ F₆)))))), θ = (t − t₀)/h, θ′ = 1 − θ (Hairer, Nørsett & Wanner, §II.10; the nesting of
+/// Hairer's CONTD8).
+struct DenseStep: Sendable {
+    let startSeconds: Double
+    let stepSeconds: Double
+    let y: PhaseState
+    let f0, f1, f2, f3, f4, f5, f6: PhaseState
+
+    var lowerSeconds: Double { stepSeconds < 0 ? startSeconds + stepSeconds : startSeconds }
+
+    @inline(__always) func evaluate(at t: Double) -> PhaseState {
+        let x = (t - startSeconds) / stepSeconds, x1 = 1 - x
+        var s = f6 * x
+        s = (f5 + s) * x1
+        s = (f4 + s) * x
+        s = (f3 + s) * x1
+        s = (f2 + s) * x
+        s = (f1 + s) * x1
+        s = (f0 + s) * x
+        return y + s
+    }
+}

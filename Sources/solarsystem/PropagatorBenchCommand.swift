@@ -1,0 +1,130 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import ArgumentParser
+import Ephemeris
+import Foundation
+import Missions
+
+/// `solarsystem bench propagator`: what the numerical propagator costs — one force evaluation of
+/// the heliocentric model (Sun, eight planets, the Moon) and of the Jovian one (Jupiter's
+/// centre, Galilean moons, J2…J6, the Sun), with their tables built; a year of Juno-like
+/// orbits (periapsis 1.06 Jupiter radii, 53-day period) at the integrator's default
+/// tolerance, tables built on the way, with all of it, without the moons and about Jupiter
+/// alone; a year of Cassini-like orbits with Saturn's seven moons; and the Juno year rebuilt
+/// from daily samples by the ballistic interpolator, every interval walked.
+struct PropagatorBenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "propagator",
+        abstract: "Force evaluation, a year of Juno-like and Cassini-like orbits, and interpolating a year of daily samples."
+    )
+
+    @Option(help: "Batches to time; the median batch is reported.") var batches = 21
+    @Option(help: "Force evaluations per batch.") var iterations = 20_000
+    @Option(help: "Runs of the year-long propagation; the median is reported.") var runs = 5
+    @OptionGroup var resources: ResourceOptions
+
+    func run() throws {
+        guard batches > 0, iterations > 0, runs > 0 else { throw ValidationError("--batches, --iterations and --runs must be positive") }
+        #if DEBUG
+        print("warning: debug build; run `swift run -c release solarsystem bench propagator` for real figures")
+        #endif
+        let loaded = try resources.loadKernel()
+        let eph = Ephemeris(catalogue: try resources.loadCatalogue(), kernel: loaded?.kernel)
+        print("ephemeris: \(loaded.map { $0.kernel.label } ?? "analytical theories")")
+        // Juno's first science perijove, 2016-08-27T12:50:44 UTC, TDB seconds past J2000.
+        let epoch = 525_574_313.0
+
+        let helio = try GravityModel(ephemeris: eph, center: .sun,
+                                     perturbers: [.mercury, .venus, .earth, .moon, .mars, .jupiter, .saturn, .uranus, .neptune])
+        let jovian = try GravityModel(ephemeris: eph, center: .jupiter,
+                                      perturbers: [.sun, .io, .europa, .ganymede, .callisto], zonalDegree: 6)
+        var checksum = 0.0
+        /// Median ns per evaluation over positions and times a day wide (tables built first).
+        func evaluation(_ model: GravityModel, radiusKm: Double) -> Double {
+            let points = (0..<iterations).map { i -> (Vector3, Double) in
+                let a = Double(i) * 0.618_033_988_75 * 2 * Double.pi
+                return (Vector3(cos(a), sin(a), 0.2 * sin(3 * a)) * radiusKm * (1 + 0.5 * sin(Double(i))), epoch + 86_400 * Double(i) / Double(iterations))
+            }
+            for (r, t) in points { checksum += model.accelerationKmS2(at: r, seconds: t).x }
+            var perCall: [Double] = []
+            for _ in 0..<batches {
+                let t0 = DispatchTime.now().uptimeNanoseconds
+                for (r, t) in points { checksum += model.accelerationKmS2(at: r, seconds: t).x }
+                perCall.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / Double(iterations))
+            }
+            return perCall.sorted()[perCall.count / 2]
+        }
+        let helioNs = evaluation(helio, radiusKm: 1.5e8)
+        let jovianNs = evaluation(jovian, radiusKm: 1e6)
+        print(String(format: "force evaluation: %.0f ns with the Sun + 8 planets + Moon; %.0f ns with Jupiter + Galilean moons + J2…J6 + Sun (median of %d × %d, tables built)",
+                     helioNs, jovianNs, batches, iterations))
+
+        // A year of Juno-like orbits from a perijove, a fresh model each run (its tables built
+        // on the way: a year does not stay in a table's few chunks), with the full model, then
+        // without the moons and with Jupiter alone, to show where the time goes.
+        let mu = GravityConstants.jupiterGM
+        let rp = 1.06 * 71_492.0, period = 53 * 86_400.0
+        let a = cbrt(mu * period * period / (4 * Double.pi * Double.pi))
+        let vp = (mu * (2 / rp - 1 / a)).squareRoot()
+        let start = OrbitalState(seconds: epoch, positionKm: Vector3(rp, 0, 0), velocityKmS: Vector3(0, vp * 0.5, vp * 0.866_025_403_784))
+        let year = 365.25 * 86_400
+        let integrator = DormandPrince853()
+        func propagateYear(_ make: () throws -> GravityModel) throws -> (ms: Double, arc: PropagatedArc, model: GravityModel) {
+            var times: [Double] = []
+            var last: (PropagatedArc, GravityModel)?
+            for _ in 0..<runs {
+                let model = try make()
+                let t0 = DispatchTime.now().uptimeNanoseconds
+                let arc = try integrator.propagate(start, to: epoch + year, model: model)
+                times.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
+                last = (arc, model)
+            }
+            guard let last else { throw ValidationError("--runs must be positive") }
+            return (times.sorted()[times.count / 2], last.0, last.1)
+        }
+        let full = try propagateYear { try GravityModel(ephemeris: eph, center: .jupiter, perturbers: [.sun, .io, .europa, .ganymede, .callisto], zonalDegree: 6) }
+        let noMoons = try propagateYear { try GravityModel(ephemeris: eph, center: .jupiter, perturbers: [.sun], zonalDegree: 6) }
+        let alone = try propagateYear { try GravityModel(ephemeris: eph, center: .jupiter) }
+        let arc: PropagatedArc? = full.arc
+        let model = full.model
+        print(String(format: "a year of Juno-like orbits (rp 1.06 RJ, 53 d, default tolerance): %.0f ms with Jupiter + Galilean moons + J2…J6 + Sun (%d steps, %d rejected, %d evaluations), %.0f ms without the moons, %.0f ms for Jupiter alone (%d steps); tables built on the way (median of %d)",
+                     full.ms, full.arc.stepCount, full.arc.rejectedStepCount, full.arc.evaluationCount, noMoons.ms, alone.ms, alone.arc.stepCount, runs))
+        // A year at Saturn with all seven moons the engine has (the finest table, Mimas's, on a
+        // 256 s grid): what 20 years of Cassini costs, a twentieth of it. Periapsis 3 Saturn
+        // radii, 20-day period.
+        let saturnMu = GravityConstants.saturnGM
+        let sp = 3 * 60_268.0, sPeriod = 20 * 86_400.0
+        let sa = cbrt(saturnMu * sPeriod * sPeriod / (4 * Double.pi * Double.pi))
+        let svp = (saturnMu * (2 / sp - 1 / sa)).squareRoot()
+        let cassiniStart = OrbitalState(seconds: epoch, positionKm: Vector3(0, sp, 0), velocityKmS: Vector3(-svp * 0.94, 0, svp * 0.34))
+        var saturnTimes: [Double] = []
+        var saturnArc: PropagatedArc?
+        for _ in 0..<runs {
+            let model = try GravityModel(ephemeris: eph, center: .saturn, perturbers: [.sun, .jupiter] + PlanetCenter.moons(of: .saturn), zonalDegree: 6)
+            let t0 = DispatchTime.now().uptimeNanoseconds
+            saturnArc = try integrator.propagate(cassiniStart, to: epoch + year, model: model)
+            saturnTimes.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
+        }
+        print(String(format: "a year of Cassini-like orbits (rp 3 RS, 20 d; Saturn + 7 moons + J2…J6 + Sun + Jupiter): %.0f ms (%d steps), tables built on the way",
+                     saturnTimes.sorted()[saturnTimes.count / 2], saturnArc?.stepCount ?? 0))
+        guard let arc else { return }
+
+        // The same year as daily samples, joined again by the interpolator: every interval
+        // integrated both ways and blended, each queried at 24 times.
+        let samples = try (0...365).map { try arc.state(at: epoch + Double($0) * 86_400) }
+        let path = try BallisticInterpolator(samples: samples, model: model)
+        var worstMismatch = 0.0, steps = 0
+        let t0 = DispatchTime.now().uptimeNanoseconds
+        try path.forEachInterval { iv in
+            worstMismatch = max(worstMismatch, iv.mismatchKm)
+            steps += iv.forward.stepCount + (iv.backward?.stepCount ?? 0)
+            for k in 0..<24 { checksum += try iv.state(at: iv.start.seconds + Double(k) * 3_600).positionKm.x }
+        }
+        let walk = Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6
+        print(String(format: "interpolating the year's 365 daily intervals: %.0f ms (%.2f ms per interval, %d steps in all); largest forward/backward mismatch %.3f m  (checksum %.3e)",
+                     walk, walk / 365, steps, worstMismatch * 1000, checksum))
+    }
+}
