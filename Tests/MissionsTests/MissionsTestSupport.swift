@@ -63,3 +63,4 @@ enum TestMissions {
 /// Tolerances in named units.
 func km(_ x: Double) -> Double { x }
 func au(_ x: Double) -> Double { x }
+func kmPerS(_ x: Double) -> Double { x }
