@@ -64,3 +64,20 @@ enum TestMissions {
 func km(_ x: Double) -> Double { x }
 func au(_ x: Double) -> Double { x }
 func kmPerS(_ x: Double) -> Double { x }
+
+extension TestMissions {
+    /// The engine as served: DE440 (`Resources/de440-1900-2100.bsp`) inside its span.
+    static let de440: Ephemeris = {
+        do {
+            let kernel = try PlanetaryKernel(bytes: KernelBuffer(copying: bytes("de440-1900-2100.bsp")), file: "Resources/de440-1900-2100.bsp")
+            return Ephemeris(catalogue: ephemeris.catalogue, kernel: kernel)
+        } catch { fatalError("kernel: \(error)") }
+    }()
+
+    /// TDB seconds past J2000 of a UTC calendar time.
+    static func tdbSeconds(_ year: Int, _ month: Int, _ day: Int, _ hour: Int = 0, _ minute: Int = 0, _ second: Double = 0) -> Double {
+        do { return try TimeScale.utc(year: year, month: month, day: day, hour: hour, minute: minute, second: second).daysSinceJ2000TDB * Constants.secondsPerDay } catch {
+            fatalError("\(error)")
+        }
+    }
+}
