@@ -70,16 +70,16 @@ public struct SurfaceSite: Sendable, Hashable {
 /// direction from the body's centre turns along a great circle and the distance changes
 /// smoothly (smoothstep in time), so the path never cuts through the body; the velocity is the
 /// path's own derivative.
-public struct PoweredBlend: Sendable {
+public struct PoweredBlend {
     public let center: BodyID
     public let start: Double
     public let end: Double
-    public let from: @Sendable (Double) throws -> OrbitalState
-    public let to: @Sendable (Double) throws -> OrbitalState
+    public let from: (Double) throws -> OrbitalState
+    public let to: (Double) throws -> OrbitalState
     public let ephemeris: Ephemeris
 
     public init(center: BodyID, start: Double, end: Double, ephemeris: Ephemeris,
-                from: @escaping @Sendable (Double) throws -> OrbitalState, to: @escaping @Sendable (Double) throws -> OrbitalState) {
+                from: @escaping (Double) throws -> OrbitalState, to: @escaping (Double) throws -> OrbitalState) {
         self.center = center
         self.start = start
         self.end = end

@@ -3,7 +3,7 @@ import Missions
 
 /// The recipe of every mission the server ships, by mission id.
 public enum MissionRecipes {
-    public static let all: [any MissionRecipe] = [
+    public static var all: [any MissionRecipe] { [
         ArtemisRecipe(),
         LunarRecipe(missionID: "apollo8", vehicleID: "apollo8_csm", pad: .lc39A, objective: .orbit(inclinationDeg: 12), lander: nil,
                     splashdown: SurfaceSite(body: .earth, latitudeDeg: 8.133, longitudeDeg: -165.017)),
@@ -28,7 +28,7 @@ public enum MissionRecipes {
             ("horizons-osiris_1d.json", "1-day"), ("horizons-osiris_launch_10m.json", "10-min"), ("horizons-osiris_earth_flyby_10m.json", "10-min"),
             ("horizons-osiris_tag_1m.json", "1-min"), ("horizons-osiris_sample_return_10m.json", "10-min"),
         ], pad: .slc41),
-    ]
+    ] }
 
     public static func recipe(_ id: String) -> (any MissionRecipe)? { all.first { $0.missionID == id } }
 }

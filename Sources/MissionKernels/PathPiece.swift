@@ -66,7 +66,7 @@ public struct KernelAssembly: Sendable {
         case let f?: frame = f
         case nil: throw AssemblyError(description: "\(piece.name): frame \(piece.frame) is not one the server reads")
         }
-        let transform: @Sendable (OrbitalState) throws -> OrbitalState = { [ephemeris] s in
+        let transform: (OrbitalState) throws -> OrbitalState = { [ephemeris] s in
             let t = TimeScale.instant(tdbSecondsPastJ2000: s.seconds)
             guard let c = ephemeris.naifState(piece.center, at: t) else {
                 throw AssemblyError(description: "\(piece.name): the engine does not place centre \(piece.center)")

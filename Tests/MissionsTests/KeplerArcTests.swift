@@ -27,6 +27,24 @@ struct KeplerArcTests {
         #expect((arc.state(atHours: 10 - periodHours / 4).position - Vector3(0, -r, 0)).length < km(1e-6))
     }
 
+    @Test("a circular heliocentric orbit stays within a metre of its analytic place over fifteen years")
+    func longPropagation() {
+        let mu = GravityConstants.sunGM, r = Constants.auKm
+        let v = (mu / r).squareRoot()
+        let period = 2 * Double.pi * (r * r * r / mu).squareRoot()
+        let arc = KeplerArc(mu: mu, position: Vector3(r, 0, 0), velocity: Vector3(0, v, 0), epochHours: 0)
+        var worst = 0.0
+        for k in 1...400 {
+            let dt = period * Double(k) * 0.0371
+            let angle = 2 * Double.pi * dt / period
+            let exact = Vector3(r * cos(angle), r * sin(angle), 0)
+            worst = max(worst, (arc.state(afterSeconds: dt).position - exact).length)
+            // The hours API is the same propagation (dt/3600·3600 rounds, the solve ends at rounding).
+            #expect((arc.state(atHours: dt / 3600).position - arc.state(afterSeconds: dt).position).length < km(0.001))
+        }
+        #expect(worst < km(0.001), "\(worst) km")
+    }
+
     @Test("a hyperbola keeps its energy and angular momentum and retraces itself", arguments: [-20.0, -3, -0.01, 0.01, 1, 7.5, 20])
     func hyperbola(hours: Double) {
         // 110 km periapsis at 2.5 km/s: v∞ ≈ 1.26 km/s.

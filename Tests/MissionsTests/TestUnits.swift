@@ -1,3 +1,0 @@
-/// Tolerances in named units.
-func km(_ x: Double) -> Double { x }
-func au(_ x: Double) -> Double { x }
