@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Ephemeris
 import Missions
 
@@ -38,10 +43,22 @@ public struct EscapeArc {
         ephemeris.naifState(399, at: TimeScale.instant(tdbSecondsPastJ2000: seconds)) ?? (.zero, .zero)
     }
 
-    /// Heliocentric state.
+    /// Heliocentric state. Before the injection (where only the ascent's blend asks for it) the
+    /// injection point carried back along its horizontal motion at its height — a turn about the
+    /// Earth's centre at the injection's angular rate — so the blend toward it flies downrange
+    /// above the ground.
     public func state(at t: Double) throws -> OrbitalState {
-        let s = try arc.state(at: t)
         let e = Self.earth(t, ephemeris)
+        if t < injectionSeconds {
+            let s = try arc.state(at: injectionSeconds)
+            let r = s.positionKm
+            let omega = r.cross(s.velocityKmS) / r.lengthSquared
+            let angle = omega.length * (t - injectionSeconds)
+            let k = omega.normalized
+            let p = r * cos(angle) + k.cross(r) * sin(angle) + k * (k.dot(r) * (1 - cos(angle)))
+            return OrbitalState(seconds: t, positionKm: p + e.positionKm, velocityKmS: omega.cross(p) + e.velocityKmS)
+        }
+        let s = try arc.state(at: t)
         return OrbitalState(seconds: t, positionKm: s.positionKm + e.positionKm, velocityKmS: s.velocityKmS + e.velocityKmS)
     }
 }

@@ -16,43 +16,54 @@ public enum HermiteNodes {
         public let description: String
     }
 
-    /// The nodes (time order) for `required` epochs (strictly increasing, at least two).
-    /// `state` gives the path's position and velocity at any time between the first and last.
-    public static func fit(required: [Double], window: Int = 6, toleranceKm: Double = 0.01, maxPasses: Int = 24,
+    /// The nodes (time order): every `required` epoch (strictly increasing, at least two: a
+    /// piece's ends and the epochs it must keep), and as many of `checkpoints` (epochs where the
+    /// path is known exactly, such as the data's own samples) and halfway points as keep the
+    /// interpolation within `toleranceKm` of the path at every checkpoint and at the quarter
+    /// points of every interval. An interval that fails is split at the checkpoint nearest its
+    /// middle, or at its middle. `state` gives the path at any time between the ends.
+    public static func fit(required: [Double], checkpoints: [Double] = [], window: Int = 6, toleranceKm: Double = 0.01, maxPasses: Int = 40,
                            state: (Double) throws -> OrbitalState) throws -> [OrbitalState] {
         guard required.count >= 2 else { throw FitError(description: "at least two epochs are needed, \(required.count) given") }
         var nodes = try required.map { try state($0) }
+        let checks = checkpoints.filter { $0 > required[0] && $0 < required[required.count - 1] }.sorted()
+        var worst = (seconds: 0.0, km: 0.0)
         for _ in 0..<maxPasses {
-            var split: [Int] = []
+            var splits: [(after: Int, at: Double)] = []
+            worst = (0, 0)
+            var c = 0
             for i in 0..<(nodes.count - 1) {
                 let a = nodes[i].seconds, b = nodes[i + 1].seconds
-                for f in [0.25, 0.5, 0.75] {
-                    let t = a + (b - a) * f
-                    let truth = try state(t)
-                    let p = interpolate(nodes, at: t, window: window)
-                    if (p.positionKm - truth.positionKm).length > toleranceKm {
-                        split.append(i)
-                        break
-                    }
+                while c < checks.count, checks[c] <= a { c += 1 }
+                var inside: [Double] = []
+                var k = c
+                while k < checks.count, checks[k] < b { inside.append(checks[k]); k += 1 }
+                let tests = inside + [0.25, 0.5, 0.75].map { a + (b - a) * $0 }
+                for t in tests {
+                    let error = (interpolate(nodes, at: t, window: window).positionKm - (try state(t)).positionKm).length
+                    guard error > toleranceKm else { continue }
+                    if error > worst.km { worst = (t, error) }
+                    let mid = (a + b) / 2
+                    let at = inside.min { abs($0 - mid) < abs($1 - mid) } ?? mid
+                    // Below a millisecond the path itself is not smooth: leave it.
+                    if b - a > 2e-3 { splits.append((i, at)) }
+                    break
                 }
             }
-            if split.isEmpty { return nodes }
-            var inserted: [OrbitalState] = []
-            inserted.reserveCapacity(nodes.count + split.count)
+            if splits.isEmpty { return nodes }
+            var merged: [OrbitalState] = []
+            merged.reserveCapacity(nodes.count + splits.count)
             var next = 0
             for i in 0..<nodes.count {
-                inserted.append(nodes[i])
-                if next < split.count, split[next] == i {
-                    let mid = (nodes[i].seconds + nodes[i + 1].seconds) / 2
-                    // Halving stops at a millisecond: below that the path itself is not smooth.
-                    if nodes[i + 1].seconds - nodes[i].seconds > 2e-3 { inserted.append(try state(mid)) }
+                merged.append(nodes[i])
+                if next < splits.count, splits[next].after == i {
+                    merged.append(try state(splits[next].at))
                     next += 1
                 }
             }
-            if inserted.count == nodes.count { return nodes }
-            nodes = inserted
+            nodes = merged
         }
-        throw FitError(description: "the interpolation did not settle within \(toleranceKm * 1000) m after \(maxPasses) halvings")
+        throw FitError(description: "the interpolation did not settle within \(toleranceKm * 1000) m after \(maxPasses) passes (\(worst.km * 1000) m at \(worst.seconds) s TDB; \(nodes.count) nodes)")
     }
 
     /// Hermite interpolation at `t` over the `window` nodes around it (position and velocity).

@@ -114,7 +114,7 @@ public final class HorizonsPath {
             let s = ephemeris.state(b, at: t)
             var p = s.positionAU * Constants.auKm, v = s.velocityAUPerDay * (Constants.auKm / Constants.secondsPerDay)
             if model.isPlanetCenter {
-                let o = PlanetCenter.offsetFromBarycenter(b, ephemeris: ephemeris, seconds: seconds)
+                let o = PlanetCenter.offsetFromBarycenter(b, seconds: seconds)
                 p += o.positionKm
                 v += o.velocityKmS
             }

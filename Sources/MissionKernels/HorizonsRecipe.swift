@@ -24,14 +24,20 @@ public struct HorizonsRecipe: MissionRecipe {
     public func paths(_ context: BuildContext) throws -> [VehiclePath] {
         let eph = context.ephemeris
         let vehicle = try context.vehicle(vehicleID)
-        // Samples with the sampling of the file each came from (the finer file wins a tie).
-        var labelled: [(state: OrbitalState, sampling: String, step: Double)] = []
+        // Samples with the sampling of the file each came from. Where a finer file covers a
+        // span, the coarser files' samples inside it are left out: one sampling per stretch.
+        var read: [(vectors: HorizonsVectors, sampling: String, step: Double)] = []
         var naif: Int?
         for f in files {
             let v = try HorizonsVectors.read(json: try context.source(f.name), name: f.name, ephemeris: eph)
             naif = naif ?? v.naifID
             let step = v.seconds.count > 1 ? (v.seconds[v.seconds.count - 1] - v.seconds[0]) / Double(v.seconds.count - 1) : 0
-            labelled += v.states.map { ($0, f.sampling, step) }
+            read.append((v, f.sampling, step))
+        }
+        var labelled: [(state: OrbitalState, sampling: String, step: Double)] = []
+        for r in read {
+            let finer = read.filter { $0.step < r.step }.map { $0.vectors.seconds[0]...$0.vectors.seconds[$0.vectors.seconds.count - 1] }
+            labelled += r.vectors.states.filter { s in !finer.contains { $0.contains(s.seconds) } }.map { ($0, r.sampling, r.step) }
         }
         labelled.sort { ($0.state.seconds, $0.step) < ($1.state.seconds, $1.step) }
         var merged: [(state: OrbitalState, sampling: String)] = []
@@ -80,7 +86,7 @@ public struct HorizonsRecipe: MissionRecipe {
             pieces.append(PathPiece(
                 name: "JPL Horizons \(id) \(merged[start].sampling)", notes: [
                     "JPL Horizons state vectors (ICRF, solar-system barycentre) every \(merged[start].sampling), kept exactly; between them forward and backward integrations from the neighbouring samples, blended."],
-                startSeconds: a, endSeconds: b, center: 10, requiredSeconds: required, maxStepSeconds: 86_400, state: { try path.state(at: $0) }))
+                startSeconds: a, endSeconds: b, center: 10, requiredSeconds: required, maxStepSeconds: 20 * 86_400, state: { try path.state(at: $0) }))
             start = end + 1
         }
 

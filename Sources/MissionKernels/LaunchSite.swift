@@ -90,27 +90,40 @@ public struct PoweredBlend {
 
     /// Heliocentric state at `t` in [start, end].
     public func state(at t: Double) throws -> OrbitalState {
-        let h = min(1.0, (end - start) / 1000)
+        // Differences that stay inside the span: the paths joined may kink at its ends (a burn
+        // is where one motion stops and the other starts).
+        let h = min(0.5, (end - start) / 1000)
+        let a = max(start, t - h), b = min(end, t + h)
         let p = try position(t)
-        let v = (try position(t + h) - position(t - h)) / (2 * h)
+        let v = (try position(b) - position(a)) / (b - a)
         return OrbitalState(seconds: t, positionKm: p, velocityKmS: v)
     }
 
     func position(_ t: Double) throws -> Vector3 {
-        let c = ephemeris.naifState(NAIFBody.id(center), at: TimeScale.instant(tdbSecondsPastJ2000: t))?.positionKm ?? .zero
-        let a = try from(t).positionKm - c, b = try to(t).positionKm - c
+        let c = ephemeris.naifState(NAIFBody.id(center), at: TimeScale.instant(tdbSecondsPastJ2000: t)) ?? (.zero, .zero)
+        let sa = try from(t), sb = try to(t)
+        let a = sa.positionKm - c.positionKm, b = sb.positionKm - c.positionKm
         let x = max(0, min(1, (t - start) / (end - start)))
         let w = x * x * (3 - 2 * x)
         let ra = a.length, rb = b.length
-        let ua = a / ra, ub = b / rb
-        let theta = acos(max(-1, min(1, ua.dot(ub))))
-        let dir: Vector3
-        if theta < 1e-9 {
-            dir = ua
-        } else {
-            let s = sin(theta)
-            dir = ua * (sin((1 - w) * theta) / s) + ub * (sin(w * theta) / s)
+        // The turn runs in the plane of the faster-turning motion (the orbit rather than the pad
+        // or the site), the way the vehicle flies: from behind the target, up to three-quarters
+        // of a turn, so a launch from a pad half a world behind its parking orbit goes the long
+        // way downrange instead of through a degenerate half-turn.
+        let ha = a.cross(sa.velocityKmS - c.velocityKmS), hb = b.cross(sb.velocityKmS - c.velocityKmS)
+        var n = (hb.length >= ha.length ? hb : ha).normalized
+        if !n.isFinite || n.length < 0.5 { n = a.cross(b).normalized }
+        guard n.isFinite, n.length > 0.5 else { return c.positionKm + a * (1 - w) + b * w }
+        let e1 = (b - n * b.dot(n)).normalized, e2 = n.cross(e1)
+        func angles(_ u: Vector3) -> (lon: Double, lat: Double) {
+            let v = u.normalized
+            return (atan2(v.dot(e2), v.dot(e1)), asin(max(-1, min(1, v.dot(n)))))
         }
-        return c + dir * (ra + (rb - ra) * w)
+        var (lonA, latA) = angles(a)
+        let (lonB, latB) = angles(b)
+        if lonA - lonB > .pi / 2 { lonA -= 2 * .pi }
+        let lon = lonA + (lonB - lonA) * w, lat = latA + (latB - latA) * w
+        let dir = (e1 * cos(lon) + e2 * sin(lon)) * cos(lat) + n * sin(lat)
+        return c.positionKm + dir * (ra + (rb - ra) * w)
     }
 }

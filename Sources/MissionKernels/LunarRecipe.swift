@@ -434,7 +434,7 @@ public struct LunarRecipe: MissionRecipe {
         let insertion = Self.rotate(siteDir, about: normal, by: 10 * .pi / 180) * (rMoon + 17)
         let mDock = frames.moon(dock)
         let solutions = try Lambert.solutions(mu: muM, from: insertion, to: csmAtDock.positionKm - mDock.positionKm, seconds: dock - ascent.upperBound,
-                                              maxRevolutions: 3, direction: .retrograde, referenceNormal: -normal)
+                                              direction: .retrograde, maxRevolutions: 3, referenceNormal: -normal)
         guard let best = solutions.min(by: { Self.cost($0, normal: normal, r: insertion) < Self.cost($1, normal: normal, r: insertion) }) else {
             throw RecipeError(description: "\(missionID): no rendezvous transfer")
         }

@@ -17,7 +17,8 @@ public struct PathPiece {
     public let center: Int
     /// NAIF frame code of the written segment: 1 (J2000) or a built-in IAU body-fixed frame.
     public let frame: Int
-    /// Epochs (strictly inside or at the ends of the span) that must be nodes.
+    /// Epochs where the path is known exactly (the data's samples): the kernel must reproduce
+    /// the path there within the tolerance; they become nodes where the path needs them.
     public let requiredSeconds: [Double]
     /// Largest node spacing, seconds (a path with long smooth stretches still gets nodes at
     /// least this often, so the kernel never leans on a long extrapolation of the window).
@@ -90,17 +91,25 @@ public struct KernelAssembly: Sendable {
                 return OrbitalState(seconds: s.seconds, positionKm: rbf, velocityKmS: mt * (v - rate))
             }
         }
-        var required = piece.requiredSeconds.filter { $0 > piece.startSeconds && $0 < piece.endSeconds }
-        required = [piece.startSeconds] + required + [piece.endSeconds]
-        // At least one node per `maxStepSeconds`.
-        var epochs: [Double] = []
-        for (a, b) in zip(required, required.dropFirst()) {
-            epochs.append(a)
-            let n = Int(((b - a) / piece.maxStepSeconds).rounded(.up))
-            if n > 1 { for k in 1..<n { epochs.append(a + (b - a) * Double(k) / Double(n)) } }
+        let checkpoints = piece.requiredSeconds.filter { $0 > piece.startSeconds && $0 < piece.endSeconds }
+        // The ends, and at least one node per `maxStepSeconds` (on a data sample where one is
+        // near, so the kernel keeps the data's own states).
+        let n = max(1, Int(((piece.endSeconds - piece.startSeconds) / piece.maxStepSeconds).rounded(.up)))
+        var epochs = [piece.startSeconds]
+        var c = 0
+        for k in 1..<n {
+            let target = piece.startSeconds + (piece.endSeconds - piece.startSeconds) * Double(k) / Double(n)
+            while c + 1 < checkpoints.count, abs(checkpoints[c + 1] - target) < abs(checkpoints[c] - target) { c += 1 }
+            let pick = c < checkpoints.count && abs(checkpoints[c] - target) < piece.maxStepSeconds / 4 ? checkpoints[c] : target
+            if pick > epochs[epochs.count - 1] { epochs.append(pick) }
         }
-        epochs.append(required[required.count - 1])
-        let nodes = try HermiteNodes.fit(required: epochs, window: window, toleranceKm: toleranceKm) { t in try transform(try piece.state(t)) }
+        if piece.endSeconds > epochs[epochs.count - 1] { epochs.append(piece.endSeconds) }
+        let nodes: [OrbitalState]
+        do {
+            nodes = try HermiteNodes.fit(required: epochs, checkpoints: checkpoints, window: window, toleranceKm: toleranceKm) { t in try transform(try piece.state(t)) }
+        } catch {
+            throw AssemblyError(description: "\(piece.name) (\(TimeScale.instant(tdbSecondsPastJ2000: piece.startSeconds).iso8601) to \(TimeScale.instant(tdbSecondsPastJ2000: piece.endSeconds).iso8601)): \(error)")
+        }
         let w = min(window, nodes.count)
         let segment = SPKKernelWriter.Segment(
             target: target, center: piece.center, frame: piece.frame, name: piece.name, kind: .hermite(windowSize: w),
