@@ -102,7 +102,7 @@ public final class PlanetaryKernel: Sendable {
                 let usable = spk.segments.indices.filter { spk.segments[$0].target == id && spk.segments[$0].isEvaluated }
                 guard let first = usable.first else {
                     if let other = spk.segments.first(where: { $0.target == id }) {
-                        throw SPKError(.unsupported, file: file, "the segment for \(Self.naifName(id)) (\(id)) is SPK type \(other.type); this reader evaluates types 2 and 3")
+                        throw SPKError(.unsupported, file: file, "the segment for \(Self.naifName(id)) (\(id)) is SPK \(other.typeDescription), which this reader does not evaluate")
                     }
                     throw SPKError(.missingSegments, file: file, "no segment for \(Self.naifName(id)) (\(id)); the engine needs the Sun (10), the barycentres 1–9, the Earth (399) and the Moon (301), chained to the solar-system barycentre (0) as in JPL's DE kernels")
                 }

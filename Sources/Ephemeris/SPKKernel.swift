@@ -1,8 +1,14 @@
-/// A JPL SPK ephemeris read in place (NAIF "SPK Required Reading"): its segments of type 2
-/// (Chebyshev coefficients for position; velocity is their derivative) and type 3 (Chebyshev
-/// coefficients for position and velocity), evaluated at TDB seconds past J2000 in km and km/s,
-/// in the segment's frame (J2000 = ICRF for the DE kernels). Segments of other types are listed
-/// but not read.
+/// A JPL/NAIF SPK ephemeris read in place (NAIF "SPK Required Reading"), evaluated at TDB
+/// seconds past J2000 in km and km/s in each segment's own frame, as NAIF's SPKPVN gives a
+/// segment's raw state (no frame change, no light time). Types read:
+///
+/// - 2 and 3: Chebyshev series for position (velocity is their derivative) or for both;
+/// - 1 and 21: modified difference arrays (`SPKKernel+MDA.swift`);
+/// - 8, 9, 12 and 13: Lagrange or Hermite interpolation of states at equal or unequal steps
+///   (`SPKKernel+Interpolated.swift`);
+/// - 18 and 19: ESA/ESOC packets and piecewise mini-segments (`SPKKernel+ESA.swift`).
+///
+/// Segments of other types are listed but not read (`Segment.isEvaluated`).
 ///
 /// ```swift
 /// let spk = try SPKKernel(bytes: mapping, file: "de440.bsp")
@@ -11,10 +17,12 @@
 /// ```
 ///
 /// Type 2/3 records are uniform in time, so the record for an epoch is found by index,
-/// `floor((et − INIT) / INTLEN)`, without a search. Everything a record lookup relies on
-/// (addresses, record size and count, interval, coverage, the first and last records' midpoints
-/// and radii) is checked when the kernel is opened; only those pages and the directory are read
-/// then.
+/// `floor((et − INIT) / INTLEN)`, without a search; the other types find theirs by a binary
+/// search of their epoch directory and then of the epochs it points to. Everything a lookup
+/// relies on is checked when the kernel is opened — addresses, record sizes and counts,
+/// intervals, window sizes, epochs strictly increasing and their directories, coverage inside
+/// the data — so a damaged file is an ``SPKError`` naming the file and the segment, and no
+/// evaluation, at any epoch (NaN and infinities included), traps or reads outside the file.
 public final class SPKKernel: @unchecked Sendable {
     /// One segment's directory entry.
     public struct Segment: Sendable, Hashable {
@@ -22,23 +30,71 @@ public final class SPKKernel: @unchecked Sendable {
         public let center: Int
         /// NAIF frame code: 1 is J2000 (ICRF for the DE kernels).
         public let frame: Int
-        /// SPK data type (2 and 3 are evaluated).
+        /// SPK data type (see `isEvaluated` for the ones this reader evaluates).
         public let type: Int
         /// Coverage, TDB seconds past J2000.
         public let startSeconds: Double
         public let endSeconds: Double
         public let name: String
-        /// Chebyshev coefficients per component (0 for types not evaluated).
+        /// Chebyshev coefficients per component (types 2 and 3; 0 for the others).
         public let coefficientCount: Int
 
-        public var isEvaluated: Bool { type == 2 || type == 3 }
+        /// Types 1, 2, 3, 8, 9, 12, 13, 18, 19 and 21 are evaluated; a kernel with a segment of
+        /// one of these types opens only if the segment's data check out.
+        public var isEvaluated: Bool { SPKKernel.evaluates(type: type) }
         public func covers(_ seconds: Double) -> Bool { seconds >= startSeconds && seconds <= endSeconds }
+        /// The type and what it holds, for messages: `type 13 (Hermite interpolation, unequal steps)`.
+        public var typeDescription: String { SPKKernel.describe(type: type) }
+    }
+
+    /// Whether this reader evaluates segments of an SPK data type.
+    public static func evaluates(type: Int) -> Bool {
+        switch type {
+        case 1, 2, 3, 8, 9, 12, 13, 18, 19, 21: return true
+        default: return false
+        }
+    }
+
+    /// `type 13 (Hermite interpolation, unequal steps)`; the names of NAIF's SPK Required Reading.
+    public static func describe(type: Int) -> String {
+        let what: String
+        switch type {
+        case 1: what = "modified difference arrays"
+        case 2: what = "Chebyshev, position"
+        case 3: what = "Chebyshev, position and velocity"
+        case 5: what = "discrete states, two-body propagation"
+        case 8: what = "Lagrange interpolation, equal steps"
+        case 9: what = "Lagrange interpolation, unequal steps"
+        case 10: what = "two-line elements"
+        case 12: what = "Hermite interpolation, equal steps"
+        case 13: what = "Hermite interpolation, unequal steps"
+        case 14: what = "Chebyshev, unequal steps"
+        case 15: what = "precessing conic"
+        case 17: what = "equinoctial elements"
+        case 18: what = "ESOC/DDID Hermite or Lagrange interpolation"
+        case 19: what = "ESOC/DDID piecewise interpolation"
+        case 20: what = "Chebyshev, velocity"
+        case 21: what = "extended modified difference arrays"
+        default: return "type \(type)"
+        }
+        return "type \(type) (\(what))"
+    }
+
+    /// How a segment other than type 2/3 is evaluated; types 2 and 3 go through `records`, which
+    /// keeps their hot path to one test of `Records.type`.
+    enum Model: Sendable {
+        /// Chebyshev (in `records`), or a type not evaluated.
+        case none
+        case differenceLines(DifferenceLines)
+        case discreteStates(DiscreteStates)
+        case packets(ESAPackets)
+        case piecewise(PiecewiseESA)
     }
 
     /// What evaluation needs of a type 2/3 segment, as plain numbers (no strings to retain on
     /// the hot path).
     struct Records: Sendable {
-        /// 2 or 3; 0 for a segment that is not evaluated.
+        /// 2 or 3; 0 for a segment of another type (its `Model` says how it is evaluated).
         let type: Int
         let startSeconds: Double
         let endSeconds: Double
@@ -67,6 +123,8 @@ public final class SPKKernel: @unchecked Sendable {
     let reader: ByteReader
     /// Parallel to `segments`.
     let records: [Records]
+    /// Parallel to `segments`: how the segments of types other than 2 and 3 are evaluated.
+    let models: [Model]
 
     public init(bytes storage: any KernelBytes, file: String) throws(SPKError) {
         self.storage = storage
@@ -75,25 +133,27 @@ public final class SPKKernel: @unchecked Sendable {
         reader = daf.reader
         internalName = daf.internalName
         isBigEndian = daf.reader.bigEndian
-        var list: [Segment] = [], layouts: [Records] = []
+        var list: [Segment] = [], layouts: [Records] = [], models: [Model] = []
         for (n, s) in daf.summaries.enumerated() {
-            let (segment, layout) = try Self.segment(s, number: n + 1, daf: daf)
+            let (segment, layout, model) = try Self.segment(s, number: n + 1, daf: daf)
             list.append(segment)
             layouts.append(layout)
+            models.append(model)
         }
         guard !list.isEmpty else { throw SPKError(.missingSegments, file: file, "no segments") }
         segments = list
         records = layouts
+        self.models = models
     }
 
-    /// Reads and checks one summary and, for types 2 and 3, the segment's trailer and its first
-    /// and last records.
-    static func segment(_ s: DAFFile.Summary, number: Int, daf: DAFFile) throws(SPKError) -> (Segment, Records) {
+    /// Reads and checks one summary and the segment's data: for types 2 and 3 its trailer and
+    /// its first and last records, for the other evaluated types everything their lookups use.
+    static func segment(_ s: DAFFile.Summary, number: Int, daf: DAFFile) throws(SPKError) -> (Segment, Records, Model) {
         let file = daf.file
         let start = s.doubles[0], end = s.doubles[1]
         let target = Int(s.integers[0]), center = Int(s.integers[1]), frame = Int(s.integers[2]), type = Int(s.integers[3])
         let first = Int(s.integers[4]), last = Int(s.integers[5])
-        var what: String { "segment \(number) (\(target) from \(center))" }
+        var what: String { "segment \(number) (\(target) from \(center), type \(type))" }
         guard start.isFinite, end.isFinite, start <= end else {
             throw SPKError(.corrupt, file: file, "\(what): coverage \(start)…\(end) s is not an interval")
         }
@@ -101,8 +161,18 @@ public final class SPKKernel: @unchecked Sendable {
             throw SPKError(.corrupt, file: file, "\(what): data at words \(first)…\(last), outside the file's \(daf.wordCount) words")
         }
         guard type == 2 || type == 3 else {
+            let words = SegmentWords(reader: daf.reader, file: file, what: what, firstAddress: first, lastAddress: last)
+            let model: Model
+            switch type {
+            case 1, 21: model = .differenceLines(try DifferenceLines(words, type: type, start: start, end: end))
+            case 8, 9, 12, 13: model = .discreteStates(try DiscreteStates(words, type: type, start: start, end: end))
+            case 18: model = .packets(try ESAPackets(type18: words, start: start, end: end))
+            case 19: model = .piecewise(try PiecewiseESA(words, start: start, end: end))
+            default: model = .none
+            }
             return (Segment(target: target, center: center, frame: frame, type: type, startSeconds: start, endSeconds: end, name: s.name, coefficientCount: 0),
-                    Records(type: 0, startSeconds: start, endSeconds: end, dataOffset: 0, initialSeconds: 0, intervalSeconds: 1, recordWords: 0, recordCount: 0, coefficientCount: 0))
+                    Records(type: 0, startSeconds: start, endSeconds: end, dataOffset: 0, initialSeconds: 0, intervalSeconds: 1, recordWords: 0, recordCount: 0, coefficientCount: 0),
+                    model)
         }
         let r = daf.reader
         guard last - first + 1 >= 4 else { throw SPKError(.corrupt, file: file, "\(what): \(last - first + 1) words, too short for a type \(type) segment") }
@@ -137,7 +207,7 @@ public final class SPKKernel: @unchecked Sendable {
                 throw SPKError(.corrupt, file: file, "\(what): record \(k + 1) has midpoint \(mid) s and radius \(radius) s, expected \(expected) s and \(interval / 2) s")
             }
         }
-        return (Segment(target: target, center: center, frame: frame, type: type, startSeconds: start, endSeconds: end, name: s.name, coefficientCount: coefficients), layout)
+        return (Segment(target: target, center: center, frame: frame, type: type, startSeconds: start, endSeconds: end, name: s.name, coefficientCount: coefficients), layout, .none)
     }
 
     // MARK: - Evaluation
@@ -151,11 +221,12 @@ public final class SPKKernel: @unchecked Sendable {
         return s.dataOffset + k * s.recordWords * 8
     }
 
-    /// Position (km) of the segment's target from its centre at `seconds` (TDB past J2000),
-    /// which the caller has checked is inside the segment's coverage.
+    /// Position (km) of the segment's target from its centre at `seconds` (TDB past J2000).
+    /// Inside the segment's coverage this is the segment's data; outside it the nearest
+    /// record or window extrapolates (callers check coverage). NaN for a type not evaluated.
     public func position(segment index: Int, secondsPastJ2000 seconds: Double) -> Vector3 {
         let s = records[index]
-        guard s.type != 0 else { return Vector3(.nan, .nan, .nan) }
+        guard s.type != 0 else { return modelState(index, seconds, velocity: false).positionKm }
         let at = recordOffset(s, seconds)
         let r = reader
         let x = (seconds - r.double(at: at)) / r.double(at: at + 8)
@@ -179,10 +250,11 @@ public final class SPKKernel: @unchecked Sendable {
 
     /// Position (km) and velocity (km/s) of the segment's target from its centre. Type 2
     /// velocities are the derivative of the position series divided by the record's radius;
-    /// type 3 segments carry their own velocity coefficients.
+    /// type 3 segments carry their own velocity coefficients; the other types say in their
+    /// files (`SPKKernel+MDA.swift`, `+Interpolated.swift`, `+ESA.swift`).
     public func state(segment index: Int, secondsPastJ2000 seconds: Double) -> (positionKm: Vector3, velocityKmPerSecond: Vector3) {
         let s = records[index]
-        guard s.type != 0 else { return (Vector3(.nan, .nan, .nan), Vector3(.nan, .nan, .nan)) }
+        guard s.type != 0 else { return modelState(index, seconds, velocity: true) }
         let at = recordOffset(s, seconds)
         let r = reader
         let radius = r.double(at: at + 8)
@@ -215,6 +287,19 @@ public final class SPKKernel: @unchecked Sendable {
             }
         }
         return (p, v / radius)
+    }
+
+    /// The segments that are not Chebyshev, out of line so the type 2/3 path stays as it was.
+    @inline(never)
+    func modelState(_ index: Int, _ seconds: Double, velocity: Bool) -> (positionKm: Vector3, velocityKmPerSecond: Vector3) {
+        let r = reader
+        switch models[index] {
+        case .none: return (Vector3(.nan, .nan, .nan), Vector3(.nan, .nan, .nan))
+        case .differenceLines(let m): return m.state(r, seconds)
+        case .discreteStates(let m): return m.state(r, seconds, velocity: velocity)
+        case .packets(let m): return m.state(r, seconds, velocity: velocity)
+        case .piecewise(let m): return m.state(r, seconds, velocity: velocity)
+        }
     }
 
     /// Σ c_k T_k(x) over `n` coefficients from byte `offset`, by Clenshaw's recurrence.

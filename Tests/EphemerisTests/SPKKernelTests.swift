@@ -62,6 +62,16 @@ struct SPKKernelTests {
         #expect((spk.position(segment: 0, secondsPastJ2000: 0) - Vector3(a[0][0] - a[0][1] + a[0][2] - a[0][3], a[1][0] - a[1][1] + a[1][2] - a[1][3], a[2][0] - a[2][1] + a[2][2] - a[2][3])).length < 1e-12)
     }
 
+    @Test("which SPK types are evaluated, and how errors name them")
+    func typeNames() throws {
+        #expect([1, 2, 3, 8, 9, 12, 13, 18, 19, 21].allSatisfy { SPKKernel.evaluates(type: $0) })
+        #expect(![0, 4, 5, 10, 14, 15, 17, 20, 99].contains { SPKKernel.evaluates(type: $0) })
+        #expect(SPKKernel.describe(type: 13) == "type 13 (Hermite interpolation, unequal steps)")
+        #expect(SPKKernel.describe(type: 99) == "type 99")
+        let spk = try open(SPKWriter(segments: [Self.type2]))
+        #expect(spk.segments[0].typeDescription == "type 2 (Chebyshev, position)" && spk.segments[0].isEvaluated)
+    }
+
     @Test("type 3: velocity coefficients of their own", arguments: [false, true])
     func type3Series(bigEndian: Bool) throws {
         let seg = SPKWriter.Segment(target: 3, center: 0, type: 3, initial: -5000, interval: 2000, records: [

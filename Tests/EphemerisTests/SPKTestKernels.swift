@@ -88,7 +88,7 @@ struct SPKWriter {
     /// `count` records of every segment of `kernel`, starting with the one holding `seconds`.
     static func excerpt(of kernel: SPKKernel, at seconds: Double, records count: Int) -> SPKWriter {
         var list: [Segment] = []
-        for (i, s) in kernel.segments.enumerated() where s.isEvaluated {
+        for (i, s) in kernel.segments.enumerated() where s.type == 2 || s.type == 3 {
             let r = kernel.records[i]
             let components = s.type == 2 ? 3 : 6
             let first = max(0, min(r.recordCount - count, Int(((seconds - r.initialSeconds) / r.intervalSeconds).rounded(.down))))
