@@ -26,30 +26,54 @@ public struct ArtemisRecipe: MissionRecipe {
         let model = try GravityModel(ephemeris: eph, center: .earth, perturbers: [.sun, .moon, .venus, .mars, .jupiter, .saturn], zonalDegree: 4)
         let dop = DormandPrince853()
         let muE = GravityConstants.earthGM
-        // Velocities from the two-point boundary problems.
-        let p = data.positionsKm, t = data.seconds
-        var starts: [Vector3] = [], ends: [Vector3] = []
-        for i in 0..<(p.count - 1) {
-            let dt = t[i + 1] - t[i]
-            guard let guess = KeplerArc.lambert(mu: muE, from: p[i], to: p[i + 1], seconds: dt, longWay: false) else {
-                throw RecipeError(description: "\(file): no two-body arc between samples \(i + 1) and \(i + 2)")
+        // Velocities from the two-point boundary problems, one per interval.
+        var p = data.positionsKm, t = data.seconds
+        func boundary(_ i: Int, _ j: Int) throws -> (start: Vector3, end: Vector3) {
+            let dt = t[j] - t[i]
+            guard let guess = KeplerArc.lambert(mu: muE, from: p[i], to: p[j], seconds: dt, longWay: false) else {
+                throw RecipeError(description: "\(file): no two-body arc from \(TimeScale.instant(tdbSecondsPastJ2000: t[i]).iso8601) to the next sample")
             }
             let v = try Shooting.solve([guess.v1.x, guess.v1.y, guess.v1.z], steps: [1e-7, 1e-7, 1e-7], tolerance: [1e-6, 1e-6, 1e-6]) { x in
-                let end = try dop.propagate(OrbitalState(seconds: t[i], positionKm: p[i], velocityKmS: Vector3(x[0], x[1], x[2])), to: t[i + 1], model: model).end
-                let miss = end.positionKm - p[i + 1]
+                let end = try dop.propagate(OrbitalState(seconds: t[i], positionKm: p[i], velocityKmS: Vector3(x[0], x[1], x[2])), to: t[j], model: model).end
+                let miss = end.positionKm - p[j]
                 return [miss.x, miss.y, miss.z]
             }.x
             let v0 = Vector3(v[0], v[1], v[2])
-            starts.append(v0)
-            ends.append(try dop.propagate(OrbitalState(seconds: t[i], positionKm: p[i], velocityKmS: v0), to: t[i + 1], model: model).end.velocityKmS)
+            return (v0, try dop.propagate(OrbitalState(seconds: t[i], positionKm: p[i], velocityKmS: v0), to: t[j], model: model).end.velocityKmS)
+        }
+        var arcs = try (0..<(p.count - 1)).map { try boundary($0, $0 + 1) }
+        // Seams: the file merges several trajectory solutions, and where one hands over to the
+        // next the positions jump (by up to 165 km within a few samples) where no burn was made.
+        // A sample whose two intervals meet with a velocity kink no listed burn explains (more
+        // than 0.05 m/s² over the two half-intervals) is left out, the worst first, until none
+        // is left: the jump is spread over the samples' wider spacing.
+        let limit = 5e-5 // km/s²
+        func powered(_ s: Double) -> Bool {
+            vehicle.phases.contains { $0.kind == .powered && c.seconds(hours: $0.startHours) - 600 <= s && c.seconds(hours: $0.endHours) + 600 >= s }
+        }
+        var provenance = SourceProvenance(vehicle: vehicle.id, naifID: data.naifID ?? vehicle.naifID, sources: [file])
+        var excludedNotes: [Double: Int] = [:]
+        while true {
+            var worst: (index: Int, accel: Double)?
+            for i in 1..<(p.count - 1) where !powered(t[i]) {
+                let accel = (arcs[i - 1].end - arcs[i].start).length / ((t[i + 1] - t[i - 1]) / 2)
+                if accel > limit, accel > worst?.accel ?? 0 { worst = (i, accel) }
+            }
+            guard let w = worst else { break }
+            provenance.exclude(t[w.index], "a seam between trajectory solutions in the source (a velocity kink of \(Int(((arcs[w.index - 1].end - arcs[w.index].start).length * 1000).rounded())) m/s where no burn was made)")
+            let hour = (t[w.index] / 3600).rounded(.down)
+            excludedNotes[hour, default: 0] += 1
+            p.remove(at: w.index)
+            t.remove(at: w.index)
+            arcs.replaceSubrange((w.index - 1)...w.index, with: [try boundary(w.index - 1, w.index)])
         }
         var samples: [OrbitalState] = []
         var worstJump = (seconds: 0.0, kmS: 0.0)
         for i in 0..<p.count {
             let v: Vector3
-            if i == 0 { v = starts[0] } else if i == p.count - 1 { v = ends[i - 1] } else {
-                v = (ends[i - 1] + starts[i]) * 0.5
-                let jump = (ends[i - 1] - starts[i]).length
+            if i == 0 { v = arcs[0].start } else if i == p.count - 1 { v = arcs[i - 1].end } else {
+                v = (arcs[i - 1].end + arcs[i].start) * 0.5
+                let jump = (arcs[i - 1].end - arcs[i].start).length
                 if jump > worstJump.kmS { worstJump = (t[i], jump) }
             }
             samples.append(OrbitalState(seconds: t[i], positionKm: p[i], velocityKmS: v))
@@ -64,6 +88,9 @@ public struct ArtemisRecipe: MissionRecipe {
         var pieces: [PathPiece] = []
         var notes = ["Source: \(file) (JPL Horizons, Orion -1024, positions every 5 minutes, Earth-centred ecliptic J2000, TDB).",
                      "Largest velocity disagreement between neighbouring intervals' boundary solutions: \(Int((worstJump.kmS * 1000).rounded())) m/s at \(TimeScale.instant(tdbSecondsPastJ2000: worstJump.seconds).iso8601) (the burns)."]
+        for (hour, n) in excludedNotes.sorted(by: { $0.key < $1.key }) {
+            notes.append("Seam: \(n) sample(s) in the hour from \(TimeScale.instant(tdbSecondsPastJ2000: hour * 3600).iso8601) left out (two trajectory solutions joined in the source; see the provenance file).")
+        }
 
         // Before the data: back from the first sample (the high Earth orbit) to the apogee-raise
         // burn, the orbit before it (185 × 2,223 km: same place and direction, lower speed), back
@@ -108,6 +135,6 @@ public struct ArtemisRecipe: MissionRecipe {
         notes.append("Entry from the last sample (\(TimeScale.instant(tdbSecondsPastJ2000: last).iso8601)): lands at \((flight.landingLatitudeDeg * 100).rounded() / 100)°, \((flight.landingLongitudeDeg * 100).rounded() / 100)° (no published coordinates).")
         pieces.append(PathPiece(name: "Entry and parachute descent (modelled)", notes: ["Three-degree-of-freedom entry (drag and lift in an exponential atmosphere), then parachutes."],
                                 startSeconds: last, endSeconds: splash, center: 399, maxStepSeconds: 20, state: { helio(table.state(at: $0)) }))
-        return [VehiclePath(vehicle: vehicle, pieces: pieces, notes: notes)]
+        return [VehiclePath(vehicle: vehicle, pieces: pieces, notes: notes, provenance: provenance)]
     }
 }

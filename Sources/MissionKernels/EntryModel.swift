@@ -10,7 +10,7 @@ import Missions
 /// surface at the splashdown time: three degrees of freedom — gravity, drag and lift in an
 /// exponential atmosphere turning with the Earth, a constant bank angle — down to the drogue
 /// altitude, then parachutes whose descent rate brings it down at the published time, drifting
-/// with the air. No guidance: where it lands follows from the entry state, which a mission
+/// with the air. Guidance only against skipping out (lift rolled downward while climbing): where it lands follows from the entry state, which a mission
 /// builder aims so that it lands at the published site.
 public struct EntryModel: Sendable {
     /// Mass over drag coefficient times area, kg/m².
@@ -80,7 +80,10 @@ public struct EntryModel: Sendable {
             // Lift perpendicular to the airflow, tilted from the vertical by the bank angle.
             let up = (r / rn - along * (r / rn).dot(along)).normalized
             let side = along.cross(up)
-            let bank = bankDeg * .pi / 180
+            // The bank angle, except when climbing: then rolled over to pull down (a capsule
+            // coming back faster than orbital speed would otherwise skip out of the air).
+            let climbing = v.dot(r) > 0
+            let bank = (climbing ? 180 - bankDeg : bankDeg) * .pi / 180
             a += (up * cos(bank) + side * sin(bank)) * (drag * liftToDrag)
             return a
         }

@@ -147,6 +147,27 @@ public final class HorizonsPath {
         return OrbitalState(seconds: t, positionKm: local.positionKm + c.positionKm, velocityKmS: local.velocityKmS + c.velocityKmS)
     }
 
+    /// Where an impulsive burn between two samples best explains them: the time within
+    /// `window` (default: the whole interval) where the forward arc from `a` and the backward arc
+    /// from `b` come closest, with that distance (what a single burn leaves unexplained), the
+    /// interval's gap without a burn, and the velocity change there.
+    public static func bestBurn(between a: OrbitalState, and b: OrbitalState, frame: Frame, window: ClosedRange<Double>? = nil,
+                                ephemeris: Ephemeris) throws -> (seconds: Double, residualKm: Double, gapKm: Double, deltaVKmS: Double) {
+        let path = try HorizonsPath(samples: [a, b], frame: frame, ephemeris: ephemeris)
+        let iv = try path.runs[0].path.interval(0)
+        guard let backward = iv.backward else { throw PathError(description: "no backward arc") }
+        let lo = max(a.seconds, window?.lowerBound ?? a.seconds), hi = min(b.seconds, window?.upperBound ?? b.seconds)
+        guard hi > lo else { throw PathError(description: "the burn window lies outside the interval") }
+        var best = (t: lo, d: Double.infinity)
+        for k in 0...400 {
+            let t = lo + (hi - lo) * Double(k) / 400
+            let d = (try backward.state(at: t).positionKm - iv.forward.state(at: t).positionKm).length
+            if d < best.d { best = (t, d) }
+        }
+        let dv = (try backward.state(at: best.t).velocityKmS - iv.forward.state(at: best.t).velocityKmS).length
+        return (best.t, best.d, iv.mismatchKm, dv)
+    }
+
     /// Per interval (time order) its centre and how far apart its forward and backward
     /// integrations end up (km): how well the physics explains the data there. Integrates every
     /// interval once.

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Ephemeris
 import Missions
 
@@ -11,12 +16,16 @@ public struct HorizonsRecipe: MissionRecipe {
     /// Files and the sampling they hold (`1-day`, `30-min`): the segments are named by it.
     public let files: [(name: String, sampling: String)]
     public let pad: SurfaceSite
+    /// Planets whose encounter in the samples is re-anchored on DE440's planet
+    /// (``EncounterAnchor``): the Voyagers', reconstructed against older ephemerides.
+    public let reanchor: [BodyID]
 
-    public init(missionID: String, vehicleID: String, files: [(name: String, sampling: String)], pad: SurfaceSite) {
+    public init(missionID: String, vehicleID: String, files: [(name: String, sampling: String)], pad: SurfaceSite, reanchor: [BodyID] = []) {
         self.missionID = missionID
         self.vehicleID = vehicleID
         self.files = files
         self.pad = pad
+        self.reanchor = reanchor
     }
 
     public var sources: [String] { files.map(\.name) }
@@ -41,27 +50,122 @@ public struct HorizonsRecipe: MissionRecipe {
         }
         labelled.sort { ($0.state.seconds, $0.step) < ($1.state.seconds, $1.step) }
         var merged: [(state: OrbitalState, sampling: String)] = []
+        // (samples and merged stay index-aligned below)
         for s in labelled {
             if let last = merged.last, s.state.seconds - last.state.seconds < 1 { continue }
             merged.append((s.state, s.sampling))
         }
-        let samples = merged.map(\.state)
-        let first = samples[0].seconds, last = samples[samples.count - 1].seconds
-        // Short burns between samples are impulses at their middle; longer ones span samples
-        // and are left to the blend (their phases are listed as powered).
+        var samples = merged.map(\.state)
+        var notes = ["Sources: \(files.map(\.name).joined(separator: ", ")) (JPL Horizons, retrieved 2026-01-29)."]
+        var provenance = SourceProvenance(vehicle: vehicle.id, naifID: naif ?? vehicle.naifID, sources: files.map(\.name))
+        // Encounters reconstructed against older planetary ephemerides, moved onto DE440's planet.
+        for body in reanchor {
+            guard let anchor = try EncounterAnchor.fit(body, samples: samples, ephemeris: eph) else {
+                throw RecipeError(description: "\(missionID): the \(body) encounter could not be re-anchored (too few samples within a day of closest approach, or no better fit)")
+            }
+            samples = samples.map(anchor.corrected)
+            for k in merged.indices { merged[k].state = samples[k] }
+            provenance.anchors.append(.init(anchor))
+            let o = anchor.offsetKm
+            func iso(_ t: Double) -> String { TimeScale.instant(tdbSecondsPastJ2000: t).iso8601 }
+            let span = (anchor.taperFrom == anchor.fullFrom ? "from the seam at \(iso(anchor.fullFrom))" : "tapering in from \(iso(anchor.taperFrom)) (full at \(iso(anchor.fullFrom)))")
+                + (anchor.taperTo == anchor.fullTo ? " to the seam at \(iso(anchor.fullTo))" : " to \(iso(anchor.fullTo)), tapering out to \(iso(anchor.taperTo))")
+            notes.append("Re-anchored: the \(body) encounter (closest \(iso(anchor.closestSeconds))) fits DE440's gravity only with \(body) moved by \(Int(o.length.rounded())) km (\(Int(o.x.rounded())), \(Int(o.y.rounded())), \(Int(o.z.rounded())) km ecliptic): the samples follow the planet ephemeris of their reconstruction. Fit residuals \(String(format: "%.1f", anchor.rmsBeforeKm)) km before, \(String(format: "%.2f", anchor.rmsAfterKm)) km after; the samples are moved by the offset \(span).")
+        }
+        let launch = context.seconds(hours: 0)
+        func phaseHolding(_ t: Double) -> VehiclePhase? {
+            vehicle.phases.first { $0.kind == .powered && context.seconds(hours: $0.startHours) <= t && context.seconds(hours: $0.endHours) >= t }
+        }
+        // The launch: Horizons' first samples may still be in powered flight (an upper stage
+        // or a kick motor fires after them). Interval by interval from the first sample, a gap
+        // one burn explains becomes an impulsive burn there; one it does not (several burns, a
+        // sample below the ground) drops the earlier sample.
         var burns: [Double] = []
+        var dropped = 0
+        var k = 0
+        while k + 2 < samples.count, samples[k].seconds < launch + 2 * 86_400 {
+            let earthR = eph.naifState(399, at: TimeScale.instant(tdbSecondsPastJ2000: samples[k].seconds)).map { (samples[k].positionKm - $0.positionKm).length } ?? 1e9
+            if k == 0, earthR < 6_378.137 + 50 {
+                provenance.exclude(samples[0].seconds, "below 50 km: still in the ascent")
+                samples.removeFirst(); merged.removeFirst(); dropped += 1; continue
+            }
+            let b = try HorizonsPath.bestBurn(between: samples[k], and: samples[k + 1], frame: .heliocentric, ephemeris: eph)
+            if b.gapKm < 5 { break }
+            if b.residualKm < 0.2 * b.gapKm || k > 0 {
+                guard phaseHolding(b.seconds) != nil else {
+                    throw RecipeError(description: "\(missionID): the data show a burn of \(Int((b.deltaVKmS * 1000).rounded())) m/s at \(TimeScale.instant(tdbSecondsPastJ2000: b.seconds).iso8601), in no powered phase of \(vehicle.id); list it")
+                }
+                burns.append(b.seconds)
+                notes.append("Launch: the data need a burn of \(Int((b.deltaVKmS * 1000).rounded())) m/s at \(TimeScale.instant(tdbSecondsPastJ2000: b.seconds).iso8601) (found where one burn best joins two samples; \(Int(b.residualKm.rounded())) km left to the blend).")
+                k += 1
+                continue
+            }
+            provenance.exclude(samples[0].seconds, "in powered flight: no single burn joins it to the next sample")
+            samples.removeFirst(); merged.removeFirst(); dropped += 1
+        }
+        if dropped > 0 { notes.append("Launch: the first \(dropped) Horizons sample(s) lie in powered flight (below 50 km, or between burns) and are not used.") }
+        let first = samples[0].seconds, last = samples[samples.count - 1].seconds
+        guard let launchPhase = phaseHolding(first - 1), context.seconds(hours: launchPhase.endHours) >= first - 1 else {
+            throw RecipeError(description: "\(missionID): the first usable sample (\(TimeScale.instant(tdbSecondsPastJ2000: first).iso8601)) must end a powered launch phase")
+        }
+        // Listed burns inside one interval: an impulse where the arcs come closest within the
+        // phase (an hour either side). Longer burns span samples and are left to the blend.
         for p in vehicle.phases where p.kind == .powered {
             let a = context.seconds(hours: p.startHours), b = context.seconds(hours: p.endHours)
-            guard a > first, b < last else { continue }
-            let inside = samples.filter { $0.seconds > a && $0.seconds < b }
-            if inside.isEmpty { burns.append((a + b) / 2) }
+            guard a > first, b < last, !samples.contains(where: { $0.seconds > a && $0.seconds < b }) else { continue }
+            guard let i = samples.lastIndex(where: { $0.seconds <= a }), i + 1 < samples.count else { continue }
+            let found = try HorizonsPath.bestBurn(between: samples[i], and: samples[i + 1], frame: .heliocentric, window: (a - 3600)...(b + 3600), ephemeris: eph)
+            burns.append(found.seconds)
+            notes.append("\(p.name): \(Int((found.deltaVKmS * 1000).rounded())) m/s at \(TimeScale.instant(tdbSecondsPastJ2000: found.seconds).iso8601) (\(Int(found.gapKm.rounded())) km gap without it, \(Int(found.residualKm.rounded())) km with it).")
         }
-        let path = try HorizonsPath(samples: samples, frame: .heliocentric, ephemeris: eph, burns: burns)
+        // Every interval whose gap (over 1,000 km) the blend could only bridge with more than
+        // 0.05 m/s² (6·gap/Δt²) is a burn or a seam: a burn (one impulse explains it) must be in a listed powered
+        // phase; a seam (two solutions concatenated in Horizons' file: a jump no burn explains)
+        // is spread over more time by leaving out the samples after it until the blend needs
+        // less than that.
+        let limit = 5e-5 // km/s²
+        var excluded: [(seconds: Double, reason: String)] = []
+        var scan = try HorizonsPath(samples: samples, frame: .heliocentric, ephemeris: eph, burns: burns)
+        var i = 0
+        var gaps = try scan.mismatches()
+        while i < gaps.count {
+            let g = gaps[i]
+            let dt = samples[i + 1].seconds - samples[i].seconds
+            // Near a body the force model's own errors (a moon's position, a planet's field) leave
+            // gaps of tens to thousands of km that a day spreads gently; only a jump beyond a
+            // thousand km that the blend would have to bridge hard is examined.
+            // In cruise about the Sun the physics is good to kilometres a day, so a gap over 500 km
+            // there that one burn explains is a burn, however gently the blend could bridge it.
+            let cruiseBurn = g.center == .sun && g.km > 500 && phaseHolding(samples[i].seconds) == nil
+            guard samples[i].seconds > launch + 2 * 86_400, cruiseBurn || (g.km > 1_000 && 6 * g.km / (dt * dt) > limit) else { i += 1; continue }
+            let b = try HorizonsPath.bestBurn(between: samples[i], and: samples[i + 1], frame: .heliocentric, ephemeris: eph)
+            if cruiseBurn, b.residualKm >= 0.1 * b.gapKm, 6 * g.km / (dt * dt) <= limit { i += 1; continue }
+            if b.residualKm < 0.1 * b.gapKm {
+                guard phaseHolding(b.seconds) != nil else {
+                    throw RecipeError(description: "\(missionID): the data show a burn of \(Int((b.deltaVKmS * 1000).rounded())) m/s at \(TimeScale.instant(tdbSecondsPastJ2000: b.seconds).iso8601) (a \(Int(b.gapKm.rounded())) km gap), in no powered phase of \(vehicle.id); list it")
+                }
+                i += 1
+                continue
+            }
+            // A seam: drop samples after it until the spread is gentle enough.
+            var j = i + 1
+            while j + 1 < samples.count, 6 * g.km / pow(samples[j].seconds - samples[i].seconds, 2) > limit { j += 1 }
+            for k in (i + 1)..<j {
+                excluded.append((samples[k].seconds, "a \(Int(g.km.rounded())) km seam in the source after \(TimeScale.instant(tdbSecondsPastJ2000: samples[i].seconds).iso8601)"))
+                provenance.exclude(samples[k].seconds, excluded[excluded.count - 1].reason)
+            }
+            notes.append("Seam: the source jumps \(Int(g.km.rounded())) km between \(TimeScale.instant(tdbSecondsPastJ2000: samples[i].seconds).iso8601) and the next sample, which no burn explains (two trajectory solutions joined); the \(j - i - 1) samples after it are left out and the jump is spread to \(TimeScale.instant(tdbSecondsPastJ2000: samples[j].seconds).iso8601).")
+            samples.removeSubrange((i + 1)..<j)
+            merged.removeSubrange((i + 1)..<j)
+            scan = try HorizonsPath(samples: samples, frame: .heliocentric, ephemeris: eph, burns: burns)
+            gaps = try scan.mismatches()
+            i += 1
+        }
+        let path = scan
         let id = naif ?? vehicle.naifID
         var pieces: [PathPiece] = []
 
         // Before the data: the pad, the ascent, the escape hyperbola back from the first sample.
-        let launch = context.seconds(hours: 0)
         if first > launch + 60 {
             let escape = try EscapeArc(first: samples[0], launchSeconds: launch, ephemeris: eph)
             let injection = escape.injectionSeconds
@@ -98,11 +202,17 @@ public struct HorizonsRecipe: MissionRecipe {
                 name: "Integrated from JPL Horizons \(id)", notes: ["Integrated on from the last Horizons sample to the mission's end under the gravity of the body it is near."],
                 startSeconds: last, endSeconds: stop, center: 10, maxStepSeconds: 300, state: { try tail.state(at: $0) }))
         }
-        let worst = try path.mismatches().max { $0.km < $1.km }
-        var notes = ["Sources: \(files.map(\.name).joined(separator: ", ")) (JPL Horizons, retrieved 2026-01-29)."]
-        if let worst {
+        let mismatches = gaps
+        for e in excluded { notes.append("EXCLUDED \(TimeScale.instant(tdbSecondsPastJ2000: e.seconds).iso8601): \(e.reason)") }
+        let sorted = mismatches.sorted { $0.km > $1.km }
+        if let worst = sorted.first {
             notes.append("Largest gap between the forward and backward integrations of one interval: \(Int(worst.km.rounded())) km (about \(worst.center.rawValue), \(TimeScale.instant(tdbSecondsPastJ2000: worst.seconds).iso8601)).")
         }
-        return [VehiclePath(vehicle: vehicle, pieces: pieces, notes: notes)]
+        let median = mismatches.map(\.km).sorted()[mismatches.count / 2]
+        notes.append("Median gap: \(median < 1 ? "\(Int((median * 1000).rounded())) m" : "\(Int(median.rounded())) km") over \(mismatches.count) intervals.")
+        for m in sorted.prefix(12) {
+            notes.append("  gap \(Int(m.km.rounded())) km about \(m.center.rawValue) from \(TimeScale.instant(tdbSecondsPastJ2000: m.seconds).iso8601)")
+        }
+        return [VehiclePath(vehicle: vehicle, pieces: pieces, notes: notes, provenance: provenance)]
     }
 }

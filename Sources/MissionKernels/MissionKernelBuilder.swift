@@ -13,7 +13,10 @@ public enum MissionKernelBuilder {
         public var description: String { lines.joined(separator: "\n") }
     }
 
-    public static func build(_ recipe: MissionRecipe, context: BuildContext, assembly: KernelAssembly) throws -> (bytes: [UInt8], report: Report) {
+    /// The kernel's bytes, a report for the console, and what each vehicle's path did with its
+    /// source samples (empty when no vehicle follows source samples).
+    public static func build(_ recipe: MissionRecipe, context: BuildContext, assembly: KernelAssembly) throws
+        -> (bytes: [UInt8], report: Report, provenance: [SourceProvenance]) {
         let m = context.mission
         var writer = SPKKernelWriter(internalName: "SolarSystem \(m.id) \(version)")
         var comments = [
@@ -29,7 +32,9 @@ public enum MissionKernelBuilder {
             "Trajectory: " + m.trajectorySummary,
         ]
         var report: [String] = ["\(m.id):"]
+        var provenance: [SourceProvenance] = []
         for path in try recipe.paths(context) {
+            if let p = path.provenance { provenance.append(p) }
             comments += ["", "Vehicle \(path.vehicle.name) (\(path.vehicle.id)), NAIF id \(path.vehicle.naifID):"] + path.notes.map { "  \($0)" }
             report.append("  \(path.vehicle.id) (\(path.vehicle.naifID)):")
             for note in path.notes { report.append("    \(note)") }
@@ -43,7 +48,7 @@ public enum MissionKernelBuilder {
             }
         }
         writer.comments = comments.flatMap { wrap($0, width: 78) }
-        return (try writer.bytes(), Report(mission: m.id, lines: report))
+        return (try writer.bytes(), Report(mission: m.id, lines: report), provenance)
     }
 
     /// Comment lines broken at spaces to at most `width` characters, ASCII only (NAIF's

@@ -65,11 +65,14 @@ public struct VehiclePath {
     public let vehicle: Vehicle
     public let pieces: [PathPiece]
     public let notes: [String]
+    /// For a path through source samples: what it leaves out and re-anchors.
+    public let provenance: SourceProvenance?
 
-    public init(vehicle: Vehicle, pieces: [PathPiece], notes: [String] = []) {
+    public init(vehicle: Vehicle, pieces: [PathPiece], notes: [String] = [], provenance: SourceProvenance? = nil) {
         self.vehicle = vehicle
         self.pieces = pieces
         self.notes = notes
+        self.provenance = provenance
     }
 }
 
@@ -79,4 +82,68 @@ public protocol MissionRecipe {
     /// The files it reads (for the comments and the build's inputs).
     var sources: [String] { get }
     func paths(_ context: BuildContext) throws -> [VehiclePath]
+}
+
+/// What a kernel does with its source samples, for the tests that hold it to them and for
+/// readers: which samples it leaves out (and why), and which encounters it re-anchors on
+/// DE440's planets. Written beside the kernel as `<mission>.provenance.json`.
+public struct SourceProvenance: Sendable, Codable, Equatable {
+    public struct Excluded: Sendable, Codable, Equatable {
+        /// TDB seconds past J2000 of the sample, and the same as an ISO 8601 UTC instant.
+        public let tdbSeconds: Double
+        public let utc: String
+        public let reason: String
+    }
+
+    public struct Anchor: Sendable, Codable, Equatable {
+        public let body: String
+        public let closestTDBSeconds: Double
+        public let closestUTC: String
+        /// Where the samples' planet lies from DE440's (heliocentric ecliptic J2000, km).
+        public let offsetKm: [Double]
+        public let rmsBeforeKm: Double
+        public let rmsAfterKm: Double
+        /// Full correction between these TDB seconds, none outside the taper ones.
+        public let fullFrom: Double
+        public let fullTo: Double
+        public let taperFrom: Double
+        public let taperTo: Double
+
+        public init(_ a: EncounterAnchor) {
+            body = a.body.rawValue
+            closestTDBSeconds = a.closestSeconds
+            closestUTC = TimeScale.instant(tdbSecondsPastJ2000: a.closestSeconds).iso8601
+            offsetKm = [a.offsetKm.x, a.offsetKm.y, a.offsetKm.z]
+            rmsBeforeKm = a.rmsBeforeKm
+            rmsAfterKm = a.rmsAfterKm
+            fullFrom = a.fullFrom
+            fullTo = a.fullTo
+            taperFrom = a.taperFrom
+            taperTo = a.taperTo
+        }
+
+        /// The anchor it was written from.
+        public var encounter: EncounterAnchor? {
+            guard let b = BodyID(rawValue: body), offsetKm.count == 3 else { return nil }
+            return EncounterAnchor(body: b, closestSeconds: closestTDBSeconds, offsetKm: Vector3(offsetKm[0], offsetKm[1], offsetKm[2]),
+                                   rmsBeforeKm: rmsBeforeKm, rmsAfterKm: rmsAfterKm, fullFrom: fullFrom, fullTo: fullTo, taperFrom: taperFrom, taperTo: taperTo)
+        }
+    }
+
+    public let vehicle: String
+    public let naifID: Int
+    /// Source files read, in order.
+    public var sources: [String]
+    public var excluded: [Excluded] = []
+    public var anchors: [Anchor] = []
+
+    public init(vehicle: String, naifID: Int, sources: [String]) {
+        self.vehicle = vehicle
+        self.naifID = naifID
+        self.sources = sources
+    }
+
+    mutating func exclude(_ seconds: Double, _ reason: String) {
+        excluded.append(Excluded(tdbSeconds: seconds, utc: TimeScale.instant(tdbSecondsPastJ2000: seconds).iso8601, reason: reason))
+    }
 }

@@ -114,13 +114,17 @@ public struct VehiclePhase: Sendable, Hashable {
     public let endHours: Double
     /// A body a landed vehicle rests on (may be below its mean radius).
     public let body: BodyID?
+    /// Where its times come from (a published timeline, or the source data themselves), when
+    /// the mission's events do not say.
+    public let source: String?
 
-    public init(name: String, kind: Kind, startHours: Double, endHours: Double, body: BodyID? = nil) {
+    public init(name: String, kind: Kind, startHours: Double, endHours: Double, body: BodyID? = nil, source: String? = nil) {
         self.name = name
         self.kind = kind
         self.startHours = startHours
         self.endHours = endHours
         self.body = body
+        self.source = source
     }
 
     public func contains(_ t: Double) -> Bool { t >= startHours && t < endHours }

@@ -217,7 +217,7 @@ enum MissionValidator {
                     body = id
                 }
                 if kind == .landed, body == nil { throw fail("\(pf).body", "a landed phase names the body it rests on") }
-                phases.append(VehiclePhase(name: p.name, kind: kind, startHours: a, endHours: b, body: body))
+                phases.append(VehiclePhase(name: p.name, kind: kind, startHours: a, endHours: b, body: body, source: p.source))
             }
             var extrapolation: ExtrapolationCenter?
             if let about = v.extrapolateAbout {

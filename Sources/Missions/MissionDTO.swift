@@ -56,6 +56,7 @@ struct PhaseDTO: Decodable {
     let from: String
     let to: String
     let body: String?
+    let source: String?
 }
 
 /// First pass over a malformed file: only the ids, so a decoding error deep inside mission 7 can

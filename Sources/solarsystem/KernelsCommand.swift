@@ -60,9 +60,17 @@ struct KernelsBuildCommand: ParsableCommand {
                 return try SPKKernel(bytes: try MappedFile(path: path, kind: "kernel"), file: path)
             })
             let start = Date()
-            let (bytes, report) = try MissionKernelBuilder.build(recipe, context: context, assembly: assembly)
+            let (bytes, report, provenance) = try MissionKernelBuilder.build(recipe, context: context, assembly: assembly)
             let file = outDir.appendingPathComponent("\(id).bsp")
             try Data(bytes).write(to: file)
+            let sidecar = outDir.appendingPathComponent("\(id).provenance.json")
+            if provenance.isEmpty {
+                try? FileManager.default.removeItem(at: sidecar)
+            } else {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+                try encoder.encode(provenance).write(to: sidecar)
+            }
             print(report)
             print(String(format: "  wrote %@ (%d bytes) in %.1f s", file.path, bytes.count, Date().timeIntervalSince(start)))
         }
