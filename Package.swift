@@ -65,7 +65,7 @@ let package = Package(
         ),
         .testTarget(name: "SceneTests", dependencies: ["Scene", "Ephemeris"]),
         .testTarget(name: "MissionsTests", dependencies: ["Missions", "Scene", "Ephemeris"]),
-        .testTarget(name: "MissionKernelsTests", dependencies: ["MissionKernels", "Missions", "Ephemeris"]),
+        .testTarget(name: "MissionKernelsTests", dependencies: ["MissionKernels", "Missions", "Ephemeris"], exclude: ["Fixtures"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "CSQLite", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "ZlibTests", dependencies: ["Zlib", "CZlib"]),
         .testTarget(name: "RenderingTests", dependencies: ["Rendering", "Scene", "Ephemeris", "Zlib", "CZlib"]),
@@ -76,5 +76,10 @@ let package = Package(
             path: "Tests/HTTPTestSupport"
         ),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "HTTPTestSupport", "CZlib", "Zlib"]),
+        .testTarget(
+            name: "SolarSystemAPITests",
+            dependencies: ["SolarSystemAPI", "HTTP", "HTTPTestSupport", "Storage", "Rendering", "Missions", "Scene", "Ephemeris", "CZlib",
+                           .product(name: "Logging", package: "swift-log")]
+        ),
     ]
 )

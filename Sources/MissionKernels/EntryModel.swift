@@ -8,7 +8,7 @@ import Missions
 
 /// A capsule's atmospheric entry and parachute descent, from the entry-interface state to the
 /// surface at the splashdown time: three degrees of freedom — gravity, drag and lift in an
-/// exponential atmosphere turning with the Earth, a constant bank angle — down to the drogue
+/// exponential atmosphere turning with the Earth, a constant bank angle (its vertical part) — down to the drogue
 /// altitude, then parachutes whose descent rate brings it down at the published time, drifting
 /// with the air. Guidance only against skipping out (lift rolled downward while climbing): where it lands follows from the entry state, which a mission
 /// builder aims so that it lands at the published site.
@@ -79,12 +79,13 @@ public struct EntryModel: Sendable {
             a -= along * drag
             // Lift perpendicular to the airflow, tilted from the vertical by the bank angle.
             let up = (r / rn - along * (r / rn).dot(along)).normalized
-            let side = along.cross(up)
             // The bank angle, except when climbing: then rolled over to pull down (a capsule
             // coming back faster than orbital speed would otherwise skip out of the air).
             let climbing = v.dot(r) > 0
             let bank = (climbing ? 180 - bankDeg : bankDeg) * .pi / 180
-            a += (up * cos(bank) + side * sin(bank)) * (drag * liftToDrag)
+            // The side component is left out: flown capsules reverse the bank to keep it near
+            // zero on average (Apollo's lateral logic), so only the vertical part steers.
+            a += up * (cos(bank) * drag * liftToDrag)
             return a
         }
         var states = [interface]

@@ -127,6 +127,7 @@ public struct HorizonsRecipe: MissionRecipe {
         var excluded: [(seconds: Double, reason: String)] = []
         var scan = try HorizonsPath(samples: samples, frame: .heliocentric, ephemeris: eph, burns: burns)
         var i = 0
+        var unlisted: [String] = []
         var gaps = try scan.mismatches()
         while i < gaps.count {
             let g = gaps[i]
@@ -141,8 +142,8 @@ public struct HorizonsRecipe: MissionRecipe {
             let b = try HorizonsPath.bestBurn(between: samples[i], and: samples[i + 1], frame: .heliocentric, ephemeris: eph)
             if cruiseBurn, b.residualKm >= 0.1 * b.gapKm, 6 * g.km / (dt * dt) <= limit { i += 1; continue }
             if b.residualKm < 0.1 * b.gapKm {
-                guard phaseHolding(b.seconds) != nil else {
-                    throw RecipeError(description: "\(missionID): the data show a burn of \(Int((b.deltaVKmS * 1000).rounded())) m/s at \(TimeScale.instant(tdbSecondsPastJ2000: b.seconds).iso8601) (a \(Int(b.gapKm.rounded())) km gap), in no powered phase of \(vehicle.id); list it")
+                if phaseHolding(b.seconds) == nil {
+                    unlisted.append("a burn of \(Int((b.deltaVKmS * 1000).rounded())) m/s at \(TimeScale.instant(tdbSecondsPastJ2000: b.seconds).iso8601) (a \(Int(b.gapKm.rounded())) km gap)")
                 }
                 i += 1
                 continue
@@ -160,6 +161,9 @@ public struct HorizonsRecipe: MissionRecipe {
             scan = try HorizonsPath(samples: samples, frame: .heliocentric, ephemeris: eph, burns: burns)
             gaps = try scan.mismatches()
             i += 1
+        }
+        guard unlisted.isEmpty else {
+            throw RecipeError(description: "\(missionID): the data show burns in no powered phase of \(vehicle.id); list them:\n  " + unlisted.joined(separator: "\n  "))
         }
         let path = scan
         let id = naif ?? vehicle.naifID

@@ -9,8 +9,8 @@ import Missions
 /// An Apollo mission built from its published events, as flight dynamics would fly it with
 /// today's tools: every coast an integration under the Earth's gravity (J2–J4) with the Moon and
 /// the Sun pulling (the Moon's with J2 and the Earth pulling in lunar orbit), every burn aimed
-/// by differential correction at the next published event — trans-lunar injection at the lunar
-/// orbit insertion point (or the flyby's closest approach), trans-Earth injection at an entry
+/// by differential correction at the next published event — trans-lunar injection by B-plane
+/// targeting at the published closest approach (radius, time, plane), trans-Earth injection at an entry
 /// interface placed so the entry flown through the atmosphere comes down at the published
 /// splashdown. Burns are finite: the path eases from the coast before to the coast after over
 /// the published burn times (a powered phase).
@@ -128,77 +128,61 @@ public struct LunarRecipe: MissionRecipe {
         let entryPhase = try c.phase(vehicle, "entry and descent")
         let ei = entryPhase.lowerBound, splash = entryPhase.upperBound
 
-        // The lunar target: where the translunar coast must arrive, and when.
+        // The lunar target: the approach hyperbola's closest approach (radius and time) and
+        // the plane it should lie in.
         let arrival: Double
-        var lunarOrbit: (normal: Vector3, radius: Double, state: (Double) -> OrbitalState)?
-        var targetMoonRelative: (Double) -> Vector3  // the aim point (Moon-relative) given a free angle
-        var needsPeriapsis = false
+        let periluneRadius: Double
+        var overSite: (site: SurfaceSite, seconds: Double)?
+        var inclination = 0.0
         switch objective {
-        case let .orbit(inclination):
+        case let .orbit(inclinationDeg):
             let loi = try c.phase(vehicle, "lunar orbit insertion")
             arrival = (loi.lowerBound + loi.upperBound) / 2
-            let radius = rMoon + (try c.fact("loi").altitudeKm ?? 110)
-            let pole = frames.moonPole(arrival)
-            var normal = -pole
-            var overSite: (direction: Vector3, seconds: Double)?
+            periluneRadius = rMoon + (try c.fact("loi").altitudeKm ?? 110)
+            inclination = inclinationDeg * .pi / 180
             if let lander {
-                let eagle = try c.vehicle(lander.vehicleID)
-                let descent = try c.phase(eagle, "powered descent")
-                let t = (descent.lowerBound + descent.upperBound) / 2
-                let site = frames.siteDirection(lander.site, t)
-                normal = (normal - site * normal.dot(site)).normalized
-                overSite = (site, t)
-            } else {
-                // The node is not published: the tilt is taken about the Earth–Moon line.
-                let toEarth = (-frames.moon(arrival).positionKm).normalized
-                let axis = (toEarth - pole * toEarth.dot(pole)).normalized
-                normal = Self.rotate(normal, about: axis, by: inclination * .pi / 180)
+                let descent = try c.phase(try c.vehicle(lander.vehicleID), "powered descent")
+                overSite = (lander.site, (descent.lowerBound + descent.upperBound) / 2)
             }
-            let e1seed = normal.cross(pole).length > 1e-6 ? normal.cross(pole).normalized : Vector3(1, 0, 0)
-            let e2seed = normal.cross(e1seed)
-            let n = (GravityConstants.moonGM / (radius * radius * radius)).squareRoot()
-            // Phase at arrival: over the site at the descent's midpoint (the orbit's n-body drift
-            // is corrected below), else 20° past the point opposite the Earth (behind the Moon).
-            var phase0: Double
-            if let overSite {
-                let angle = atan2(overSite.direction.dot(e2seed), overSite.direction.dot(e1seed))
-                phase0 = angle - n * (overSite.seconds - arrival)
-            } else {
-                let away = (-(-frames.moon(arrival).positionKm)).normalized
-                phase0 = atan2(away.dot(e2seed), away.dot(e1seed)) + 20 * .pi / 180
-            }
-            func circular(_ phase: Double) -> OrbitalState {
-                // Moving with angular momentum along `normal`.
-                let d = e1seed * cos(phase) + e2seed * sin(phase)
-                let v = normal.cross(d) * (GravityConstants.moonGM / radius).squareRoot()
-                let m = frames.moon(arrival)
-                return OrbitalState(seconds: arrival, positionKm: m.positionKm + d * radius, velocityKmS: m.velocityKmS + v)
-            }
-            if let overSite {
-                // Correct the phase so the propagated orbit passes over the site.
-                for _ in 0..<4 {
-                    let arc = try propagateMoon(circular(phase0), to: overSite.seconds)
-                    let at = try arc.arc.state(at: overSite.seconds).positionKm.normalized
-                    let error = atan2(at.cross(overSite.direction).dot(normal), at.dot(overSite.direction))
-                    phase0 += error
-                    if abs(error) < 1e-7 { break }
-                }
-            }
-            let start = circular(phase0)
-            lunarOrbit = (normal, radius, { _ in start })
-            targetMoonRelative = { _ in start.positionKm - frames.moon(arrival).positionKm }
-            notes.append("Lunar orbit: circular at \(Int(radius - rMoon)) km, normal \(Self.describe(normal)) (retrograde), entered at the insertion burn's middle.")
         case .flyby:
             arrival = try c.event("lunar-ca")
-            let altitude = try c.fact("lunar-ca").altitudeKm ?? 250
-            // Behind the Moon, turned about the Earth–Moon line by a free angle.
-            let m = frames.moon(arrival).positionKm
-            let away = m.normalized
+            periluneRadius = rMoon + (try c.fact("lunar-ca").altitudeKm ?? 250)
+        }
+        /// The orbit normal wanted for an incoming asymptote `s` (Moon-relative): a plane holding
+        /// `s`, retrograde about the Moon's pole as Apollo's were, through the landing site at
+        /// the descent for a lander, else through the return's departure asymptote (a flyby: tilted
+        /// by the inclination about the Earth–Moon line).
+        func wantedNormal(_ s: Vector3) -> Vector3 {
             let pole = frames.moonPole(arrival)
-            let side = away.cross(pole).normalized
-            let up = side.cross(away)
-            targetMoonRelative = { psi in (away * cos(0.35) + (up * cos(psi) + side * sin(psi)) * sin(0.35)).normalized * (rMoon + altitude) }
-            needsPeriapsis = true
+            var n: Vector3
+            if let overSite {
+                n = s.cross(frames.siteDirection(overSite.site, overSite.seconds)).normalized
+            } else if let departure, s.cross(departure.s).length > 0.05 {
+                n = s.cross(departure.s).normalized
+            } else {
+                n = -pole
+                if inclination != 0 {
+                    let toEarth = (-frames.moon(arrival).positionKm).normalized
+                    n = Self.rotate(n, about: (toEarth - pole * toEarth.dot(pole)).normalized, by: inclination)
+                }
+                n = (n - s * n.dot(s)).normalized
+            }
+            return n.dot(pole) > 0 ? -n : n
+        }
+
+        // The return's departure asymptote, as a patched conic sees it: the Earth's two-body arc
+        // from the Moon's centre at trans-Earth injection to the entry interface above the
+        // splashdown. The lunar orbit is laid out so the injection can leave along it.
+        let splashAim = frames.geo(splashdown.state(at: splash, ephemeris: eph)).positionKm.normalized * (6_378.137 + 121.9)
+        var departure: (seconds: Double, s: Vector3, vInf: Double)?
+        if case .orbit = objective {
+            let tei = try c.phase(vehicle, "trans-Earth injection")
+            let t = (tei.lowerBound + tei.upperBound) / 2
+            let m = frames.moon(t)
+            guard let l = KeplerArc.lambert(mu: muE, from: m.positionKm, to: splashAim, seconds: ei - t, longWay: false) else {
+                throw RecipeError(description: "\(missionID): no return arc from the Moon to the entry interface")
+            }
+            departure = (t, (l.v1 - m.velocityKmS).normalized, (l.v1 - m.velocityKmS).length)
         }
 
         // Parking orbit: the launch azimuth (72°–108°, Apollo's range) whose circular orbit puts
@@ -209,7 +193,8 @@ public struct LunarRecipe: MissionRecipe {
         let earthPole = eph.orientation(.earth, at: TimeScale.instant(tdbSecondsPastJ2000: insertion)).bodyToEcliptic * Vector3(0, 0, 1)
         let east = earthPole.cross(padAtInsertion).normalized
         let localNorth = padAtInsertion.cross(east)
-        let targetGeo = frames.moon(arrival).positionKm + targetMoonRelative(0)
+        // Aimed, for the choice of azimuth, at the far side of the Moon.
+        let targetGeo = frames.moon(arrival).positionKm * (1 + periluneRadius / frames.moon(arrival).positionKm.length)
         func parking(_ azimuthDeg: Double) -> (state: OrbitalState, deltaV: Double)? {
             let a = azimuthDeg * .pi / 180
             let heading = localNorth * cos(a) + east * sin(a)
@@ -227,35 +212,208 @@ public struct LunarRecipe: MissionRecipe {
         for az in stride(from: 72.0, through: 108.0, by: 0.5) {
             if let p = parking(az), p.deltaV < (bestPark?.deltaV ?? .infinity) { bestPark = (az, p.state, p.deltaV) }
         }
-        guard let park = bestPark else { throw RecipeError(description: "\(missionID): no parking orbit reaches the Moon") }
+        guard let twoBodyPark = bestPark else { throw RecipeError(description: "\(missionID): no parking orbit reaches the Moon") }
+
+        // Trans-lunar injection aimed by B-plane targeting, as flight dynamics aims a flyby: the
+        // injection velocity is corrected until the approach hyperbola (the Moon's two-body
+        // conic through the state 8 hours before arrival) has the wanted B vector — the
+        // closest-approach radius, in the wanted plane — and its closest approach at the
+        // wanted time. These targets change almost linearly with the injection velocity, where
+        // the closest approach's position does not. An outer loop moves the targets by what
+        // the full force model then misses (the Earth's pull during the approach).
+        let muM = GravityConstants.moonGM
+        let patch = arrival - 8 * 3600
+        func approach(_ arc: Arc) throws -> (s: Vector3, b: Vector3, vInf: Double, closest: Double) {
+            let st = try arc.state(patch), m = frames.moon(patch)
+            let r = st.positionKm - m.positionKm, v = st.velocityKmS - m.velocityKmS
+            let h = r.cross(v), energy = v.lengthSquared / 2 - muM / r.length
+            guard energy > 0 else { throw RecipeError(description: "\(missionID): the approach is bound to the Moon 8 hours out") }
+            let vInf = (2 * energy).squareRoot(), a = muM / (2 * energy)
+            let eVec = v.cross(h) / muM - r.normalized, e = eVec.length
+            let hh = h.normalized, ee = eVec.normalized
+            let s = ee * (1 / e) + hh.cross(ee) * (1 - 1 / (e * e)).squareRoot()
+            let coshF = (1 + r.length / a) / e
+            let f = acosh(max(coshF, 1)) * (r.dot(v) < 0 ? -1 : 1)
+            let meanAnomaly = e * sinh(f) - f
+            return (s, s.cross(hh) * (h.length / vInf), vInf, patch - meanAnomaly / (muM / (a * a * a)).squareRoot())
+        }
+        func outbound(_ park: OrbitalState, _ x: [Double], to t: Double) throws -> Arc {
+            try propagateGeo(OrbitalState(seconds: tliMid, positionKm: park.positionKm, velocityKmS: Vector3(x[0], x[1], x[2])), to: t)
+        }
+        /// The closest approach of an arc to the Moon near `arrival`: where r·v changes sign.
+        func closest(_ arc: Arc) throws -> (seconds: Double, radius: Double, state: OrbitalState) {
+            func rv(_ t: Double) throws -> Double {
+                let st = try arc.state(t), m = frames.moon(t)
+                return (st.positionKm - m.positionKm).dot(st.velocityKmS - m.velocityKmS)
+            }
+            var lo = arrival - 3 * 3600, hi = arrival + 3 * 3600
+            guard try rv(lo) < 0, try rv(hi) > 0 else { throw RecipeError(description: "\(missionID): no closest approach to the Moon within 3 hours of arrival") }
+            for _ in 0..<60 { let mid = (lo + hi) / 2; if try rv(mid) < 0 { lo = mid } else { hi = mid } }
+            let st = try arc.state(lo)
+            return (lo, (st.positionKm - frames.moon(lo).positionKm).length, st)
+        }
+        // The unknowns are where and when the Earth's two-body arc from the injection point
+        // aims past the Moon (a point in the B-plane, and a time): the actual approach differs
+        // from the aim by the Moon's and the Sun's pull, smoothly, so Newton's method on the aim
+        // converges where it does not on the injection velocity itself.
+        let moonAtArrival = frames.moon(arrival)
+        func injection(_ park: OrbitalState) throws -> (velocity: Vector3, coast: Arc, ca: (seconds: Double, radius: Double, state: OrbitalState)) {
+        let toCentre = KeplerArc.lambert(mu: muE, from: park.positionKm, to: moonAtArrival.positionKm, seconds: arrival - tliMid, longWay: false)!
+        let vInf0 = toCentre.v2 - moonAtArrival.velocityKmS
+        let s0 = vInf0.normalized
+        let t0 = s0.cross(Vector3(0, 0, 1)).normalized, r0 = s0.cross(t0)
+        func velocity(_ aim: [Double]) throws -> Vector3 {
+            let at = arrival + aim[2]
+            let point = frames.moon(at).positionKm + t0 * aim[0] + r0 * aim[1]
+            guard let l = KeplerArc.lambert(mu: muE, from: park.positionKm, to: point, seconds: at - tliMid, longWay: false) else {
+                throw RecipeError(description: "\(missionID): no two-body arc to the aim point")
+            }
+            return l.v1
+        }
+        let b0 = periluneRadius * (1 + 2 * muM / (periluneRadius * vInf0.lengthSquared)).squareRoot()
+        let wanted0 = s0.cross(wantedNormal(s0)) * b0
+        var aim = [wanted0.dot(t0), wanted0.dot(r0), 0]
+        var aimRadius = periluneRadius, aimTime = arrival
+        var coastArc: Arc?
+        var x = Vector3.zero
+        for _ in 0..<6 {
+            let radius = aimRadius, time = aimTime
+            aim = try Shooting.solve(aim, steps: [1, 1, 1], tolerance: [0.05, 0.05, 0.05]) { aim in
+                let v = try velocity(aim)
+                let ap = try approach(try outbound(park, [v.x, v.y, v.z], to: patch))
+                let b = radius * (1 + 2 * muM / (radius * ap.vInf * ap.vInf)).squareRoot()
+                let d = ap.b - ap.s.cross(wantedNormal(ap.s)) * b
+                return [d.dot(t0), d.dot(r0), (ap.closest - time) * ap.vInf]
+            }.x
+            x = try velocity(aim)
+            let arc = try outbound(park, [x.x, x.y, x.z], to: arrival + 3 * 3600)
+            let ca = try closest(arc)
+            coastArc = arc
+            if abs(ca.radius - periluneRadius) < 0.1, abs(ca.seconds - arrival) < 0.5 { break }
+            aimRadius += periluneRadius - ca.radius
+            aimTime += arrival - ca.seconds
+        }
+        guard let coast = coastArc else { throw RecipeError(description: "\(missionID): trans-lunar injection not found") }
+        return (x, coast, try closest(coast))
+        }
+        // The launch azimuth (within Apollo's 72°–108°) whose parking orbit needs the least
+        // injection: a golden-section search about the two-body estimate.
+        var lo = max(72, twoBodyPark.azimuth - 12), hi = min(108, twoBodyPark.azimuth + 12)
+        func cost(_ az: Double) -> Double {
+            guard let p = parking(az), let i = try? injection(p.state) else { return .infinity }
+            return (i.velocity - p.state.velocityKmS).length
+        }
+        let golden = (5.0.squareRoot() - 1) / 2
+        var c1 = hi - golden * (hi - lo), c2 = lo + golden * (hi - lo)
+        var f1 = cost(c1), f2 = cost(c2)
+        while hi - lo > 0.05 {
+            if f1 < f2 { hi = c2; c2 = c1; f2 = f1; c1 = hi - golden * (hi - lo); f1 = cost(c1) } else { lo = c1; c1 = c2; f1 = f2; c2 = lo + golden * (hi - lo); f2 = cost(c2) }
+        }
+        let azimuth = (lo + hi) / 2
+        guard let park = parking(azimuth) else { throw RecipeError(description: "\(missionID): no parking orbit at azimuth \(azimuth)°") }
+        let solved = try injection(park.state)
+        let x = solved.velocity, coast = solved.coast, ca = solved.ca
         // The parking orbit as flown: back from the injection point under J2.
         let parkingArc = try propagateGeo(park.state, to: launch)
-        notes.append("Parking orbit: circular at \(Int(parkingAltitudeKm)) km, launch azimuth \(park.azimuth)°.")
+        notes.append("Parking orbit: circular at \(Int(parkingAltitudeKm)) km, launch azimuth \((azimuth * 10).rounded() / 10)°.")
+        let tliDV = (x - park.state.velocityKmS).length
+        notes.append("Trans-lunar injection: \(Self.kms(tliDV)), aimed by B-plane targeting at a closest approach \(Int((ca.radius - rMoon).rounded())) km above the Moon at \(TimeScale.instant(tdbSecondsPastJ2000: ca.seconds).iso8601).")
 
-        // Trans-lunar injection aimed at the target (and, for a flyby, at a periapsis there).
-        let guess = KeplerArc.lambert(mu: muE, from: park.state.positionKm, to: targetGeo, seconds: arrival - tliMid, longWay: false)!.v1 - park.state.velocityKmS
-        func translunar(_ x: [Double]) throws -> Arc {
-            let s = OrbitalState(seconds: tliMid, positionKm: park.state.positionKm, velocityKmS: park.state.velocityKmS + Vector3(x[0], x[1], x[2]))
-            return try propagateGeo(s, to: arrival)
-        }
-        var unknowns = [guess.x, guess.y, guess.z]
-        var steps = [1e-5, 1e-5, 1e-5]
-        var tolerance = [0.05, 0.05, 0.05]
-        if needsPeriapsis { unknowns.append(0); steps.append(1e-4); tolerance.append(1e-6) }
-        let tliSolution = try Shooting.solve(unknowns, steps: steps, tolerance: tolerance) { x in
-            let end = try translunar(x).state(arrival)
-            let rel = end.positionKm - frames.moon(arrival).positionKm
-            let miss = rel - targetMoonRelative(needsPeriapsis ? x[3] : 0)
-            var r = [miss.x, miss.y, miss.z]
-            if needsPeriapsis {
-                let relV = end.velocityKmS - frames.moon(arrival).velocityKmS
-                r.append(rel.normalized.dot(relV.normalized))
+        // The lunar orbit, as Apollo flew it: the insertion burn at the closest approach, along
+        // the motion, to an ellipse with its perilune there; two revolutions later a second burn
+        // (the phase named `lunar orbit circularization`) to a near-circular orbit. The two
+        // free radii — the first ellipse's apolune, the second orbit's other apsis — are the ones
+        // that put the orbiter where trans-Earth injection can leave along the return's
+        // asymptote, and (with a lander) over the landing site at the descent.
+        var lunarOrbit: (first: Arc, second: Arc, burn: ClosedRange<Double>, burnMid: Double)?
+        if case .orbit = objective, let departure {
+            let circularization = try c.phase(vehicle, "lunar orbit circularization")
+            let secondMid = (circularization.lowerBound + circularization.upperBound) / 2
+            let tei = try c.phase(vehicle, "trans-Earth injection")
+            let m = frames.moon(ca.seconds)
+            let r = ca.state.positionKm - m.positionKm, v = ca.state.velocityKmS - m.velocityKmS
+            let normal = r.cross(v).normalized
+            let along = normal.cross(r.normalized)
+            func firstOrbit(_ apolune: Double) throws -> Arc {
+                let a = (r.length + apolune) / 2
+                let start = OrbitalState(seconds: ca.seconds, positionKm: ca.state.positionKm,
+                                         velocityKmS: m.velocityKmS + along * (muM * (2 / r.length - 1 / a)).squareRoot())
+                return try propagateMoon(start, to: circularization.upperBound)
             }
-            return r
-        }.x
-        let coast = try translunar(tliSolution)
-        let tliDV = Vector3(tliSolution[0], tliSolution[1], tliSolution[2]).length
-        notes.append("Trans-lunar injection: \(Self.kms(tliDV)) aimed by differential correction at the \(needsPeriapsis ? "closest approach" : "lunar orbit insertion point").")
+            func secondOrbit(_ first: Arc, _ otherApsis: Double) throws -> Arc {
+                let st = try first.state(secondMid), mm = frames.moon(secondMid)
+                let rr = st.positionKm - mm.positionKm, vv = st.velocityKmS - mm.velocityKmS
+                let dir = rr.cross(vv).cross(rr).normalized
+                let a = (rr.length + otherApsis) / 2
+                let start = OrbitalState(seconds: secondMid, positionKm: st.positionKm, velocityKmS: mm.velocityKmS + dir * (muM * (2 / rr.length - 1 / a)).squareRoot())
+                return try propagateMoon(start, to: tei.upperBound)
+            }
+            /// The angle by which `arc` misses its mark at `t`: the signed angle (about the orbit
+            /// normal, in the direction of motion) from the mark to the orbiter, less `lead`.
+            func miss(_ arc: Arc, at t: Double, mark: Vector3, lead: Double) throws -> Double {
+                let st = try arc.state(t), mm = frames.moon(t)
+                let rr = (st.positionKm - mm.positionKm), n = rr.cross(st.velocityKmS - mm.velocityKmS).normalized
+                let mp = (mark - n * mark.dot(n)).normalized, p = rr.normalized
+                var x = atan2(mp.cross(p).dot(n), mp.dot(p)) + lead
+                while x > .pi { x -= 2 * .pi }
+                while x <= -.pi { x += 2 * .pi }
+                return x
+            }
+            // Leaving along the asymptote means the injection point lies ν∞ behind it.
+            let eDep = 1 + r.length * departure.vInf * departure.vInf / muM
+            let nuInf = acos(-1 / eDep)
+            func teiMiss(_ first: Arc, _ other: Double) throws -> Double {
+                try miss(try secondOrbit(first, other), at: departure.seconds, mark: departure.s, lead: nuInf)
+            }
+            /// The first value in `range` (scanned by `step`) where `f` crosses zero from above
+            /// without wrapping, refined by bisection.
+            func root(_ range: ClosedRange<Double>, step: Double, _ f: (Double) throws -> Double) throws -> Double? {
+                var lo = range.lowerBound, fLo = try f(lo)
+                while lo < range.upperBound {
+                    let hi = min(lo + step, range.upperBound), fHi = try f(hi)
+                    if fLo > 0, fHi <= 0, fLo - fHi < .pi {
+                        var a = lo, b = hi
+                        for _ in 0..<40 { let mid = (a + b) / 2; if let y = Optional(try f(mid)), !y.isNaN, y > 0 { a = mid } else { b = mid } }
+                        return (a + b) / 2
+                    }
+                    lo = hi
+                    fLo = fHi
+                }
+                return nil
+            }
+            let rP = r.length
+            // The second orbit's other apsis that phases the injection, for a first apolune.
+            func phasedSecond(_ apolune: Double) throws -> (first: Arc, other: Double)? {
+                let first = try firstOrbit(apolune)
+                let stAt = try first.state(secondMid)
+                let here = (stAt.positionKm - frames.moon(secondMid).positionKm).length
+                guard let other = try root((rMoon + 30)...(here + 250), step: 4, { try teiMiss(first, $0) }) else { return nil }
+                return (first, other)
+            }
+            var chosen: (apolune: Double, first: Arc, other: Double)?
+            if let overSite {
+                let site = { frames.siteDirection(overSite.site, overSite.seconds) }()
+                func siteMiss(_ apolune: Double) throws -> Double {
+                    guard let p = try phasedSecond(apolune) else { return .nan }
+                    return try miss(try secondOrbit(p.first, p.other), at: overSite.seconds, mark: site, lead: 0)
+                }
+                if let apolune = try root(rP...(rP + 300), step: 5, siteMiss),
+                   let p = try phasedSecond(apolune) {
+                    chosen = (apolune, p.first, p.other)
+                }
+            } else {
+                let apolune = rP + 200
+                if let p = try phasedSecond(apolune) { chosen = (apolune, p.first, p.other) }
+            }
+            guard let chosen else {
+                throw RecipeError(description: "\(missionID): no lunar orbit phases trans-Earth injection\(overSite == nil ? "" : " and the descent")")
+            }
+            let second = try secondOrbit(chosen.first, chosen.other)
+            lunarOrbit = (chosen.first, second, circularization, secondMid)
+            let st2 = try chosen.first.state(secondMid)
+            let here = (st2.positionKm - frames.moon(secondMid).positionKm).length
+            notes.append("Lunar orbit: \(Int((rP - rMoon).rounded())) × \(Int((chosen.apolune - rMoon).rounded())) km after insertion, then \(Int((min(here, chosen.other) - rMoon).rounded())) × \(Int((max(here, chosen.other) - rMoon).rounded())) km after the second burn — radii chosen so trans-Earth injection leaves along the return asymptote\(overSite == nil ? "" : " and the orbit passes over the landing site at the descent"); normal \(Self.describe(normal)) (retrograde).")
+        }
 
         var pieces: [PathPiece] = []
         func add(_ name: String, _ notes: [String] = [], _ a: Double, _ b: Double, step: Double, center: Int = 399, frame: Int = 1,
@@ -273,44 +431,129 @@ public struct LunarRecipe: MissionRecipe {
         let parkingOn = try propagateGeo(park.state, to: tli.upperBound)
         add("Trans-lunar injection (modelled)", [], tli.lowerBound, tli.upperBound, step: 20) { t in
             frames.geo(try PoweredBlend(center: .earth, start: tli.lowerBound, end: tli.upperBound, ephemeris: eph,
-                                        from: { frames.helio(t <= tliMid ? try parkingArc.state($0) : try parkingOn.state($0)) },
+                                        from: { frames.helio($0 <= tliMid ? try parkingArc.state($0) : try parkingOn.state($0)) },
                                         to: { frames.helio($0 >= tliMid ? try coast.state($0) : try coastBack.state($0)) }).state(at: t))
         }
 
         // The return: a burn aimed at the entry interface, placed so the entry lands at the
         // splashdown site.
         func returnLeg(from state: OrbitalState, burnMid: Double) throws -> (arc: Arc, flight: EntryModel.Flight, deltaV: Double, interface: OrbitalState) {
-            let siteAtSplash = frames.geo(splashdown.state(at: splash, ephemeris: eph)).positionKm
-            var aim = siteAtSplash.normalized * (6_378.137 + 121.9)
-            var result: (Arc, EntryModel.Flight, Double, OrbitalState)?
-            var dv = Vector3.zero
-            // Initial guess: the Lambert (two-body, Earth) velocity to the aim point, from the
-            // Moon's vicinity, plus what escaping the Moon costs along the orbit's motion.
-            if let l = KeplerArc.lambert(mu: muE, from: state.positionKm, to: aim, seconds: ei - burnMid, longWay: false) {
-                dv = l.v1 - state.velocityKmS
+            // The return is aimed as Apollo's were: at the entry interface's altitude at the
+            // published time, inside the entry corridor, in the plane through the splashdown
+            // site; the flight-path angle within the corridor sets how far the entry flies, so
+            // it comes down at the site.
+            let site = frames.geo(splashdown.state(at: splash, ephemeris: eph)).positionKm
+            let interfaceRadius = 6_378.137 + 121.9
+            let corridor = -6.5 * .pi / 180
+            // Near the Moon the burn is solved for through the departure asymptote (the
+            // velocity leaving the Moon's sphere): the return follows it almost linearly, where
+            // it hangs steeply on the burn itself. Farther out, the burn directly.
+            let m0 = frames.moon(burnMid)
+            let rel = state.positionKm - m0.positionKm
+            let nearMoon = rel.length < 40_000
+            func departure(_ x: [Double]) throws -> Vector3 {
+                guard nearMoon else { return state.velocityKmS + Vector3(x[0], x[1], x[2]) }
+                guard let v = Self.hyperbolaVelocity(at: rel, asymptote: Vector3(x[0], x[1], x[2]), mu: GravityConstants.moonGM) else {
+                    throw RecipeError(description: "\(missionID): no departure hyperbola for that asymptote")
+                }
+                return m0.velocityKmS + v
             }
-            for _ in 0..<4 {
-                let aimNow = aim
-                let sol = try Shooting.solve([dv.x, dv.y, dv.z], steps: [1e-5, 1e-5, 1e-5], tolerance: [0.05, 0.05, 0.05]) { x in
-                    let s = OrbitalState(seconds: burnMid, positionKm: state.positionKm, velocityKmS: state.velocityKmS + Vector3(x[0], x[1], x[2]))
-                    let p = try propagateGeo(s, to: ei).state(ei).positionKm - aimNow
-                    return [p.x, p.y, p.z]
+            // First guess: the Earth's two-body arc to a point on the interface sphere 175° on
+            // from the Moon, in the plane of the Moon and the site — a return that grazes the
+            // Earth, as the real ones did, not one that falls straight at it.
+            let from = nearMoon ? m0.positionKm : state.positionKm
+            let planeNormal = from.cross(site).normalized
+            let guessPoint = Self.rotate(from.normalized, about: planeNormal, by: 175 * .pi / 180) * interfaceRadius
+            guard let l = KeplerArc.lambert(mu: muE, from: from, to: guessPoint, seconds: ei - burnMid, longWay: false) else {
+                throw RecipeError(description: "\(missionID): no two-body return arc to the entry interface")
+            }
+            let guess = nearMoon ? l.v1 - m0.velocityKmS : l.v1 - state.velocityKmS
+            var x = [guess.x, guess.y, guess.z]
+            // The plane aimed through: the site, moved against the entry's drift across it.
+            var planeTarget = site
+            /// The return aimed at the interface at flight-path angle `fpa`, and where the entry
+            /// (at the model's bank angle) lands: the along-track overshoot of the site, km.
+            func aimed(_ fpa: Double) throws -> (arc: Arc, interface: OrbitalState, flight: EntryModel.Flight?, overshootKm: Double, velocity: Vector3) {
+                x = try Shooting.solve(x, steps: [1e-6, 1e-6, 1e-6], tolerance: [0.5, 2e-5, 0.5]) { x in
+                    let s = try propagateGeo(OrbitalState(seconds: burnMid, positionKm: state.positionKm, velocityKmS: try departure(x)), to: ei).state(ei)
+                    let r = s.positionKm, v = s.velocityKmS
+                    return [r.length - interfaceRadius, asin(r.normalized.dot(v.normalized)) - fpa, r.cross(v).normalized.dot(planeTarget)]
                 }.x
-                dv = Vector3(sol[0], sol[1], sol[2])
-                let arc = try propagateGeo(OrbitalState(seconds: burnMid, positionKm: state.positionKm, velocityKmS: state.velocityKmS + dv), to: ei)
+                let after = try departure(x)
+                let arc = try propagateGeo(OrbitalState(seconds: burnMid, positionKm: state.positionKm, velocityKmS: after), to: ei)
                 let interface = try arc.state(ei)
-                let flight = try entry.fly(from: interface, landingSeconds: splash, ephemeris: eph)
-                result = (arc, flight, dv.length, interface)
-                // Move the aim point by the miss, along the surface.
-                let landed = flight.states[flight.states.count - 1].positionKm
-                let miss = siteAtSplash - landed
-                let up = aim.normalized
-                let horizontal = miss - up * miss.dot(up)
-                if horizontal.length < 5 { break }
-                aim = (aim + horizontal).normalized * (6_378.137 + 121.9)
+                // Too shallow an entry skips out: it overshoots without end.
+                guard let f = try? entry.fly(from: interface, landingSeconds: splash, ephemeris: eph) else { return (arc, interface, nil, .infinity, after) }
+                let landed = f.states[f.states.count - 1].positionKm
+                let track = interface.positionKm.cross(interface.velocityKmS).normalized
+                let angle = atan2(site.normalized.cross(landed.normalized).dot(track), site.normalized.dot(landed.normalized))
+                return (arc, interface, f, angle * 6_378.137, after)
             }
-            guard let (arc, flight, deltaV, interface) = result else { throw RecipeError(description: "\(missionID): the return could not be aimed") }
-            return (arc, flight, deltaV, interface)
+            var result: (arc: Arc, flight: EntryModel.Flight, velocity: Vector3, interface: OrbitalState)?
+            for _ in 0..<4 {
+                let attempt: (best: (arc: Arc, interface: OrbitalState, flight: EntryModel.Flight?, overshootKm: Double, velocity: Vector3), flight: EntryModel.Flight)
+                do {
+                    attempt = try { () throws -> (best: (arc: Arc, interface: OrbitalState, flight: EntryModel.Flight?, overshootKm: Double, velocity: Vector3), flight: EntryModel.Flight) in
+                        // The flight-path angle in Apollo's corridor (−7.5° … −5.5°) that lands at the site:
+                        // a shallower entry flies farther.
+                        var lo = -7.5 * .pi / 180, hi = -5.5 * .pi / 180
+                        var best = try aimed(corridor)
+                        let steep = try aimed(lo), shallow = try aimed(hi)
+                        if steep.overshootKm < 0, shallow.overshootKm > 0 {
+                            var short = steep
+                            for _ in 0..<30 {
+                                let mid = (lo + hi) / 2
+                                let m = try aimed(mid)
+                                if m.flight != nil, m.overshootKm < 0 { short = m }
+                                best = m
+                                if abs(m.overshootKm) < 1 { break }
+                                if m.overshootKm < 0 { lo = mid } else { hi = mid }
+                            }
+                            // Landing short at the edge of skipping out: the bank angle closes the rest.
+                            if best.flight == nil || abs(best.overshootKm) >= 1 { best = short }
+                        } else {
+                            best = abs(steep.overshootKm) < abs(shallow.overshootKm) ? steep : shallow
+                        }
+                        guard var flight = best.flight else { throw RecipeError(description: "\(missionID): no entry in the corridor comes down before the splashdown time") }
+                        // Beyond the corridor's reach, the bank angle (lift up flies farther; skipping out
+                        // counts as flying too far) closes the rest.
+                        if abs(best.overshootKm) > 1 {
+                            func overshoot(_ bankDeg: Double) -> (km: Double, flight: EntryModel.Flight?) {
+                                var model = entry
+                                model.bankDeg = bankDeg
+                                guard let f = try? model.fly(from: best.interface, landingSeconds: splash, ephemeris: eph) else { return (.infinity, nil) }
+                                let landed = f.states[f.states.count - 1].positionKm
+                                let track = best.interface.positionKm.cross(best.interface.velocityKmS).normalized
+                                return (atan2(site.normalized.cross(landed.normalized).dot(track), site.normalized.dot(landed.normalized)) * 6_378.137, f)
+                            }
+                            var a = 0.0, b = 150.0
+                            if overshoot(a).km > 0, overshoot(b).km < 0 {
+                                for _ in 0..<40 {
+                                    let mid = (a + b) / 2
+                                    let m = overshoot(mid)
+                                    if let f = m.flight, m.km < 0 || abs(m.km) < 1 { flight = f }
+                                    if abs(m.km) < 1 { break }
+                                    if m.km > 0 { a = mid } else { b = mid }
+                                }
+                            }
+                        }
+                        return (best, flight)
+                    }()
+                } catch {
+                    // A later correction of the plane that does not solve keeps the last that did.
+                    if result != nil { break }
+                    throw error
+                }
+                let best = attempt.best, flight = attempt.flight
+                result = (best.arc, flight, best.velocity, best.interface)
+                let landed = flight.states[flight.states.count - 1].positionKm.normalized
+                let n = best.interface.positionKm.cross(best.interface.velocityKmS).normalized
+                let across = landed.dot(n) - site.normalized.dot(n)
+                if abs(across) * 6_378.137 < 2 { break }
+                planeTarget = (planeTarget.normalized - n * (across * 0.7)).normalized * site.length
+            }
+            guard let result else { throw RecipeError(description: "\(missionID): the return could not be aimed") }
+            return (result.arc, result.flight, (result.velocity - state.velocityKmS).length, result.interface)
         }
 
         switch objective {
@@ -319,22 +562,32 @@ public struct LunarRecipe: MissionRecipe {
             let tei = try c.phase(vehicle, "trans-Earth injection")
             let teiMid = (tei.lowerBound + tei.upperBound) / 2
             guard let lunarOrbit else { throw RecipeError(description: "no lunar orbit") }
-            let orbitStart = lunarOrbit.state(arrival)
-            let orbitArc = try propagateMoon(orbitStart, to: tei.upperBound)
+            let orbitStart = try lunarOrbit.first.state(ca.seconds)
             let orbitBack = try propagateMoon(orbitStart, to: loi.lowerBound)
             let coastOn = try propagateGeo(try coast.state(arrival), to: loi.upperBound)
-            let loiDV = (orbitStart.velocityKmS - (try coast.state(arrival)).velocityKmS).length
+            let loiDV = (orbitStart.velocityKmS - (try coast.state(ca.seconds)).velocityKmS).length
             notes.append("Lunar orbit insertion: \(Self.kms(loiDV)).")
             add("Translunar coast (modelled)", [], tli.upperBound, loi.lowerBound, step: 3600) { try coast.state($0) }
             add("Lunar orbit insertion (modelled)", [], loi.lowerBound, loi.upperBound, step: 20) { t in
                 frames.geo(try PoweredBlend(center: .moon, start: loi.lowerBound, end: loi.upperBound, ephemeris: eph,
-                                            from: { frames.helio($0 <= arrival ? try coast.state($0) : try coastOn.state($0)) },
-                                            to: { frames.helio($0 >= arrival ? try orbitArc.state($0) : try orbitBack.state($0)) }).state(at: t))
+                                            from: { frames.helio($0 <= ca.seconds ? try coast.state($0) : try coastOn.state($0)) },
+                                            to: { frames.helio($0 >= ca.seconds ? try lunarOrbit.first.state($0) : try orbitBack.state($0)) }).state(at: t))
             }
-            add("Lunar orbit (modelled)", ["Integrated about the Moon (J2) with the Earth and the Sun pulling."], loi.upperBound, tei.lowerBound, step: 300, center: 301) { try orbitArc.state($0) }
+            let burn = lunarOrbit.burn
+            add("Lunar orbit (modelled)", ["Integrated about the Moon (J2) with the Earth and the Sun pulling."], loi.upperBound, burn.lowerBound, step: 300, center: 301) { try lunarOrbit.first.state($0) }
+            let secondBack = try propagateMoon(try lunarOrbit.second.state(lunarOrbit.burnMid), to: burn.lowerBound)
+            let circularizationDV = (try lunarOrbit.second.state(lunarOrbit.burnMid).velocityKmS - (try lunarOrbit.first.state(lunarOrbit.burnMid)).velocityKmS).length
+            notes.append("Lunar orbit circularization: \(Self.kms(circularizationDV)).")
+            add("Lunar orbit circularization (modelled)", [], burn.lowerBound, burn.upperBound, step: 5) { t in
+                frames.geo(try PoweredBlend(center: .moon, start: burn.lowerBound, end: burn.upperBound, ephemeris: eph,
+                                            from: { frames.helio(try lunarOrbit.first.state($0)) },
+                                            to: { frames.helio($0 >= lunarOrbit.burnMid ? try lunarOrbit.second.state($0) : try secondBack.state($0)) }).state(at: t))
+            }
+            let orbitArc = lunarOrbit.second
+            add("Lunar orbit (modelled)", ["Integrated about the Moon (J2) with the Earth and the Sun pulling."], burn.upperBound, tei.lowerBound, step: 300, center: 301) { try orbitArc.state($0) }
             let teiState = try orbitArc.state(teiMid)
             let back = try returnLeg(from: teiState, burnMid: teiMid)
-            notes.append("Trans-Earth injection: \(Self.kms(back.deltaV)), aimed at an entry interface from which the entry lands at the published splashdown (\(Self.landing(back.flight))).")
+            notes.append("Trans-Earth injection: \(Self.kms(back.deltaV)), aimed at the entry corridor in the plane of the splashdown site; the entry \(landing(back.flight)).")
             let returnBack = try propagateGeo(try back.arc.state(tei.upperBound), to: tei.lowerBound)
             add("Trans-Earth injection (modelled)", [], tei.lowerBound, tei.upperBound, step: 20) { t in
                 frames.geo(try PoweredBlend(center: .moon, start: tei.lowerBound, end: tei.upperBound, ephemeris: eph,
@@ -359,7 +612,7 @@ public struct LunarRecipe: MissionRecipe {
                 tli.upperBound, arrival, step: 3600) { try coast.state($0) }
             add("Free return (modelled)", [], arrival, burn.lowerBound, step: 600) { try free.state($0) }
             let back = try returnLeg(from: try free.state(burnMid), burnMid: burnMid)
-            notes.append("\(returnBurn): \(Self.kms(back.deltaV)), aimed at an entry interface from which the entry lands at the published splashdown (\(Self.landing(back.flight))).")
+            notes.append("\(returnBurn): \(Self.kms(back.deltaV)), aimed at the entry corridor in the plane of the splashdown site; the entry \(landing(back.flight)).")
             let returnBack = try propagateGeo(try back.arc.state(burn.upperBound), to: burn.lowerBound)
             add("\(returnBurn) (modelled)", [], burn.lowerBound, burn.upperBound, step: 20) { t in
                 frames.geo(try PoweredBlend(center: .earth, start: burn.lowerBound, end: burn.upperBound, ephemeris: eph,
@@ -444,12 +697,22 @@ public struct LunarRecipe: MissionRecipe {
             let m = frames.moon(t)
             return OrbitalState(seconds: t, positionKm: m.positionKm + s.position, velocityKmS: m.velocityKmS + s.velocity)
         }
-        notes.append("Rendezvous: a \(best.revolutions)-revolution two-body transfer about the Moon from the ascent's end to the CSM at docking (\(Self.kms((best.v2 - (csmAtDock.velocityKmS - mDock.velocityKmS)).length)) to match it there).")
+        notes.append("Rendezvous: a \(best.revolutions)-revolution two-body transfer about the Moon from the ascent's end to the CSM at docking (\(Self.kms((best.v2 - (csmAtDock.velocityKmS - mDock.velocityKmS)).length)) to match it there, taken out over the braking phase).")
         add("Ascent (modelled)", ascent.lowerBound, ascent.upperBound, step: 10) { t in
             frames.geo(try PoweredBlend(center: .moon, start: ascent.lowerBound, end: ascent.upperBound, ephemeris: eph,
                                         from: { site.state(at: $0, ephemeris: eph) }, to: { frames.helio(rendezvousState($0)) }).state(at: t))
         }
-        add("Rendezvous (modelled)", ascent.upperBound, dock, step: 300) { rendezvousState($0) }
+        // The last minutes: braking onto the command module (the phase after `rendezvous`),
+        // a powered blend from the transfer to the CSM's own orbit.
+        let braking = v.phases.last { $0.kind == .powered && c.seconds(hours: $0.endHours) >= dock - 1 }
+            .map { c.seconds(hours: $0.startHours)...c.seconds(hours: $0.endHours) } ?? dock...dock
+        add("Rendezvous (modelled)", ascent.upperBound, braking.lowerBound, step: 300) { rendezvousState($0) }
+        if braking.upperBound > braking.lowerBound {
+            add("Braking and docking (modelled)", braking.lowerBound, braking.upperBound, step: 10) { t in
+                frames.geo(try PoweredBlend(center: .moon, start: braking.lowerBound, end: braking.upperBound, ephemeris: eph,
+                                            from: { frames.helio(rendezvousState($0)) }, to: { frames.helio(try orbitArc.state($0)) }).state(at: t))
+            }
+        }
         return VehiclePath(vehicle: v, pieces: pieces, notes: notes)
     }
 
@@ -458,6 +721,35 @@ public struct LunarRecipe: MissionRecipe {
     static func cost(_ s: LambertSolution, normal: Vector3, r: Vector3) -> Double {
         let h = r.cross(s.v1)
         return h.dot(normal) > 0 ? s.v1.length + s.v2.length : .infinity
+    }
+
+    /// The velocity at `r` (relative to a body of `mu`) of the two-body hyperbola that leaves
+    /// along `asymptote` (its v∞ vector): in the plane of `r` and the asymptote, with the
+    /// eccentricity that puts `r` at the true anomaly the asymptote's direction leaves for it.
+    /// Nil when the asymptote points along `r`.
+    static func hyperbolaVelocity(at r: Vector3, asymptote: Vector3, mu: Double) -> Vector3? {
+        let vInf = asymptote.length, s = asymptote.normalized, rn = r.length
+        let hDir = r.cross(s)
+        guard hDir.length > 1e-9, vInf > 0 else { return nil }
+        let h = hDir.normalized, rHat = r / rn
+        let theta = atan2(rHat.cross(s).length, rHat.dot(s)) // from r to the asymptote, about h
+        let a = mu / (vInf * vInf)
+        func radius(_ e: Double) -> Double? {
+            let nu = acos(-1 / e) - theta
+            let d = 1 + e * cos(nu)
+            return d > 0 ? a * (e * e - 1) / d : nil
+        }
+        // r(e) rises from 0 (e → 1) without bound: bisect for |r|.
+        var lo = 1 + 1e-12, hi = 2.0
+        while (radius(hi) ?? .infinity) < rn { hi *= 2; if hi > 1e9 { return nil } }
+        for _ in 0..<200 {
+            let mid = (lo + hi) / 2
+            if let rm = radius(mid), rm < rn { lo = mid } else { hi = mid }
+        }
+        let e = (lo + hi) / 2, nu = acos(-1 / e) - theta
+        let p = a * (e * e - 1), hMag = (mu * p).squareRoot()
+        let vr = mu / hMag * e * sin(nu), vt = mu / hMag * (1 + e * cos(nu))
+        return rHat * vr + h.cross(rHat) * vt
     }
 
     static func rotate(_ v: Vector3, about axis: Vector3, by angle: Double) -> Vector3 {
@@ -471,7 +763,11 @@ public struct LunarRecipe: MissionRecipe {
         "(\((v.x * 1000).rounded() / 1000), \((v.y * 1000).rounded() / 1000), \((v.z * 1000).rounded() / 1000))"
     }
 
-    static func landing(_ f: EntryModel.Flight) -> String {
-        "landed at \((f.landingLatitudeDeg * 100).rounded() / 100)°, \((f.landingLongitudeDeg * 100).rounded() / 100)°"
+    /// Where the modelled entry came down, against the published splashdown.
+    func landing(_ f: EntryModel.Flight) -> String {
+        let rad = Double.pi / 180
+        let (la1, lo1, la2, lo2) = (f.landingLatitudeDeg * rad, f.landingLongitudeDeg * rad, splashdown.latitudeDeg * rad, splashdown.longitudeDeg * rad)
+        let d = acos(min(1, sin(la1) * sin(la2) + cos(la1) * cos(la2) * cos(lo1 - lo2))) * 6_371
+        return "comes down at \((f.landingLatitudeDeg * 100).rounded() / 100)°, \((f.landingLongitudeDeg * 100).rounded() / 100)°, \(Int(d.rounded())) km from the published \(splashdown.latitudeDeg)°, \(splashdown.longitudeDeg)°"
     }
 }

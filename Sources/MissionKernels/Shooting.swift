@@ -7,47 +7,52 @@ public enum Shooting {
     }
 
     /// Solves `f(x) = 0` from `x0`; `steps` are the finite-difference steps per unknown;
-    /// converged when every |f_i| ≤ `tolerance[i]`.
-    public static func solve(_ x0: [Double], steps: [Double], tolerance: [Double], maxIterations: Int = 30,
+    /// converged when every |f_i| ≤ `tolerance[i]`. Levenberg–Marquardt: Newton's step where
+    /// the problem is nearly linear, shortened and turned towards steepest descent where it is
+    /// not (a curved valley, as when an arc is aimed past the Moon).
+    public static func solve(_ x0: [Double], steps: [Double], tolerance: [Double], maxIterations: Int = 60,
                              _ f: ([Double]) throws -> [Double]) throws -> (x: [Double], residual: [Double]) {
         let n = x0.count
         var x = x0
-        var r = try f(x)
+        // Residuals in units of their tolerance.
+        func g(_ x: [Double]) throws -> [Double] { zip(try f(x), tolerance).map { $0 / $1 } }
+        var r = try g(x)
         guard r.count == tolerance.count else { throw ShootingError(description: "\(r.count) residuals for \(tolerance.count) tolerances") }
-        func converged(_ r: [Double]) -> Bool { zip(r, tolerance).allSatisfy { abs($0) <= $1 } }
-        func norm(_ r: [Double]) -> Double { zip(r, tolerance).reduce(0) { $0 + ($1.0 / $1.1) * ($1.0 / $1.1) } }
+        func converged(_ r: [Double]) -> Bool { r.allSatisfy { abs($0) <= 1 } }
+        func cost(_ r: [Double]) -> Double { r.reduce(0) { $0 + $1 * $1 } }
+        var lambda = 1e-3
         for _ in 0..<maxIterations {
-            if converged(r) { return (x, r) }
-            // Jacobian column by column.
+            if converged(r) { return (x, zip(r, tolerance).map { $0 * $1 }) }
             var jacobian = [[Double]](repeating: [Double](repeating: 0, count: n), count: r.count)
             for j in 0..<n {
                 var xp = x
                 xp[j] += steps[j]
-                let rp = try f(xp)
+                let rp = try g(xp)
                 for i in 0..<r.count { jacobian[i][j] = (rp[i] - r[i]) / steps[j] }
             }
-            guard let dx = leastSquares(jacobian, r.map { -$0 }) else { throw ShootingError(description: "singular Jacobian at \(x)") }
-            var scale = 1.0
-            var accepted = false
-            for _ in 0..<12 {
-                let trial = zip(x, dx).map { $0 + $1 * scale }
-                if let rt = try? f(trial), norm(rt) < norm(r) {
+            var improved = false
+            for _ in 0..<16 {
+                guard let dx = leastSquares(jacobian, r.map { -$0 }, damping: lambda) else { lambda *= 10; continue }
+                let trial = zip(x, dx).map { $0 + $1 }
+                if let rt = try? g(trial), cost(rt) < cost(r) {
                     x = trial
                     r = rt
-                    accepted = true
+                    lambda = max(lambda / 10, 1e-12)
+                    improved = true
                     break
                 }
-                scale /= 2
+                lambda *= 10
             }
-            if !accepted { break }
+            if !improved { break }
         }
-        if converged(r) { return (x, r) }
-        throw ShootingError(description: "did not converge: residual \(r) (tolerance \(tolerance)) at \(x)")
+        if converged(r) { return (x, zip(r, tolerance).map { $0 * $1 }) }
+        throw ShootingError(description: "did not converge: residual \(zip(r, tolerance).map { $0 * $1 }) (tolerance \(tolerance)) at \(x)")
     }
 
     /// Solves `a·x = b` in the least-squares sense (normal equations, Gaussian elimination with
-    /// partial pivoting); nil when singular.
-    static func leastSquares(_ a: [[Double]], _ b: [Double]) -> [Double]? {
+    /// partial pivoting), the normal matrix's diagonal raised by `damping` times itself
+    /// (Marquardt's scaling); nil when singular.
+    static func leastSquares(_ a: [[Double]], _ b: [Double], damping: Double = 0) -> [Double]? {
         let m = a.count, n = a[0].count
         var ata = [[Double]](repeating: [Double](repeating: 0, count: n), count: n)
         var atb = [Double](repeating: 0, count: n)
@@ -55,6 +60,7 @@ public enum Shooting {
             for j in 0..<n { for k in 0..<m { ata[i][j] += a[k][i] * a[k][j] } }
             for k in 0..<m { atb[i] += a[k][i] * b[k] }
         }
+        for i in 0..<n { ata[i][i] *= 1 + damping }
         // Gaussian elimination.
         var mtx = ata, rhs = atb
         for col in 0..<n {

@@ -25,7 +25,7 @@ struct KernelsBuildCommand: ParsableCommand {
     var missionIDs: [String] = []
 
     @Option(help: "Directory of the JPL Horizons source files.")
-    var sources = "Tests/MissionsTests/Fixtures/horizons"
+    var sources = "Tests/MissionKernelsTests/Fixtures/horizons"
 
     @Option(help: "Output directory (default: missions/ in the resource directory).")
     var out: String?

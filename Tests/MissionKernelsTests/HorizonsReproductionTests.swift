@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+@testable import MissionKernels
+import Ephemeris
+import Missions
+
+/// The repository's files as these tests read them.
+enum Repository {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static func bytes(_ path: String) throws -> [UInt8] {
+        guard let data = FileManager.default.contents(atPath: root.appendingPathComponent(path).path) else {
+            throw RecipeError(description: "\(path) not found from \(root.path)")
+        }
+        return [UInt8](data)
+    }
+
+    static let ephemeris: Ephemeris = {
+        do {
+            let catalogue = try Catalogue(json: bytes("Resources/bodies.json"))
+            let kernel = try PlanetaryKernel(bytes: KernelBuffer(copying: bytes("Resources/de440-1900-2100.bsp")), file: "Resources/de440-1900-2100.bsp")
+            return Ephemeris(catalogue: catalogue, kernel: kernel)
+        } catch { fatalError("DE440: \(error)") }
+    }()
+
+    static let horizons = "Tests/MissionKernelsTests/Fixtures/horizons/"
+}
+
+/// The shipped mission kernels hold their JPL Horizons sources: at every source sample the
+/// kernel's state is the sample's within 1 km (and 1 m/s where the source has velocities) —
+/// except the samples the kernel's provenance file lists as left out (powered flight, seams
+/// between solutions) with its reason, and after moving the samples of a re-anchored encounter
+/// by the offset the provenance records.
+@Suite("Mission kernels reproduce their JPL Horizons sources")
+struct HorizonsReproductionTests {
+    static let missions = ["voyager1", "voyager2", "cassini", "juno", "osirisrex", "artemis2"]
+
+    @Test("within 1 km of every source sample", arguments: missions)
+    func reproduces(_ id: String) throws {
+        let eph = Repository.ephemeris
+        let provenance = try JSONDecoder().decode([SourceProvenance].self, from: Data(Repository.bytes("Resources/missions/\(id).provenance.json")))
+        let kernel = try SPKKernel(bytes: KernelBuffer(copying: Repository.bytes("Resources/missions/\(id).bsp")), file: "\(id).bsp")
+        let bodies = try KernelBodies([kernel])
+        #expect(!provenance.isEmpty)
+        for p in provenance {
+            let excluded = p.excluded.map(\.tdbSeconds)
+            let anchors = p.anchors.compactMap(\.encounter)
+            #expect(anchors.count == p.anchors.count)
+            // Nothing is left out without a reason, and not much is left out.
+            #expect(p.excluded.allSatisfy { !$0.reason.isEmpty })
+            var checked = 0, skipped = 0, worstKm = 0.0, worstKmS = 0.0
+            for file in p.sources {
+                let bytes = try Repository.bytes(Repository.horizons + file)
+                let v = file.hasSuffix(".json") ? try HorizonsVectors.read(json: bytes, name: file, ephemeris: eph) : try HorizonsVectors.read(text: bytes, name: file)
+                for k in v.seconds.indices {
+                    let t = v.seconds[k]
+                    if excluded.contains(where: { abs($0 - t) < 1 }) { skipped += 1; continue }
+                    var sample = OrbitalState(seconds: t, positionKm: v.positionsKm[k], velocityKmS: v.velocitiesKmS?[k] ?? .zero)
+                    for a in anchors { sample = a.corrected(sample) }
+                    let s = try bodies.state(p.naifID, at: TimeScale.instant(tdbSecondsPastJ2000: t), ephemeris: eph)
+                    var position = s.positionKm, velocity = s.velocityKmS
+                    if v.center == .earth {
+                        let e = eph.naifState(399, at: TimeScale.instant(tdbSecondsPastJ2000: t))!
+                        position -= e.positionKm
+                        velocity -= e.velocityKmS
+                    }
+                    let dr = (position - sample.positionKm).length
+                    worstKm = max(worstKm, dr)
+                    if v.velocitiesKmS != nil { worstKmS = max(worstKmS, (velocity - sample.velocityKmS).length) }
+                    checked += 1
+                }
+            }
+            print("\(id)/\(p.vehicle): \(checked) samples within \(String(format: "%.3f", worstKm)) km, \(String(format: "%.4f", worstKmS * 1000)) m/s; \(skipped) left out")
+            #expect(checked > 1_000)
+            #expect(Double(skipped) < 0.01 * Double(checked + skipped), "at most 1% of the samples left out")
+            #expect(worstKm < 1, "\(id): \(worstKm) km")
+            #expect(worstKmS < 1e-3, "\(id): \(worstKmS * 1000) m/s")
+        }
+    }
+}

@@ -1,0 +1,164 @@
+import Foundation
+import HTTPTestSupport
+import Testing
+
+@Suite("GET /v1/missions…")
+struct MissionEndpointsTests {
+    @Test("the list: 11 missions with frames, durations and time scales")
+    func list() throws {
+        let r = try APIServer.get("/v1/missions")
+        #expect(r.status == 200)
+        let missions = r.objects("missions")
+        #expect(missions.count == 11)
+        let apollo11 = missions.first { $0["id"] as? String == "apollo11" }
+        #expect(apollo11?["referenceFrame"] as? String == "geocentric")
+        #expect(number(apollo11?["replayEndHours"]) == 195.3)
+        #expect(number(apollo11?["autoTimeScale"]) == 10_000)
+        #expect(missions.first { $0["id"] as? String == "voyager1" }?["referenceFrame"] as? String == "heliocentric")
+    }
+
+    @Test("detail: events in time order, vehicles with spans and phases; unknown id 404 with the valid ids")
+    func detail() throws {
+        let j = try APIServer.get("/v1/missions/apollo11").json
+        let events = j["events"] as? [[String: Any]] ?? []
+        #expect(events.count == 9)
+        let times = events.compactMap { number($0["t"]) }
+        #expect(times == times.sorted())
+        #expect(events.allSatisfy { $0["name"] is String && $0["detail"] is String && $0["showLabel"] is Bool })
+        let vehicles = j["vehicles"] as? [[String: Any]] ?? []
+        #expect(vehicles.compactMap { $0["id"] as? String } == ["saturn_v", "csm_columbia", "lm_eagle"])
+        let missing = try APIServer.get("/v1/missions/apollo12")
+        #expect(missing.status == 404)
+        #expect((missing.json["validIds"] as? [String])?.contains("apollo11") == true)
+    }
+
+    @Test("telemetry: Columbia 110 km above the Moon at T+80 h, Eagle on the surface at T+105 h; t or date")
+    func telemetry() throws {
+        let at80 = try APIServer.get("/v1/missions/apollo11/telemetry?t=80").json
+        #expect(at80["met"] as? String == "T+03:08:00:00")
+        #expect(at80["date"] as? String == "1969-07-19T21:32:00Z")
+        let columbia = (at80["vehicles"] as? [[String: Any]])?.first { $0["id"] as? String == "csm_columbia" }
+        #expect(columbia?["phase"] as? String == "moonOrbit")
+        let d = number(columbia?["distanceKm"]) ?? 0
+        #expect(d > 350_000 && d < 420_000)
+        #expect((vector(columbia?["position"])?.length ?? 0) - d < 1e-6)
+        // Physical figures relative to the Moon: 110 km up at the circular speed.
+        #expect(abs((number(columbia?["moonDistanceKm"]) ?? 0) - 1_847.4) < 0.1)
+        #expect(abs((number(columbia?["altitudeKm"]) ?? 0) - 110) < 0.1)
+        #expect(abs((number(columbia?["moonSpeedKmS"]) ?? 0) - 1.63) < 0.05)
+        #expect((at80["lastEvent"] as? [String: Any])?["name"] as? String == "LOI")
+        let at105 = try APIServer.get("/v1/missions/apollo11/telemetry?t=105").json
+        let eagle = (at105["vehicles"] as? [[String: Any]])?.first { $0["id"] as? String == "lm_eagle" }
+        #expect(eagle?["phase"] as? String == "moonLanding")
+        #expect((number(eagle?["altitudeKm"]) ?? 1) < 1e-6)
+        #expect((number(eagle?["moonSpeedKmS"]) ?? 1) < 0.005)
+        // Far from the Moon the Moon-relative members are null.
+        let coast = (try APIServer.get("/v1/missions/apollo11/telemetry?t=10").json["vehicles"] as? [[String: Any]])?.first
+        #expect(coast?["moonDistanceKm"] is NSNull && coast?["altitudeKm"] is NSNull && coast?["moonSpeedKmS"] is NSNull)
+        let byDate = try APIServer.get("/v1/missions/apollo11/telemetry?date=1969-07-19T21:32:00Z")
+        #expect(byDate.body == (try APIServer.get("/v1/missions/apollo11/telemetry?t=80")).body)
+        // Mission time is elapsed TT: a date across leap seconds comes back as itself.
+        let cassini = try APIServer.get("/v1/missions/cassini/telemetry?date=2004-07-01T00:00:00Z").json
+        #expect(cassini["date"] as? String == "2004-07-01T00:00:00Z")
+        let end = try APIServer.get("/v1/missions/voyager2").json
+        let lastDate = try APIServer.get("/v1/missions/voyager2/telemetry?t=\(number(end["replayEndHours"]) ?? 0)").json["date"] as? String ?? ""
+        #expect(try APIServer.get("/v1/missions/voyager2/telemetry?date=\(lastDate)").status == 200)
+        #expect(try APIServer.get("/v1/missions/apollo11/telemetry?t=0x10").status == 400)
+        #expect(try APIServer.get("/v1/missions/apollo11/trajectory?samples=%2B5").status == 400)
+        let helio = try APIServer.get("/v1/missions/voyager1/telemetry?t=20000").json
+        let v = (helio["vehicles"] as? [[String: Any]])?.first
+        #expect(v?["frame"] as? String == "heliocentric")
+        #expect((number(v?["distanceAU"]) ?? 0) > 1)
+    }
+
+    @Test("bad mission requests are 400 problems naming the parameter and the range", arguments: [
+        ("telemetry?t=105001", "t"), ("telemetry?t=-1", "t"), ("telemetry?t=abc", "t"), ("telemetry?t=abc&date=1969-07-17", "t"),
+        ("telemetry?date=2020-13-01", "date"), ("trajectory?samples=1", "samples"), ("trajectory?samples=20001", "samples"),
+        ("trajectory?frame=galactic", "frame"), ("events?at=1&from=abc", "from"), ("events?at=-1", "at"),
+        ("events?at=105001", "at"), ("framing?aspect=0", "aspect"), ("framing?t=105001", "t"), ("stream?speed=0", "speed"),
+        ("stream?speed=2e8", "speed"), ("stream?rate=0", "rate"), ("stream?rate=31", "rate"), ("stream?from=105001", "from"),
+        ("telemetry?x=1", "x"),
+    ])
+    func badRequests(path: String, parameter: String) throws {
+        let r = try APIServer.get("/v1/missions/apollo11/\(path)")
+        #expect(r.status == 400, "\(path): \(r.bodyText)")
+        #expect(r.json["parameter"] as? String == parameter, "\(path): \(r.bodyText)")
+        if path.hasPrefix("telemetry?t=105001") { #expect((r.json["accepted"] as? String)?.contains("0…105000") == true) }
+    }
+
+    @Test("times past the end or before launch, and overlapping parameters, are answered")
+    func everyValidCombination() throws {
+        let over = try APIServer.get("/v1/missions/apollo11/telemetry?t=500")
+        #expect(over.status == 200 && (over.json["vehicles"] as? [Any])?.isEmpty == true)
+        #expect((over.json["lastEvent"] as? [String: Any])?["name"] as? String == "Splashdown" && over.json["nextEvent"] is NSNull)
+        let byDate = try APIServer.get("/v1/missions/apollo11/telemetry?t=1&date=1969-07-17T13:32:00Z").json
+        #expect(number(byDate["t"]).map { abs($0 - 24) < 1e-9 } == true, "date decides over t")
+        let before = try APIServer.get("/v1/missions/apollo11/telemetry?date=1969-07-16T12:32:00Z").json
+        #expect(number(before["t"]).map { abs($0 + 1) < 1e-9 } == true)
+        #expect((before["met"] as? String) == "T-00:01:00:00" && (before["nextEvent"] as? [String: Any])?["name"] as? String == "Launch")
+        #expect(try APIServer.get("/v1/missions/apollo11/telemetry?date=2026-01-01").status == 200)
+        #expect(try APIServer.get("/v1/missions/apollo11/events?from=10&to=5").objects("events").isEmpty)
+        let at = try APIServer.get("/v1/missions/apollo11/events?at=1&from=0&to=200").json
+        #expect(number(at["at"]) == 1 && at["events"] == nil, "at decides over the window")
+        #expect(try APIServer.get("/v1/missions/apollo11/events?at=999").json["nextEvent"] is NSNull)
+        #expect(try APIServer.get("/v1/missions/apollo11/framing?t=1000").status == 200)
+        let past = try APIServer.get("/v1/missions/apollo11/stream?from=999")
+        #expect(past.status == 204 && past.body.isEmpty)
+    }
+
+    @Test("events: from/to window and the at lookup")
+    func events() throws {
+        let window = try APIServer.get("/v1/missions/apollo11/events?from=100&to=130").objects("events")
+        #expect(window.compactMap { $0["name"] as? String } == ["LM Undock", "Eagle Landing", "First Step", "LM Ascent"])
+        let at = try APIServer.get("/v1/missions/apollo11/events?at=100").json
+        #expect((at["lastEvent"] as? [String: Any])?["name"] as? String == "LOI")
+        #expect((at["nextEvent"] as? [String: Any])?["name"] as? String == "LM Undock")
+        #expect((at["visibleLabels"] as? [[String: Any]])?.isEmpty == false)
+    }
+
+    @Test("trajectory: every vehicle or one, times ascending, colours, scene frame; the cache serves the same bytes")
+    func trajectory() throws {
+        let r = try APIServer.get("/v1/missions/apollo11/trajectory?samples=64")
+        #expect(r.status == 200)
+        #expect(r.json["units"] as? String == "km")
+        let vehicles = r.objects("vehicles")
+        #expect(vehicles.count == 3)
+        for v in vehicles {
+            let times = v["times"] as? [Double] ?? []
+            #expect(times.count == 64 && times == times.sorted())
+            #expect((v["positions"] as? [[Double]])?.count == 64)
+            #expect((v["colors"] as? [[Double]])?.first == [1, 1, 1]) // white at launch
+        }
+        // Computed (SQLite miss), then from the SQLite samples (memory tier emptied, as after a
+        // restart), then from the in-memory body: the same bytes every time.
+        let url = "/v1/missions/perseverance/trajectory?samples=200&vehicle=perseverance&frame=scene"
+        let before = APIServer.cache.statistics
+        let one = try APIServer.get(url)
+        APIServer.services.responses.removeAll()
+        let fromSQLite = try APIServer.get(url)
+        let memoryHits = APIServer.services.responses.statistics.hits
+        let fromMemory = try APIServer.get(url)
+        #expect(one.status == 200, "\(one.bodyText)")
+        #expect(one.body == fromSQLite.body && one.body == fromMemory.body)
+        #expect(one.json["sceneOrigin"] as? String == "sun")
+        let after = APIServer.cache.statistics
+        #expect(after.misses >= before.misses + 1)
+        #expect(after.hits >= before.hits + 1)
+        #expect(APIServer.services.responses.statistics.hits >= memoryHits + 1)
+        let unknown = try APIServer.get("/v1/missions/apollo11/trajectory?vehicle=enterprise")
+        #expect(unknown.status == 404 && (unknown.json["validIds"] as? [String])?.contains("lm_eagle") == true)
+    }
+
+    @Test("framing: the seeds' follow camera for lunar missions (wider for portrait), overview for heliocentric ones")
+    func framing() throws {
+        let wide = try APIServer.get("/v1/missions/apollo11/framing?aspect=2").json
+        #expect(wide["mode"] as? String == "follow")
+        #expect(number(wide["elevationRad"]) == 0.3)
+        let radius = number(wide["radius"]) ?? 0
+        #expect(abs((number(wide["distance"]) ?? 0) - max(radius * 1.4 / tan(Double.pi / 6), 1.5)) < 1e-9)
+        let tall = try APIServer.get("/v1/missions/apollo11/framing?aspect=0.5").json
+        #expect(abs((number(tall["distance"]) ?? 0) - max(radius * 1.4 / (tan(Double.pi / 6) * 0.5), 1.5)) < 1e-9)
+        let voyager = try APIServer.get("/v1/missions/voyager1/framing").json
+        #expect(voyager["mode"] as? String == "overview")
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import HTTPTestSupport
+import Scene
+@testable import SolarSystemAPI
+import Testing
+
+@Suite("GET /v1/views/system.{svg,ppm,png}")
+struct ViewEndpointsTests {
+    @Test("SVG: well-formed XML with a viewBox, every planet's label and the date caption")
+    func svg() throws {
+        let r = try APIServer.get("/v1/views/system.svg?date=2026-11-22&width=1280&height=720")
+        #expect(r.status == 200)
+        #expect(r.header("content-type")?.hasPrefix("image/svg+xml") == true)
+        #expect(r.header("cache-control") == "public, max-age=31536000, immutable")
+        let parser = XMLParser(data: Data(r.body))
+        #expect(parser.parse(), "\(parser.parserError.map { "\($0)" } ?? "")")
+        let text = r.bodyText
+        #expect(text.contains("viewBox=\"0 0 1280 720\""))
+        for name in ["Mercury", "Venus", "Earth", "Mars", "Jupiter", "Saturn", "Uranus", "Neptune"] {
+            #expect(text.contains(">\(name)<"), "\(name) label")
+        }
+        #expect(text.contains("2026-11-22"))
+        #expect(!text.contains("href=\"http"))
+    }
+
+    @Test("an orbit camera inside a body is moved back along its line of sight to 5 % beyond the surface")
+    func cameraMovedOutOfABody() throws {
+        let services = APIServer.services
+        let q = try ViewQuery.parse(date: "2026-11-22", width: "64", height: "48", focus: "earth", mission: nil, t: nil,
+                                    azimuth: "0.3", elevation: "0.2", distance: "0.05", labels: nil, services: services)
+        let earth = try #require(services.layout.bodies(services.ephemeris.snapshot(at: q.request.instant)).first { $0.id == .earth })
+        guard case let .orbit(target, azimuth, elevation, distance?) = q.request.camera else { Issue.record("not an orbit camera"); return }
+        #expect(target == .earth && azimuth == 0.3 && elevation == 0.2)
+        #expect(abs(distance - earth.radius * 1.05) < 1e-12)
+        // Outside every body already: unchanged.
+        let far = try ViewQuery.parse(date: "2026-11-22", width: "64", height: "48", focus: "earth", mission: nil, t: nil,
+                                      azimuth: "0.3", elevation: "0.2", distance: "3", labels: nil, services: services)
+        #expect(far.request.camera == .orbit(target: .earth, azimuthRad: 0.3, elevationRad: 0.2, distance: 3))
+        #expect(try APIServer.get("/v1/views/system.svg?date=2026-11-22&distance=5e-324&width=64&height=48").status == 200)
+    }
+
+    @Test("pan: the orbit camera around the Sun moved by Mars's scene position draws Mars's orbit camera; zero is no pan; bad values get 400 naming pan")
+    func pan() throws {
+        let scene = try APIServer.get("/v1/scene?date=2026-11-22")
+        let mars = try #require(scene.objects("bodies").first { $0["id"] as? String == "mars" })
+        let p = try #require(vector(mars["position"]))
+        func circles(_ r: RawResponse) -> [String: String] {
+            var out: [String: String] = [:]
+            for m in r.bodyText.matches(of: /<circle id="body-([a-z0-9]+)" cx="([-0-9.]+)" cy="([-0-9.]+)"/) { out[String(m.1)] = "\(m.2),\(m.3)" }
+            return out
+        }
+        let camera = "date=2026-11-22&width=800&height=450&azimuth=0.3&elevation=0.5&distance=20"
+        let around = try APIServer.get("/v1/views/system.svg?\(camera)&focus=mars")
+        let panned = try APIServer.get("/v1/views/system.svg?\(camera)&pan=\(p.x),\(p.y),\(p.z)")
+        #expect(around.status == 200 && panned.status == 200)
+        let a = circles(around), b = circles(panned)
+        #expect(a.count >= 8 && a == b, "\(a.count) bodies around Mars, \(b.count) panned; differing: \(a.filter { b[$0.key] != $0.value }.keys.sorted())")
+        #expect(a != circles(try APIServer.get("/v1/views/system.svg?\(camera)")), "without the pan the picture differs")
+        let zero = try APIServer.get("/v1/views/system.svg?\(camera)&pan=0,-0,0e0")
+        let none = try APIServer.get("/v1/views/system.svg?\(camera)")
+        #expect(zero.body == none.body && zero.header("etag") == none.header("etag"))
+        for bad in ["1,2", "1,2,3,4", "a,b,c", "1,,3", "10001,0,0", "0,0,-1e5", "nan,0,0", "0x1,0,0", ""] {
+            let r = try APIServer.get("/v1/views/system.png?date=2026-11-22&pan=\(bad)")
+            #expect(r.status == 400 && r.json["parameter"] as? String == "pan", "pan=\(bad): \(r.status) \(r.bodyText)")
+        }
+    }
+
+    @Test("with mission, date decides over t; t without mission has no effect; any mission time is drawn")
+    func missionTimeAndDate() throws {
+        let dated = try APIServer.get("/v1/views/system.svg?mission=apollo11&t=5&date=1969-07-20T20:17:00Z&width=200&height=100")
+        #expect(dated.status == 200 && dated.bodyText.contains("1969-07-20 20:17"))
+        #expect(dated.bodyText.contains("Columbia"), "the mission is drawn")
+        let plain = try APIServer.get("/v1/views/system.svg?t=5&date=2026-01-01&width=200&height=100")
+        let same = try APIServer.get("/v1/views/system.svg?date=2026-01-01&width=200&height=100")
+        #expect(plain.status == 200 && plain.bodyText == same.bodyText)
+        #expect(try APIServer.get("/v1/views/system.svg?mission=apollo11&t=500&width=64&height=48").status == 200)
+    }
+
+    @Test("PNG: signature, IHDR at the requested size; PPM: exact header and byte count")
+    func raster() throws {
+        let png = try APIServer.get("/v1/views/system.png?date=2026-11-22&focus=saturn&width=320&height=200")
+        #expect(png.status == 200 && png.header("content-type") == "image/png")
+        let b = png.body
+        #expect(Array(b.prefix(8)) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+        #expect(String(decoding: b[12..<16], as: UTF8.self) == "IHDR")
+        func be32(_ i: Int) -> Int { Int(b[i]) << 24 | Int(b[i + 1]) << 16 | Int(b[i + 2]) << 8 | Int(b[i + 3]) }
+        #expect(be32(16) == 320 && be32(20) == 200)
+        #expect(String(decoding: b.suffix(8).prefix(4), as: UTF8.self) == "IEND")
+        let ppm = try APIServer.get("/v1/views/system.ppm?date=2026-11-22&width=64&height=48")
+        let header = Array("P6\n64 48\n255\n".utf8)
+        #expect(Array(ppm.body.prefix(header.count)) == header)
+        #expect(ppm.body.count == header.count + 64 * 48 * 3)
+    }
+
+    @Test("a mission view: Apollo 11 at T+76 h carries its trajectory and vehicle labels; cached answers are identical")
+    func mission() throws {
+        let r = try APIServer.get("/v1/views/system.svg?mission=apollo11&t=76")
+        #expect(r.status == 200)
+        #expect(r.bodyText.contains("Columbia"))
+        #expect(r.bodyText.contains("1969-07-19"))
+        let again = try APIServer.get("/v1/views/system.svg?mission=apollo11&t=76")
+        #expect(again.body == r.body && again.header("etag") == r.header("etag"))
+    }
+
+    @Test("two large rasters asked at once are both served, one at a time, while a small one is not held up")
+    func largeRendersQueue() async throws {
+        // Enough workers that the heavy lane could run both at once: only the gate serialises them.
+        let server = try TestServer(configure: { $0.workerPoolSize = 4 }) { V1API(services: APIServer.services).register(on: $0) }
+        defer { server.stop() }
+        let gate = APIServer.services.largeRenders
+        let peakBefore = gate.peak
+        let sizes = [(2050, 2049), (2049, 2050)]
+        let results = try await withThrowingTaskGroup(of: Int.self) { g in
+            for (w, h) in sizes {
+                g.addTask { try server.get("/v1/views/system.ppm?date=2026-11-22&width=\(w)&height=\(h)&labels=none").status }
+            }
+            // A small picture meanwhile: it does not wait for the large ones.
+            g.addTask { try server.get("/v1/views/system.png?date=2026-11-23&width=64&height=64&labels=none").status }
+            var out: [Int] = []
+            for try await r in g { out.append(r) }
+            return out
+        }
+        #expect(results == [200, 200, 200])
+        #expect(gate.peak == 1 && peakBefore <= 1, "large renders in progress at once: \(gate.peak)")
+        #expect(gate.active == 0)
+    }
+
+    @Test("bad views are 400 problems with the reason; unknown mission 404", arguments: [
+        ("width=8", "width", 400), ("height=5000", "height", 400), ("width=abc", "width", 400), ("focus=vulcan", "focus", 400),
+        ("mission=apollo11&t=105001", "t", 400), ("mission=apollo11&t=abc", "t", 400), ("t=-1", "t", 400),
+        ("elevation=2", "elevation", 400), ("distance=-1", "distance", 400), ("labels=planets,comets", "labels", 400),
+        ("distance=0", "distance", 400), ("mission=apollo12", "mission", 404), ("zoom=2", "zoom", 400),
+    ])
+    func badViews(query: String, parameter: String, status: Int) throws {
+        let r = try APIServer.get("/v1/views/system.png?date=2026-11-22&\(query)".replacingOccurrences(of: "date=2026-11-22&mission", with: "mission"))
+        #expect(r.status == status, "\(query): \(r.bodyText)")
+        #expect(r.json["parameter"] as? String == parameter, "\(query): \(r.bodyText)")
+    }
+}
