@@ -76,6 +76,8 @@ public enum MissionKernelBuilder {
         case "’", "‘": "'"
         case "“", "”": "\""
         case "°": "d"
+        case "²": "2"
+        case "³": "3"
         default: "?"
         }
     }

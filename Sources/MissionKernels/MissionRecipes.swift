@@ -28,6 +28,7 @@ public enum MissionRecipes {
             ("horizons-osiris_1d.json", "1-day"), ("horizons-osiris_launch_10m.json", "10-min"), ("horizons-osiris_earth_flyby_10m.json", "10-min"),
             ("horizons-osiris_tag_1m.json", "1-min"), ("horizons-osiris_sample_return_10m.json", "10-min"),
         ], pad: .slc41),
+        PerseveranceRecipe(),
     ] }
 
     public static func recipe(_ id: String) -> (any MissionRecipe)? { all.first { $0.missionID == id } }

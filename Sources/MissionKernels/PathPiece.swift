@@ -25,6 +25,18 @@ public struct PathPiece {
     public let maxStepSeconds: Double
     /// The path: heliocentric ecliptic J2000, km and km/s.
     public let state: (Double) throws -> OrbitalState
+    /// The interpolation tolerance of this piece, km, where it must be tighter (or may be
+    /// looser) than the assembly's: a copy of a source kernel held to its states. Nil: the
+    /// assembly's.
+    public var toleranceKm: Double?
+    /// States per Hermite window of this piece's segment (nil: the assembly's). A copy of
+    /// states whose velocities are not the derivative of their positions (a rover's
+    /// localizations, stored at rest) uses 2: cubic Hermite between neighbours, so the
+    /// kernel runs from one state to the next and never overshoots.
+    public var window: Int?
+    /// Every required epoch becomes a node (a source's own states copied as they are), not
+    /// only those the path needs.
+    public var keepsEveryRequiredEpoch = false
 
     public init(name: String, notes: [String] = [], startSeconds: Double, endSeconds: Double, center: Int, frame: Int = 1,
                 requiredSeconds: [Double] = [], maxStepSeconds: Double = 86_400, state: @escaping (Double) throws -> OrbitalState) {
@@ -91,6 +103,8 @@ public struct KernelAssembly: Sendable {
                 return OrbitalState(seconds: s.seconds, positionKm: rbf, velocityKmS: mt * (v - rate))
             }
         }
+        let window = piece.window ?? self.window
+        let toleranceKm = piece.toleranceKm ?? self.toleranceKm
         let checkpoints = piece.requiredSeconds.filter { $0 > piece.startSeconds && $0 < piece.endSeconds }
         // The ends, and at least one node per `maxStepSeconds` (on a data sample where one is
         // near, so the kernel keeps the data's own states).
@@ -104,6 +118,13 @@ public struct KernelAssembly: Sendable {
             if pick > epochs[epochs.count - 1] { epochs.append(pick) }
         }
         if piece.endSeconds > epochs[epochs.count - 1] { epochs.append(piece.endSeconds) }
+        if piece.keepsEveryRequiredEpoch {
+            var all: [Double] = []
+            for t in (epochs + checkpoints).sorted() where all.last.map({ t - $0 > 1e-6 }) ?? true { all.append(t) }
+            // The piece's end stays its last node (a checkpoint a microsecond before it gives way).
+            if all[all.count - 1] != piece.endSeconds { all[all.count - 1] = piece.endSeconds }
+            epochs = all
+        }
         let nodes: [OrbitalState]
         do {
             nodes = try HermiteNodes.fit(required: epochs, checkpoints: checkpoints, window: window, toleranceKm: toleranceKm) { t in try transform(try piece.state(t)) }
