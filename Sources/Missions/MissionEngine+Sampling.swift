@@ -64,6 +64,9 @@ extension MissionEngine {
     /// would otherwise put one point in each month and cut every flyby).
     static let evenShare = 0.35
 
+    /// The shortest pilot interval the sampler halves (a minute).
+    static let refineLimitHours = 1.0 / 60
+
     public func sample(_ track: VehicleTrack, count: Int, frame: TrajectoryFrame) throws(MissionQueryError) -> Trajectory {
         let times = try sampleTimes(track, count: count)
         let span = lineSpanHours(track)
@@ -90,24 +93,51 @@ extension MissionEngine {
     }
 
     /// `count` times over the line's span, first and last on its ends: a pilot pass over the
-    /// kernels' velocities measures how fast the path turns, and the times are spread so each
-    /// interval carries the same share of (time + turning).
+    /// kernels' velocities measures how fast the path turns (halving the intervals that turn
+    /// more than one sample's share), and the times are spread so each interval carries the
+    /// same share of (time + turning).
     func sampleTimes(_ track: VehicleTrack, count: Int) throws(MissionQueryError) -> [Double] {
         let span = lineSpanHours(track)
         let (t0, t1) = (span.lowerBound, span.upperBound)
         guard t1 > t0 else { return [Double](repeating: t0, count: count) }
         let pilot = max(64, min(2_048, count))
-        var grid: [Double] = []
-        grid.reserveCapacity(pilot + 1)
-        for k in 0...pilot { grid.append(k == pilot ? t1 : t0 + (t1 - t0) * Double(k) / Double(pilot)) }
-        var directions: [Vector3] = []
-        directions.reserveCapacity(grid.count)
-        for t in grid {
+        func direction(_ t: Double) throws(MissionQueryError) -> Vector3 {
             let s = try state(track, atHours: t)
             // Turning relative to the frame's centre: the Earth for lunar missions, else the Sun.
             let v = mission.referenceFrame == .geocentric ? s.velocityKmS - (ephemeris.naifState(399, at: s.instant)?.velocityKmS ?? .zero) : s.velocityKmS
-            directions.append(v.normalized)
+            return v.normalized
         }
+        func angle(_ a: Vector3, _ b: Vector3) -> Double { acos(max(-1, min(1, a.dot(b)))) }
+        var coarse: [(t: Double, d: Vector3)] = []
+        coarse.reserveCapacity(pilot + 1)
+        for k in 0...pilot {
+            let t = k == pilot ? t1 : t0 + (t1 - t0) * Double(k) / Double(pilot)
+            coarse.append((t, try direction(t)))
+        }
+        // A flyby turns the path within hours, a pilot interval may span weeks: where one turns
+        // through more than a turning sample's share, it is halved (down to a minute) so the
+        // samples go to the hours that turn, not across the whole interval, where a line drawn
+        // through them would cut the magnified planet.
+        let coarseTurn = zip(coarse, coarse.dropFirst()).reduce(0) { $0 + angle($1.0.d, $1.1.d) }
+        let share = coarseTurn / (Double(count) * (1 - Self.evenShare))
+        var evaluations = 0
+        let maxEvaluations = 8 * (count + pilot)
+        var grid: [Double] = [t0]
+        var directions: [Vector3] = [coarse[0].d]
+        grid.reserveCapacity(pilot + 1)
+        directions.reserveCapacity(pilot + 1)
+        func fill(_ a: (t: Double, d: Vector3), _ b: (t: Double, d: Vector3)) throws(MissionQueryError) {
+            if share > 0, angle(a.d, b.d) > share, b.t - a.t > Self.refineLimitHours, evaluations < maxEvaluations {
+                let m = (t: (a.t + b.t) / 2, d: try direction((a.t + b.t) / 2))
+                evaluations += 1
+                try fill(a, m)
+                try fill(m, b)
+            } else {
+                grid.append(b.t)
+                directions.append(b.d)
+            }
+        }
+        for k in 1..<coarse.count { try fill(coarse[k - 1], coarse[k]) }
         var turning: [Double] = [0]
         for k in 1..<grid.count {
             let c = max(-1, min(1, directions[k - 1].dot(directions[k])))

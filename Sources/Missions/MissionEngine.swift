@@ -21,6 +21,8 @@ public struct VehicleTrack: Sendable {
     public let vehicle: Vehicle
     /// Hours from launch the kernels cover the vehicle to, continuously from its start.
     public let dataEndHours: Double
+    /// The kernels' span that covers the vehicle from its start, TDB seconds past J2000.
+    let dataSeconds: ClosedRange<Double>
     /// Beyond ``dataEndHours``: a two-body arc about the centre from the last covered state.
     let extrapolation: Extrapolation?
 
@@ -148,15 +150,15 @@ public struct MissionEngine: Sendable {
         let spans = kernels.coverage(of: v.naifID)
         let start = launchSeconds + v.startHours * 3600
         // A second's slack: the kernels' epochs and the data's dates are rounded differently.
-        guard let span = spans.first(where: { $0.lowerBound <= start + 1 && $0.upperBound >= start }) else {
+        guard let span = spans.first(where: { $0.lowerBound <= start + edgeSlackSeconds && $0.upperBound >= start }) else {
             throw fail("vehicle \"\(v.id)\" (NAIF \(v.naifID)) is not in the kernels at its start, \(KernelBodyError.date(start)); they cover it \(KernelBodyError.list(spans)) (mission kernels: \(mission.kernels.joined(separator: ", ")))")
         }
         let dataEndHours = (span.upperBound - launchSeconds) / 3600
-        if let end = v.endHours, dataEndHours < end - 1.0 / 3600 {
+        if let end = v.endHours, dataEndHours < end - edgeSlackSeconds / 3600 {
             throw fail("vehicle \"\(v.id)\" (NAIF \(v.naifID)) is in the kernels only to \(KernelBodyError.date(span.upperBound)), before its end \(KernelBodyError.date(launchSeconds + end * 3600)); covered: \(KernelBodyError.list(spans))")
         }
         guard v.endHours == nil, let center = v.extrapolation else {
-            return VehicleTrack(vehicle: v, dataEndHours: min(dataEndHours, v.endHours ?? dataEndHours), extrapolation: nil)
+            return VehicleTrack(vehicle: v, dataEndHours: min(dataEndHours, v.endHours ?? dataEndHours), dataSeconds: span, extrapolation: nil)
         }
         // The last covered state, relative to the centre, starts the two-body arc.
         let t = TimeScale.instant(tdbSecondsPastJ2000: span.upperBound)
@@ -172,7 +174,7 @@ public struct MissionEngine: Sendable {
                             epochHours: dataEndHours)
         let about = center == .solarSystemBarycentre ? "the solar-system barycentre" : NAIFBody.name(center.naifID)
         let source = "two-body extrapolation about \(about) from the last state of \(state.segment.name) (\(t.iso8601))"
-        return VehicleTrack(vehicle: v, dataEndHours: dataEndHours, extrapolation: .init(center: center, arc: arc, source: source))
+        return VehicleTrack(vehicle: v, dataEndHours: dataEndHours, dataSeconds: span, extrapolation: .init(center: center, arc: arc, source: source))
     }
 
     /// GM of an extrapolation centre: the whole solar system's for its barycentre.
@@ -224,13 +226,31 @@ public struct MissionEngine: Sendable {
                                 source: x.source, extrapolated: true)
         }
         do {
-            let s = try kernels.state(track.vehicle.naifID, at: at, ephemeris: ephemeris)
+            let s = try kernels.state(track.vehicle.naifID, at: Self.dataInstant(track, seconds: launchSeconds + t * 3600) ?? at, ephemeris: ephemeris)
             return VehicleState(timeHours: t, instant: at, heliocentricKm: s.positionKm, velocityKmS: s.velocityKmS,
                                 source: Self.describe(s.segment), extrapolated: false)
         } catch {
             throw .notCovered(mission: mission.id, vehicle: track.vehicle.id, detail: "\(error)")
         }
     }
+
+    /// Where to read the kernels for an instant at most ``edgeSlackSeconds`` outside the
+    /// vehicle's data (nil: inside it, or truly outside). A vehicle starts and ends where its
+    /// data do, but hours → seconds → instant → seconds lands an ulp or two (1e-7 s) either side
+    /// of those edges, and ``track(_:field:mission:launchSeconds:kernels:ephemeris:)`` allows a
+    /// second between the data's edges and the dates: such instants are read a microsecond
+    /// inside the data (an ulp-safe margin, centimetres at orbital speeds).
+    static func dataInstant(_ track: VehicleTrack, seconds: Double) -> Instant? {
+        let span = track.dataSeconds, margin = 1e-6
+        guard seconds < span.lowerBound + margin || seconds > span.upperBound - margin,
+              seconds > span.lowerBound - edgeSlackSeconds, seconds < span.upperBound + edgeSlackSeconds,
+              span.upperBound - span.lowerBound > 2 * margin else { return nil }
+        return TimeScale.instant(tdbSecondsPastJ2000: min(max(seconds, span.lowerBound + margin), span.upperBound - margin))
+    }
+
+    /// How far a vehicle's start or end may lie outside its data (the kernels' epochs and the
+    /// data's dates are rounded differently).
+    static let edgeSlackSeconds = 1.0
 
     /// "JPL Horizons -32 30-min (voyager2.bsp)".
     static func describe(_ e: KernelBodies.Entry) -> String {
