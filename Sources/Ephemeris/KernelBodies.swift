@@ -117,10 +117,18 @@ public final class KernelBodies: Sendable {
         return out
     }
 
-    /// The segment that places `id` at `seconds`, nil where none covers it.
+    /// How far outside a segment's span an instant may fall and still be placed by it: a
+    /// mission event at a segment's first instant, converted from UTC, can land a few
+    /// microseconds before it.
+    public static let boundaryToleranceSeconds = 1e-3
+
+    /// The segment that places `id` at `seconds`, nil where none covers it (within
+    /// ``boundaryToleranceSeconds`` of its ends).
     public func segment(of id: Int, at seconds: Double) -> Entry? {
         guard let list = entries[id] else { return nil }
         for e in list where e.covers(seconds) { return e }
+        let tolerance = Self.boundaryToleranceSeconds
+        for e in list where e.covers(seconds - tolerance) || e.covers(seconds + tolerance) { return e }
         return nil
     }
 

@@ -26,8 +26,24 @@ public struct ArtemisRecipe: MissionRecipe {
         let model = try GravityModel(ephemeris: eph, center: .earth, perturbers: [.sun, .moon, .venus, .mars, .jupiter, .saturn], zonalDegree: 4)
         let dop = DormandPrince853()
         let muE = GravityConstants.earthGM
-        // Velocities from the two-point boundary problems, one per interval.
         var p = data.positionsKm, t = data.seconds
+        var provenance = SourceProvenance(vehicle: vehicle.id, naifID: data.naifID ?? vehicle.naifID, sources: [file])
+        // Burns inside the data (trans-lunar injection): the samples taken while the engine
+        // fired are left out; the interval that then holds the whole burn is flown as coasts
+        // on either side of one impulse at the burn's middle.
+        let burnPhases = vehicle.phases.filter { $0.kind == .powered }
+            .map { c.seconds(hours: $0.startHours)...c.seconds(hours: $0.endHours) }
+            .filter { $0.lowerBound > t[0] && $0.upperBound < t[t.count - 1] }
+        for burn in burnPhases {
+            while let k = t.firstIndex(where: { burn.contains($0) }) {
+                provenance.exclude(t[k], "in powered flight (a listed burn from \(TimeScale.instant(tdbSecondsPastJ2000: burn.lowerBound).iso8601) to \(TimeScale.instant(tdbSecondsPastJ2000: burn.upperBound).iso8601))")
+                p.remove(at: k)
+                t.remove(at: k)
+            }
+        }
+        /// Whether the interval from sample i to i + 1 holds a burn.
+        func holdsBurn(_ i: Int) -> Bool { burnPhases.contains { $0.lowerBound >= t[i] && $0.upperBound <= t[i + 1] } }
+        // Velocities from the two-point boundary problems, one per interval.
         func boundary(_ i: Int, _ j: Int) throws -> (start: Vector3, end: Vector3) {
             let dt = t[j] - t[i]
             guard let guess = KeplerArc.lambert(mu: muE, from: p[i], to: p[j], seconds: dt, longWay: false) else {
@@ -51,11 +67,10 @@ public struct ArtemisRecipe: MissionRecipe {
         func powered(_ s: Double) -> Bool {
             vehicle.phases.contains { $0.kind == .powered && c.seconds(hours: $0.startHours) - 600 <= s && c.seconds(hours: $0.endHours) + 600 >= s }
         }
-        var provenance = SourceProvenance(vehicle: vehicle.id, naifID: data.naifID ?? vehicle.naifID, sources: [file])
         var excludedNotes: [Double: Int] = [:]
         while true {
             var worst: (index: Int, accel: Double)?
-            for i in 1..<(p.count - 1) where !powered(t[i]) {
+            for i in 1..<(p.count - 1) where !powered(t[i]) && !holdsBurn(i - 1) && !holdsBurn(i) {
                 let accel = (arcs[i - 1].end - arcs[i].start).length / ((t[i + 1] - t[i - 1]) / 2)
                 if accel > limit, accel > worst?.accel ?? 0 { worst = (i, accel) }
             }
@@ -71,14 +86,16 @@ public struct ArtemisRecipe: MissionRecipe {
         var worstJump = (seconds: 0.0, kmS: 0.0)
         for i in 0..<p.count {
             let v: Vector3
-            if i == 0 { v = arcs[0].start } else if i == p.count - 1 { v = arcs[i - 1].end } else {
+            // Beside a burn, the velocity of the coast on the sample's other side.
+            if i == 0 || (i < p.count - 1 && holdsBurn(i - 1)) { v = arcs[i].start } else if i == p.count - 1 || holdsBurn(i) { v = arcs[i - 1].end } else {
                 v = (arcs[i - 1].end + arcs[i].start) * 0.5
                 let jump = (arcs[i - 1].end - arcs[i].start).length
                 if jump > worstJump.kmS { worstJump = (t[i], jump) }
             }
             samples.append(OrbitalState(seconds: t[i], positionKm: p[i], velocityKmS: v))
         }
-        let path = try HorizonsPath(samples: samples, frame: .geocentric, ephemeris: eph)
+        let path = try HorizonsPath(samples: samples, frame: .geocentric, ephemeris: eph,
+                                    burns: burnPhases.map { ($0.lowerBound + $0.upperBound) / 2 })
         let earth: (Double) -> (positionKm: Vector3, velocityKmS: Vector3) = { s in eph.naifState(399, at: TimeScale.instant(tdbSecondsPastJ2000: s)) ?? (.zero, .zero) }
         func helio(_ g: OrbitalState) -> OrbitalState {
             let e = earth(g.seconds)
@@ -88,6 +105,12 @@ public struct ArtemisRecipe: MissionRecipe {
         var pieces: [PathPiece] = []
         var notes = ["Source: \(file) (JPL Horizons, Orion -1024, positions every 5 minutes, Earth-centred ecliptic J2000, TDB).",
                      "Largest velocity disagreement between neighbouring intervals' boundary solutions: \(Int((worstJump.kmS * 1000).rounded())) m/s at \(TimeScale.instant(tdbSecondsPastJ2000: worstJump.seconds).iso8601) (the burns)."]
+        for burn in burnPhases {
+            if let i = samples.lastIndex(where: { $0.seconds <= burn.lowerBound }), i + 1 < samples.count {
+                let b = try HorizonsPath.bestBurn(between: samples[i], and: samples[i + 1], frame: .geocentric, window: burn, ephemeris: eph)
+                notes.append("Burn from \(TimeScale.instant(tdbSecondsPastJ2000: burn.lowerBound).iso8601): the samples either side need \(Int((b.deltaVKmS * 1000).rounded())) m/s (an impulse at the burn's middle; the samples during it are left out).")
+            }
+        }
         for (hour, n) in excludedNotes.sorted(by: { $0.key < $1.key }) {
             notes.append("Seam: \(n) sample(s) in the hour from \(TimeScale.instant(tdbSecondsPastJ2000: hour * 3600).iso8601) left out (two trajectory solutions joined in the source; see the provenance file).")
         }

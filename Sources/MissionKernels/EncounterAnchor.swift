@@ -61,12 +61,15 @@ public struct EncounterAnchor: Sendable, Hashable {
     /// samples a day either side of closest approach are too few (fewer than 12) or the fit
     /// does not improve on DE440's planet by a factor of two (the moons' theories leave tens of
     /// km at Jupiter).
-    public static func fit(_ body: BodyID, samples: [OrbitalState], ephemeris: Ephemeris) throws -> EncounterAnchor? {
+    /// `within` bounds where the closest approach and the fitted samples are looked for (an
+    /// encounter's days, clear of any burn); nil: all the samples.
+    public static func fit(_ body: BodyID, samples: [OrbitalState], within: ClosedRange<Double>? = nil, ephemeris: Ephemeris) throws -> EncounterAnchor? {
         func planet(_ t: Double) -> Vector3 {
             ephemeris.naifState(NAIFBody.id(body), at: TimeScale.instant(tdbSecondsPastJ2000: t))?.positionKm ?? .zero
         }
-        guard let ca = samples.min(by: { ($0.positionKm - planet($0.seconds)).length < ($1.positionKm - planet($1.seconds)).length }) else { return nil }
-        let window = samples.filter { abs($0.seconds - ca.seconds) <= 86_400 }
+        let candidates = within.map { w in samples.filter { w.contains($0.seconds) } } ?? samples
+        guard let ca = candidates.min(by: { ($0.positionKm - planet($0.seconds)).length < ($1.positionKm - planet($1.seconds)).length }) else { return nil }
+        let window = candidates.filter { abs($0.seconds - ca.seconds) <= 86_400 }
         guard window.count >= 12 else { return nil }
         let model = try HorizonsPath.model(body, frame: .heliocentric, ephemeris: ephemeris)
         let dop = DormandPrince853()

@@ -16,11 +16,12 @@ public struct HorizonsRecipe: MissionRecipe {
     /// Files and the sampling they hold (`1-day`, `30-min`): the segments are named by it.
     public let files: [(name: String, sampling: String)]
     public let pad: SurfaceSite
-    /// Planets whose encounter in the samples is re-anchored on DE440's planet
-    /// (``EncounterAnchor``): the Voyagers', reconstructed against older ephemerides.
-    public let reanchor: [BodyID]
+    /// Encounters (a planet, and the mission event that dates it) whose samples are re-anchored
+    /// on DE440's planet (``EncounterAnchor``): the Voyagers' giant planets, reconstructed
+    /// against older ephemerides, and the Earth flybys the 10-minute files hold.
+    public let reanchor: [(body: BodyID, event: String)]
 
-    public init(missionID: String, vehicleID: String, files: [(name: String, sampling: String)], pad: SurfaceSite, reanchor: [BodyID] = []) {
+    public init(missionID: String, vehicleID: String, files: [(name: String, sampling: String)], pad: SurfaceSite, reanchor: [(body: BodyID, event: String)] = []) {
         self.missionID = missionID
         self.vehicleID = vehicleID
         self.files = files
@@ -59,8 +60,16 @@ public struct HorizonsRecipe: MissionRecipe {
         var notes = ["Sources: \(files.map(\.name).joined(separator: ", ")) (JPL Horizons, retrieved 2026-01-29)."]
         var provenance = SourceProvenance(vehicle: vehicle.id, naifID: naif ?? vehicle.naifID, sources: files.map(\.name))
         // Encounters reconstructed against older planetary ephemerides, moved onto DE440's planet.
-        for body in reanchor {
-            guard let anchor = try EncounterAnchor.fit(body, samples: samples, ephemeris: eph) else {
+        for (body, event) in reanchor {
+            // The encounter's days, clear of any listed burn.
+            let at = try context.event(event)
+            var window = (at - 3 * 86_400)...(at + 3 * 86_400)
+            for p in vehicle.phases where p.kind == .powered {
+                let a = context.seconds(hours: p.startHours), b = context.seconds(hours: p.endHours)
+                if b < at, b > window.lowerBound { window = b...window.upperBound }
+                if a > at, a < window.upperBound { window = window.lowerBound...a }
+            }
+            guard let anchor = try EncounterAnchor.fit(body, samples: samples, within: window, ephemeris: eph) else {
                 throw RecipeError(description: "\(missionID): the \(body) encounter could not be re-anchored (too few samples within a day of closest approach, or no better fit)")
             }
             samples = samples.map(anchor.corrected)
@@ -118,11 +127,10 @@ public struct HorizonsRecipe: MissionRecipe {
             burns.append(found.seconds)
             notes.append("\(p.name): \(Int((found.deltaVKmS * 1000).rounded())) m/s at \(TimeScale.instant(tdbSecondsPastJ2000: found.seconds).iso8601) (\(Int(found.gapKm.rounded())) km gap without it, \(Int(found.residualKm.rounded())) km with it).")
         }
-        // Every interval whose gap (over 1,000 km) the blend could only bridge with more than
-        // 0.05 m/s² (6·gap/Δt²) is a burn or a seam: a burn (one impulse explains it) must be in a listed powered
-        // phase; a seam (two solutions concatenated in Horizons' file: a jump no burn explains)
-        // is spread over more time by leaving out the samples after it until the blend needs
-        // less than that.
+        // Every interval whose gap the blend could only bridge with more than 0.05 m/s²
+        // (6·gap/Δt²) is a burn or a seam: a burn (one impulse explains it) must be in a listed
+        // powered phase; a seam (a jump no burn explains) is spread over more time by leaving
+        // out the samples after it until the blend needs less than that.
         let limit = 5e-5 // km/s²
         var excluded: [(seconds: Double, reason: String)] = []
         var scan = try HorizonsPath(samples: samples, frame: .heliocentric, ephemeris: eph, burns: burns)
@@ -138,29 +146,35 @@ public struct HorizonsRecipe: MissionRecipe {
             // In cruise about the Sun the physics is good to kilometres a day, so a gap over 500 km
             // there that one burn explains is a burn, however gently the blend could bridge it.
             let cruiseBurn = g.center == .sun && g.km > 500 && phaseHolding(samples[i].seconds) == nil
-            guard samples[i].seconds > launch + 2 * 86_400, cruiseBurn || (g.km > 1_000 && 6 * g.km / (dt * dt) > limit) else { i += 1; continue }
+            guard samples[i].seconds > launch + 2 * 86_400, cruiseBurn || (g.km > 1 && 6 * g.km / (dt * dt) > limit) else { i += 1; continue }
             let b = try HorizonsPath.bestBurn(between: samples[i], and: samples[i + 1], frame: .heliocentric, ephemeris: eph)
             if cruiseBurn, b.residualKm >= 0.1 * b.gapKm, 6 * g.km / (dt * dt) <= limit { i += 1; continue }
-            if b.residualKm < 0.1 * b.gapKm {
+            // Near a planet a small gap (under 500 km) is the source's own inconsistency more
+            // often than a burn: there it is a seam unless a listed burn holds it.
+            if b.residualKm < 0.1 * b.gapKm, g.center == .sun || g.km > 500 || phaseHolding(b.seconds) != nil {
                 if phaseHolding(b.seconds) == nil {
                     unlisted.append("a burn of \(Int((b.deltaVKmS * 1000).rounded())) m/s at \(TimeScale.instant(tdbSecondsPastJ2000: b.seconds).iso8601) (a \(Int(b.gapKm.rounded())) km gap)")
                 }
                 i += 1
                 continue
             }
-            // A seam: drop samples after it until the spread is gentle enough.
+            // A seam — two solutions joined in the source, or its own interpolation near a
+            // closest approach, inconsistent with gravity by more than one interval can absorb
+            // gently: the samples after it are left out until the spread is gentle enough, and
+            // the interval is examined again.
             var j = i + 1
             while j + 1 < samples.count, 6 * g.km / pow(samples[j].seconds - samples[i].seconds, 2) > limit { j += 1 }
+            guard j > i + 1 else { i += 1; continue }
+            let after = TimeScale.instant(tdbSecondsPastJ2000: samples[i].seconds).iso8601
             for k in (i + 1)..<j {
-                excluded.append((samples[k].seconds, "a \(Int(g.km.rounded())) km seam in the source after \(TimeScale.instant(tdbSecondsPastJ2000: samples[i].seconds).iso8601)"))
+                excluded.append((samples[k].seconds, "the source disagrees with gravity by \(Int(g.km.rounded())) km over the interval from \(after) (a seam between solutions, or the source's interpolation near a closest approach)"))
                 provenance.exclude(samples[k].seconds, excluded[excluded.count - 1].reason)
             }
-            notes.append("Seam: the source jumps \(Int(g.km.rounded())) km between \(TimeScale.instant(tdbSecondsPastJ2000: samples[i].seconds).iso8601) and the next sample, which no burn explains (two trajectory solutions joined); the \(j - i - 1) samples after it are left out and the jump is spread to \(TimeScale.instant(tdbSecondsPastJ2000: samples[j].seconds).iso8601).")
+            notes.append("Seam: from \(after) the source's next sample is \(Int(g.km.rounded())) km from where gravity carries the previous one, which no burn explains; the \(j - i - 1) sample(s) after it are left out and the difference is spread to \(TimeScale.instant(tdbSecondsPastJ2000: samples[j].seconds).iso8601).")
             samples.removeSubrange((i + 1)..<j)
             merged.removeSubrange((i + 1)..<j)
             scan = try HorizonsPath(samples: samples, frame: .heliocentric, ephemeris: eph, burns: burns)
             gaps = try scan.mismatches()
-            i += 1
         }
         guard unlisted.isEmpty else {
             throw RecipeError(description: "\(missionID): the data show burns in no powered phase of \(vehicle.id); list them:\n  " + unlisted.joined(separator: "\n  "))

@@ -681,23 +681,35 @@ public struct LunarRecipe: MissionRecipe {
         // Rendezvous: Lambert about the Moon from the ascent's end to the CSM at docking.
         let csmAtDock = try orbitArc.state(dock)
         let mAscent = frames.moon(ascent.upperBound)
-        // The ascent ends 17 km up, downrange of the site along the CSM's orbit.
+        // The ascent ends 17 km up, downrange of the site along the CSM's orbit (as Apollo's
+        // LM inserted into a 17 km perilune): how far downrange, and which transfer (up to three
+        // revolutions), is what keeps the transfer above the ground and costs least — the
+        // speed the ascent must reach beyond a circular orbit there plus the mismatch with the
+        // CSM at docking.
         let normal = (try orbitArc.state(ascent.upperBound).positionKm - mAscent.positionKm).cross(try orbitArc.state(ascent.upperBound).velocityKmS - mAscent.velocityKmS).normalized
         let siteDir = (site.state(at: ascent.lowerBound, ephemeris: eph).positionKm - frames.helio(OrbitalState(seconds: ascent.lowerBound, positionKm: frames.moon(ascent.lowerBound).positionKm, velocityKmS: .zero)).positionKm).normalized
-        let insertion = Self.rotate(siteDir, about: normal, by: 10 * .pi / 180) * (rMoon + 17)
         let mDock = frames.moon(dock)
-        let solutions = try Lambert.solutions(mu: muM, from: insertion, to: csmAtDock.positionKm - mDock.positionKm, seconds: dock - ascent.upperBound,
-                                              direction: .retrograde, maxRevolutions: 3, referenceNormal: -normal)
-        guard let best = solutions.min(by: { Self.cost($0, normal: normal, r: insertion) < Self.cost($1, normal: normal, r: insertion) }) else {
-            throw RecipeError(description: "\(missionID): no rendezvous transfer")
+        let csmRelative = csmAtDock.velocityKmS - mDock.velocityKmS
+        var chosen: (insertion: Vector3, solution: LambertSolution, cost: Double, downrangeDeg: Double)?
+        for downrange in stride(from: 5.0, through: 60.0, by: 1.0) {
+            let insertion = Self.rotate(siteDir, about: normal, by: downrange * .pi / 180) * (rMoon + 17)
+            let circular = normal.cross(insertion.normalized) * (muM / insertion.length).squareRoot()
+            guard let solutions = try? Lambert.solutions(mu: muM, from: insertion, to: csmAtDock.positionKm - mDock.positionKm, seconds: dock - ascent.upperBound,
+                                                         direction: .retrograde, maxRevolutions: 3, referenceNormal: -normal) else { continue }
+            for sol in solutions where insertion.cross(sol.v1).dot(normal) > 0 && Self.periapsisRadius(r: insertion, v: sol.v1, mu: muM) > rMoon + 10 {
+                let cost = (sol.v1 - circular).length + (sol.v2 - csmRelative).length
+                if cost < chosen?.cost ?? .infinity { chosen = (insertion, sol, cost, downrange) }
+            }
         }
+        guard let chosen else { throw RecipeError(description: "\(missionID): no rendezvous transfer stays above the Moon") }
+        let insertion = chosen.insertion, best = chosen.solution
         let rendezvous = KeplerArc(mu: muM, position: insertion, velocity: best.v1, epochHours: ascent.upperBound / 3600)
         func rendezvousState(_ t: Double) -> OrbitalState {
             let s = rendezvous.state(atHours: t / 3600)
             let m = frames.moon(t)
             return OrbitalState(seconds: t, positionKm: m.positionKm + s.position, velocityKmS: m.velocityKmS + s.velocity)
         }
-        notes.append("Rendezvous: a \(best.revolutions)-revolution two-body transfer about the Moon from the ascent's end to the CSM at docking (\(Self.kms((best.v2 - (csmAtDock.velocityKmS - mDock.velocityKmS)).length)) to match it there, taken out over the braking phase).")
+        notes.append("Rendezvous: inserted 17 km up, \(Int(chosen.downrangeDeg))° downrange of the site; a \(best.revolutions)-revolution two-body transfer about the Moon to the CSM at docking, its lowest point \(Int((Self.periapsisRadius(r: insertion, v: best.v1, mu: muM) - rMoon).rounded())) km up (\(Self.kms((best.v2 - csmRelative).length)) to match the CSM there, taken out over the braking phase).")
         add("Ascent (modelled)", ascent.lowerBound, ascent.upperBound, step: 10) { t in
             frames.geo(try PoweredBlend(center: .moon, start: ascent.lowerBound, end: ascent.upperBound, ephemeris: eph,
                                         from: { site.state(at: $0, ephemeris: eph) }, to: { frames.helio(rendezvousState($0)) }).state(at: t))
@@ -718,9 +730,12 @@ public struct LunarRecipe: MissionRecipe {
 
     /// What a rendezvous transfer costs: the speed change at insertion plus at arrival, with a
     /// penalty for going the wrong way round.
-    static func cost(_ s: LambertSolution, normal: Vector3, r: Vector3) -> Double {
-        let h = r.cross(s.v1)
-        return h.dot(normal) > 0 ? s.v1.length + s.v2.length : .infinity
+    /// The lowest point of the two-body orbit through `r` with velocity `v` (its periapsis
+    /// radius; for an open orbit, too).
+    static func periapsisRadius(r: Vector3, v: Vector3, mu: Double) -> Double {
+        let h = r.cross(v)
+        let e = (v.cross(h) / mu - r.normalized).length
+        return h.lengthSquared / mu / (1 + e)
     }
 
     /// The velocity at `r` (relative to a body of `mu`) of the two-body hyperbola that leaves
