@@ -105,11 +105,15 @@ public struct ArtemisRecipe: MissionRecipe {
         var pieces: [PathPiece] = []
         var notes = ["Source: \(file) (JPL Horizons, Orion -1024, positions every 5 minutes, Earth-centred ecliptic J2000, TDB).",
                      "Largest velocity disagreement between neighbouring intervals' boundary solutions: \(Int((worstJump.kmS * 1000).rounded())) m/s at \(TimeScale.instant(tdbSecondsPastJ2000: worstJump.seconds).iso8601) (the burns)."]
+        // Each listed burn between two samples flown over its published window: coasts from the
+        // samples either side, a powered blend between them (no impulse outside the window).
+        var bridges: [(index: Int, bridge: BurnBridge, name: String)] = []
         for burn in burnPhases {
-            if let i = samples.lastIndex(where: { $0.seconds <= burn.lowerBound }), i + 1 < samples.count {
-                let b = try HorizonsPath.bestBurn(between: samples[i], and: samples[i + 1], frame: .geocentric, window: burn, ephemeris: eph)
-                notes.append("Burn from \(TimeScale.instant(tdbSecondsPastJ2000: burn.lowerBound).iso8601): the samples either side need \(Int((b.deltaVKmS * 1000).rounded())) m/s (an impulse at the burn's middle; the samples during it are left out).")
-            }
+            guard let i = samples.lastIndex(where: { $0.seconds <= burn.lowerBound }), i + 1 < samples.count, samples[i + 1].seconds >= burn.upperBound else { continue }
+            let bridge = try BurnBridge(before: samples[i], after: samples[i + 1], window: burn, frame: .geocentric, ephemeris: eph)
+            let name = vehicle.phases.first { c.seconds(hours: $0.startHours) == burn.lowerBound }?.name ?? "burn"
+            bridges.append((i, bridge, name))
+            notes.append("\(name): \(Int((bridge.deltaVKmS * 1000).rounded())) m/s between the coasts either side of its window (\(TimeScale.instant(tdbSecondsPastJ2000: burn.lowerBound).iso8601) to \(TimeScale.instant(tdbSecondsPastJ2000: burn.upperBound).iso8601)); the samples during it are left out.")
         }
         for (hour, n) in excludedNotes.sorted(by: { $0.key < $1.key }) {
             notes.append("Seam: \(n) sample(s) in the hour from \(TimeScale.instant(tdbSecondsPastJ2000: hour * 3600).iso8601) left out (two trajectory solutions joined in the source; see the provenance file).")
@@ -147,10 +151,23 @@ public struct ArtemisRecipe: MissionRecipe {
         }))
         pieces.append(PathPiece(name: "High Earth orbit before JPL data", startSeconds: raise.upperBound, endSeconds: first, center: 399,
                                 maxStepSeconds: 600, state: { helio(try heo.state(at: $0)) }))
-        pieces.append(PathPiece(name: "JPL Horizons -1024 5-min", notes: [
-            "Horizons positions kept exactly; velocities from the boundary problems; between samples forward and backward integrations, blended."],
-                                startSeconds: first, endSeconds: last, center: 399, requiredSeconds: t, maxStepSeconds: 3600,
-                                state: { helio(try path.state(at: $0)) }))
+        var from = 0
+        let stops: [(index: Int, bridge: BurnBridge?, name: String)] = bridges.map { ($0.index, $0.bridge, $0.name) } + [(samples.count - 1, nil, "")]
+        for b in stops {
+            if b.index > from {
+                let required = Array(t[from...b.index])
+                pieces.append(PathPiece(name: "JPL Horizons -1024 5-min", notes: [
+                    "Horizons positions kept exactly; velocities from the boundary problems; between samples forward and backward integrations, blended."],
+                                        startSeconds: t[from], endSeconds: t[b.index], center: 399, requiredSeconds: required, maxStepSeconds: 3600,
+                                        state: { helio(try path.state(at: $0)) }))
+            }
+            guard let bridge = b.bridge else { break }
+            pieces.append(PathPiece(name: String("\(b.name) (modelled)".prefix(40)), notes: [
+                "Between the Horizons samples either side: coasts integrated from them to the burn's window, a powered blend across it."],
+                                    startSeconds: t[b.index], endSeconds: t[b.index + 1], center: 399,
+                                    requiredSeconds: [t[b.index], t[b.index + 1]], maxStepSeconds: 60, state: { try bridge.state(at: $0) }))
+            from = b.index + 1
+        }
         // After the data: the entry.
         let splash = c.seconds(hours: c.mission.endHours ?? 0)
         let flight = try entry.fly(from: samples[samples.count - 1], landingSeconds: splash, ephemeris: eph)

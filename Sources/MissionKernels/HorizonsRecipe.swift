@@ -117,28 +117,36 @@ public struct HorizonsRecipe: MissionRecipe {
         guard let launchPhase = phaseHolding(first - 1), context.seconds(hours: launchPhase.endHours) >= first - 1 else {
             throw RecipeError(description: "\(missionID): the first usable sample (\(TimeScale.instant(tdbSecondsPastJ2000: first).iso8601)) must end a powered launch phase")
         }
-        // Listed burns inside one interval: an impulse where the arcs come closest within the
-        // phase (an hour either side). Longer burns span samples and are left to the blend.
+        var excluded: [(seconds: Double, reason: String)] = []
+        // Listed burns after the launch: the samples taken while the engine fired are left out,
+        // and the interval that then holds the burn is flown as coasts either side of the
+        // published window with a powered blend across it (``BurnBridge``).
+        var bridgeWindows: [(window: ClosedRange<Double>, name: String)] = []
         for p in vehicle.phases where p.kind == .powered {
             let a = context.seconds(hours: p.startHours), b = context.seconds(hours: p.endHours)
-            guard a > first, b < last, !samples.contains(where: { $0.seconds > a && $0.seconds < b }) else { continue }
-            guard let i = samples.lastIndex(where: { $0.seconds <= a }), i + 1 < samples.count else { continue }
-            let found = try HorizonsPath.bestBurn(between: samples[i], and: samples[i + 1], frame: .heliocentric, window: (a - 3600)...(b + 3600), ephemeris: eph)
-            burns.append(found.seconds)
-            notes.append("\(p.name): \(Int((found.deltaVKmS * 1000).rounded())) m/s at \(TimeScale.instant(tdbSecondsPastJ2000: found.seconds).iso8601) (\(Int(found.gapKm.rounded())) km gap without it, \(Int(found.residualKm.rounded())) km with it).")
+            guard a > first, b < last else { continue }
+            while let k = samples.firstIndex(where: { $0.seconds >= a && $0.seconds <= b }) {
+                provenance.exclude(samples[k].seconds, "in powered flight (\(p.name))")
+                excluded.append((samples[k].seconds, "in powered flight (\(p.name))"))
+                samples.remove(at: k)
+                merged.remove(at: k)
+            }
+            bridgeWindows.append((a...b, p.name))
         }
+        /// Whether the interval from sample i to i + 1 holds a listed burn.
+        func holdsBurn(_ i: Int) -> Bool { bridgeWindows.contains { samples[i].seconds <= $0.window.lowerBound && $0.window.upperBound <= samples[i + 1].seconds } }
         // Every interval whose gap the blend could only bridge with more than 0.05 m/s²
         // (6·gap/Δt²) is a burn or a seam: a burn (one impulse explains it) must be in a listed
         // powered phase; a seam (a jump no burn explains) is spread over more time by leaving
         // out the samples after it until the blend needs less than that.
         let limit = 5e-5 // km/s²
-        var excluded: [(seconds: Double, reason: String)] = []
         var scan = try HorizonsPath(samples: samples, frame: .heliocentric, ephemeris: eph, burns: burns)
         var i = 0
         var unlisted: [String] = []
         var gaps = try scan.mismatches()
         while i < gaps.count {
             let g = gaps[i]
+            if holdsBurn(i) { i += 1; continue }
             let dt = samples[i + 1].seconds - samples[i].seconds
             // Near a body the force model's own errors (a moon's position, a planet's field) leave
             // gaps of tens to thousands of km that a day spreads gently; only a jump beyond a
@@ -198,11 +206,22 @@ public struct HorizonsRecipe: MissionRecipe {
                 startSeconds: injection, endSeconds: first, center: 399, maxStepSeconds: 600, state: { try escape.state(at: $0) }))
         }
 
-        // The data, one segment per sampling.
+        // The data, one segment per sampling, and one per listed burn between two samples.
         var start = 0
         while start < merged.count - 1 {
+            if holdsBurn(start), let w = bridgeWindows.first(where: { samples[start].seconds <= $0.window.lowerBound && $0.window.upperBound <= samples[start + 1].seconds }) {
+                let bridge = try BurnBridge(before: samples[start], after: samples[start + 1], window: w.window, frame: .heliocentric, ephemeris: eph)
+                notes.append("\(w.name): \(Int((bridge.deltaVKmS * 1000).rounded())) m/s between the coasts either side of its window (\(TimeScale.instant(tdbSecondsPastJ2000: w.window.lowerBound).iso8601) to \(TimeScale.instant(tdbSecondsPastJ2000: w.window.upperBound).iso8601)).")
+                pieces.append(PathPiece(
+                    name: String("\(w.name) (modelled)".prefix(40)), notes: [
+                        "Between the Horizons samples either side: coasts integrated from them to the burn's window, a powered blend across it."],
+                    startSeconds: samples[start].seconds, endSeconds: samples[start + 1].seconds, center: 10,
+                    requiredSeconds: [samples[start].seconds, samples[start + 1].seconds], maxStepSeconds: 600, state: { try bridge.state(at: $0) }))
+                start += 1
+                continue
+            }
             var end = start
-            while end + 1 < merged.count - 1, merged[end + 1].sampling == merged[start].sampling { end += 1 }
+            while end + 1 < merged.count - 1, merged[end + 1].sampling == merged[start].sampling, !holdsBurn(end + 1) { end += 1 }
             let a = samples[start].seconds, b = samples[end + 1].seconds
             let required = samples[start...(end + 1)].map(\.seconds)
             pieces.append(PathPiece(

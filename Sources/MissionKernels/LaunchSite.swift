@@ -92,10 +92,18 @@ public struct PoweredBlend {
     public func state(at t: Double) throws -> OrbitalState {
         // Differences that stay inside the span: the paths joined may kink at its ends (a burn
         // is where one motion stops and the other starts).
+        // Second order everywhere, one-sided at the ends (a first-order one-sided difference
+        // is off by a·h/2 there: metres per second at an injection).
         let h = min(0.5, (end - start) / 1000)
-        let a = max(start, t - h), b = min(end, t + h)
         let p = try position(t)
-        let v = (try position(b) - position(a)) / (b - a)
+        let v: Vector3
+        if t - h < start {
+            v = (try position(t + h) * 4 - p * 3 - position(t + 2 * h)) / (2 * h)
+        } else if t + h > end {
+            v = (p * 3 - (try position(t - h)) * 4 + (try position(t - 2 * h))) / (2 * h)
+        } else {
+            v = (try position(t + h) - position(t - h)) / (2 * h)
+        }
         return OrbitalState(seconds: t, positionKm: p, velocityKmS: v)
     }
 
