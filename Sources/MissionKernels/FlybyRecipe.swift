@@ -105,8 +105,9 @@ public struct FlybyRecipe: MissionRecipe {
         let injection = c.seconds(hours: launchPhase.endHours)
         let end = try TimeScale.parse(endUTC).daysSinceJ2000TDB * Constants.secondsPerDay
         let plan = try Layout(recipe: self, context: c, injection: injection, end: end)
+        let spans = sources.isEmpty ? "" : " except the data named below"
         var notes: [String] = [
-            "No trajectory data for this mission in the repository's sources except the data spans named below: patched conics between the published events (Resources/missions.json: times, distances and their sources).",
+            "No trajectory data for this mission in the repository's sources\(spans): patched conics between the published events (Resources/missions.json: times, distances and their sources).",
             "Ascent: from the pad (\(pad.latitudeDeg) N, \(pad.longitudeDeg) E) at launch (\(Self.iso(launch))) to the escape hyperbola's injection point \(Int(injectionAltitudeKm)) km up at the end of the phase \"\(launchPhase.name)\" (\(Self.iso(injection))): a powered blend.",
         ]
         var pieces: [PathPiece] = []
