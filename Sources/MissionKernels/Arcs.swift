@@ -51,15 +51,22 @@ public struct EscapeArc {
         let e = Self.earth(t, ephemeris)
         if t < injectionSeconds {
             let s = try arc.state(at: injectionSeconds)
-            let r = s.positionKm
-            let omega = r.cross(s.velocityKmS) / r.lengthSquared
-            let angle = omega.length * (t - injectionSeconds)
-            let k = omega.normalized
-            let p = r * cos(angle) + k.cross(r) * sin(angle) + k * (k.dot(r) * (1 - cos(angle)))
-            return OrbitalState(seconds: t, positionKm: p + e.positionKm, velocityKmS: omega.cross(p) + e.velocityKmS)
+            let turned = Self.turned(position: s.positionKm, velocity: s.velocityKmS, by: t - injectionSeconds)
+            return OrbitalState(seconds: t, positionKm: turned.position + e.positionKm, velocityKmS: turned.velocity + e.velocityKmS)
         }
         let s = try arc.state(at: t)
         return OrbitalState(seconds: t, positionKm: s.positionKm + e.positionKm, velocityKmS: s.velocityKmS + e.velocityKmS)
+    }
+
+    /// A body-relative state carried `dt` seconds along its horizontal motion at its height: a
+    /// turn about the body's centre at the state's angular rate. Before an injection this is
+    /// what an ascent's blend (``PoweredBlend``) flies towards, downrange above the ground.
+    static func turned(position r: Vector3, velocity: Vector3, by dt: Double) -> (position: Vector3, velocity: Vector3) {
+        let omega = r.cross(velocity) / r.lengthSquared
+        let angle = omega.length * dt
+        let k = omega.normalized
+        let p = r * cos(angle) + k.cross(r) * sin(angle) + k * (k.dot(r) * (1 - cos(angle)))
+        return (p, omega.cross(p))
     }
 }
 

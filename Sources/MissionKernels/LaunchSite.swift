@@ -88,8 +88,11 @@ public struct PoweredBlend {
         self.to = to
     }
 
-    /// Heliocentric state at `t` in [start, end].
+    /// Heliocentric state at `t` in [start, end]. At the ends it is the joined motion's own state:
+    /// the blend's weight has no slope there, so its velocity tends to that motion's.
     public func state(at t: Double) throws -> OrbitalState {
+        if t <= start { return try from(t) }
+        if t >= end { return try to(t) }
         // Differences that stay inside the span: the paths joined may kink at its ends (a burn
         // is where one motion stops and the other starts).
         // Second order everywhere, one-sided at the ends (a first-order one-sided difference

@@ -29,6 +29,21 @@ public enum MissionRecipes {
             ("horizons-osiris_tag_1m.json", "1-min"), ("horizons-osiris_sample_return_10m.json", "10-min"),
         ], pad: .slc41, reanchor: [(.earth, "earth"), (.earth, "src-release")]),
         PerseveranceRecipe(),
+        // No trajectory data: patched conics between the published flybys, to the end of the
+        // repository's other data (the JPL Horizons files end 2026-01-28).
+        FlybyRecipe(missionID: "newhorizons", vehicleID: "newhorizons", pad: .slc41, stops: [
+            .flyby(event: "jupiter"), .flyby(event: "pluto"),
+        ], endUTC: "2026-01-28T00:00:00Z"),
+        FlybyRecipe(missionID: "parker", vehicleID: "parker", pad: .slc37B, stops: [
+            .flyby(event: "vga1"),
+        ] + ["vga2", "vga3", "vga4", "vga5", "vga6", "vga7"].map { .flyby(event: $0, leg: FlybyPlan.Leg(revolutions: .leastDeltaV(maxRevolutions: 5))) },
+                    endUTC: "2026-01-28T00:00:00Z", endTurn: .decelerate),
+        FlybyRecipe(missionID: "bepicolombo", vehicleID: "bepicolombo", pad: .ela3, stops: [
+            .flyby(event: "earth", leg: FlybyPlan.Leg(revolutions: .leastDeltaV(maxRevolutions: 2))),
+            .data(kernel: "naif/bc_mpo_fcp_Venus1SwingbyMTP_v01.bsp", label: "ESA bc_mpo_fcp Venus-1 (-121)", short: "ESA Venus-1 data", event: "venus1"),
+        ] + ["venus2", "mercury1", "mercury2", "mercury3", "mercury4", "mercury5", "mercury6"].map {
+            .flyby(event: $0, leg: FlybyPlan.Leg(revolutions: .leastDeltaV(maxRevolutions: 4)))
+        }, endUTC: "2026-01-28T00:00:00Z", endTurn: .decelerate, correction: ("SEP", "solar-electric thrust (modelled as an impulse)"), freeImpulseTimes: true),
     ] }
 
     public static func recipe(_ id: String) -> (any MissionRecipe)? { all.first { $0.missionID == id } }

@@ -42,6 +42,9 @@ extension FlybyChain {
         case finalFlyby(periapsisKm: Double)
         /// Arrival on an approach hyperbola.
         case approach(endRadiusKm: Double, periapsisKm: Double)
+        /// Departure from, or arrival at, a point relative to the centre (no hyperbola, any
+        /// velocity).
+        case point(Vector3)
     }
 
     /// A leg's end: centre-relative position and time, with the velocity of the hyperbola there
@@ -180,6 +183,17 @@ extension FlybyChain {
                     guard d < sphere else { throw fail(k, .invalidDistance("\(what) \(d) km is beyond the sphere of influence (\(sphere) km)")) }
                 }
                 let mode: Mode
+                if let point = node.pointKm {
+                    guard atCentre, node.kind != .flyby else {
+                        throw fail(k, .structure("a departure or arrival at a point is relative to the chain's centre \(plan.centre)"))
+                    }
+                    guard point.isFinite, point.length >= radius else { throw fail(k, .belowSurface(distanceKm: point.length, radiusKm: radius)) }
+                    modes.append(.point(point))
+                    mus.append(bodyMu)
+                    sois.append(sphere)
+                    poles.append(Vector3(0, 0, 1))
+                    continue
+                }
                 switch node.kind {
                 case .departure:
                     if let altitude = node.distanceKm {
@@ -311,7 +325,7 @@ extension FlybyChain {
                 case .escape: list.append((k, false))
                 case .flyby: list.append((k, true)); list.append((k, false))
                 case .finalFlyby, .approach: list.append((k, true))
-                case .bodyCentre, .centralPerigee: break
+                case .bodyCentre, .centralPerigee, .point: break
                 }
             }
             return list
@@ -444,6 +458,9 @@ extension FlybyChain {
             case .bodyCentre:
                 let b = body(k, t)
                 let patch = Patch(seconds: t, position: b.position, velocity: nil)
+                if node.kind == .departure { s.outPatch = patch } else { s.inPatch = patch }
+            case .point(let position):
+                let patch = Patch(seconds: t, position: position, velocity: nil)
                 if node.kind == .departure { s.outPatch = patch } else { s.inPatch = patch }
             case .centralPerigee:
                 // Found with the leg (it depends on the leg's other end).
@@ -681,6 +698,22 @@ extension FlybyChain {
 
         // MARK: - Choosing the Lambert solutions
 
+        /// Whether a leg solved between the bodies' centres reaches the spheres of influence of
+        /// the hyperbolas patched to it (escape, flyby, approach) faster than the escape speed
+        /// there.
+        func unboundAtSpheres(_ i: Int, _ leg: LegSolution) -> Bool {
+            func fast(_ k: Int, _ v: Vector3) -> Bool {
+                switch modes[k] {
+                case .escape, .flyby, .finalFlyby, .approach:
+                    let vInfinity = (v - body(k, nodes[k].seconds).velocity).length
+                    return vInfinity * vInfinity > 2 * mu[k] / soi[k]
+                case .bodyCentre, .centralPerigee, .point:
+                    return true
+                }
+            }
+            return fast(i, leg.v1) && fast(i + 1, leg.v2)
+        }
+
         /// Legs between the bodies' centres (or a central perigee and a centre), one Lambert
         /// solution per leg: the requested one, or — for legs asking for the least Δv — the
         /// combination with the least total flyby impulse over the chain (dynamic programming
@@ -691,6 +724,7 @@ extension FlybyChain {
             var centres: [Patch?] = []
             for k in 0..<count {
                 if case .centralPerigee = modes[k] { centres.append(nil); continue }
+                if case .point(let p) = modes[k] { centres.append(Patch(seconds: nodes[k].seconds, position: p, velocity: nil)); continue }
                 let b = body(k, nodes[k].seconds)
                 centres.append(Patch(seconds: nodes[k].seconds, position: b.position, velocity: nil))
             }
@@ -714,6 +748,11 @@ extension FlybyChain {
                             }
                         }
                     }
+                    // Lambert's problem between two positions of a body always has a solution
+                    // along the body's own orbit (v∞ ≈ 0): it meets the sphere of influence on a
+                    // bound orbit, so no hyperbola can be patched to it.
+                    let patchable = list.filter { unboundAtSpheres(i, $0) }
+                    if !patchable.isEmpty { list = patchable }
                 }
                 guard !list.isEmpty else { throw fail(i, .noLambertSolution(revolutions: 0, maximum: 0)) }
                 candidates.append(list)

@@ -71,6 +71,15 @@ public struct FlybyChain: Sendable {
         return segments[index].state(atSeconds: seconds, bodies: bodyStates)
     }
 
+    /// The state at `seconds` on the conic of `segments[index]`, relative to the chain's centre
+    /// (as ``state(atSeconds:)``): at a burn's time, the segment ending there gives the state
+    /// before the burn and the one starting there the state after, so a caller writing the
+    /// chain piece by piece keeps each side of the burn. Outside the segment's span the conic
+    /// carries on.
+    public func state(atSeconds seconds: Double, segment index: Int) -> OrbitalState {
+        segments[index].state(atSeconds: seconds, bodies: bodyStates)
+    }
+
     /// Index of the segment serving `seconds`: the last one starting at or before it.
     func segmentIndex(_ seconds: Double) -> Int? {
         var lo = 0, hi = segments.count - 1
@@ -184,7 +193,8 @@ public struct FlybyChain: Sendable {
         public let body: BodyID
         public let seconds: Double
         /// The escape asymptote (nil when the chain starts at the centre of its own centre's
-        /// body, where there is none).
+        /// body, where there is none); for a departure from a body's centre or from a point,
+        /// the first leg's velocity there relative to the body (to the chain's centre).
         public let vInfinity: Vector3?
         /// C3 = v∞², km²/s².
         public var c3: Double? { vInfinity.map { $0.lengthSquared } }

@@ -97,14 +97,18 @@ public struct FlybyNode: Sendable, Hashable {
     public let periapsisKm: Double?
     /// A label for errors and reports ("Jupiter flyby").
     public let name: String?
+    /// A departure or arrival at a point rather than at a body: where, relative to the chain's
+    /// centre (ecliptic J2000, km). `body` is then the centre.
+    public let pointKm: Vector3?
 
-    init(kind: Kind, body: BodyID, seconds: Double, distanceKm: Double?, periapsisKm: Double?, name: String?) {
+    init(kind: Kind, body: BodyID, seconds: Double, distanceKm: Double?, periapsisKm: Double?, name: String?, pointKm: Vector3? = nil) {
         self.kind = kind
         self.body = body
         self.seconds = seconds
         self.distanceKm = distanceKm
         self.periapsisKm = periapsisKm
         self.name = name
+        self.pointKm = pointKm
     }
 
     /// Leaves `body` at `seconds`: at the periapsis of an escape hyperbola `injectionAltitudeKm`
@@ -118,6 +122,22 @@ public struct FlybyNode: Sendable, Hashable {
     /// Passes `body` at `closestApproachKm` from its centre at `seconds`.
     public static func flyby(_ body: BodyID, seconds: Double, closestApproachKm: Double, name: String? = nil) -> FlybyNode {
         FlybyNode(kind: .flyby, body: body, seconds: seconds, distanceKm: closestApproachKm, periapsisKm: nil, name: name)
+    }
+
+    /// Leaves the point `positionKm` (relative to the chain's centre `centre`, ecliptic J2000)
+    /// at `seconds` with whatever velocity the first leg needs: where a known path (a data
+    /// kernel's last state, coasted on) hands over to the chain. The leg's velocity there
+    /// (``FlybyChain/state(atSeconds:)`` at the node, or ``FlybyChain/DepartureReport/vInfinity``)
+    /// minus the path's is the impulse that joins them; the chain does not list it.
+    public static func departure(fromPointKm positionKm: Vector3, seconds: Double, about centre: BodyID = .sun, name: String? = nil) -> FlybyNode {
+        FlybyNode(kind: .departure, body: centre, seconds: seconds, distanceKm: nil, periapsisKm: nil, name: name, pointKm: positionKm)
+    }
+
+    /// Ends at the point `positionKm` (relative to the chain's centre `centre`) at `seconds`
+    /// with whatever velocity the last leg arrives with: where the chain hands over to a known
+    /// path (see ``departure(fromPointKm:seconds:about:name:)``).
+    public static func arrival(atPointKm positionKm: Vector3, seconds: Double, about centre: BodyID = .sun, name: String? = nil) -> FlybyNode {
+        FlybyNode(kind: .arrival, body: centre, seconds: seconds, distanceKm: nil, periapsisKm: nil, name: name, pointKm: positionKm)
     }
 
     /// Ends at `seconds`, `endRadiusKm` from `body`'s centre on an approach hyperbola with

@@ -379,4 +379,50 @@ struct FlybyChainTests {
         #expect(abs(perihelion.v - 95.3) < kmPerS(3))
         #expect(chain.burns.isEmpty)
     }
+    // MARK: - Points and returns
+
+    /// A chain that picks up a known path: from a point at a time, past Venus, to another point
+    /// (where a data kernel would take over). The legs start and end exactly at the points, and
+    /// a state read on either side of the Venus burn keeps that side.
+    @Test("departure from and arrival at points: the legs start and end there")
+    func points() throws {
+        let t0 = Self.t(2021, 5, 1), tv = Self.t(2021, 8, 10, 13, 52), t1 = Self.t(2021, 9, 20)
+        let earth = Self.eph.state(.earth, relativeTo: .sun, at: TimeScale.instant(tdbSecondsPastJ2000: t0))
+        let start = earth.positionAU * Constants.auKm * 0.8
+        let mercury = Self.eph.state(.mercury, relativeTo: .sun, at: TimeScale.instant(tdbSecondsPastJ2000: t1))
+        let end = mercury.positionAU * Constants.auKm + Vector3(2e6, 0, 0)
+        let chain = try FlybyChain(plan: FlybyPlan(nodes: [
+            .departure(fromPointKm: start, seconds: t0, name: "after the data"),
+            .flyby(.venus, seconds: tv, closestApproachKm: Self.radius(.venus) + 552),
+            .arrival(atPointKm: end, seconds: t1, name: "before the data"),
+        ]), ephemeris: Self.eph)
+        #expect((chain.state(atSeconds: t0)!.positionKm - start).length < km(1e-6))
+        #expect((chain.state(atSeconds: t1)!.positionKm - end).length < km(1e-6))
+        #expect(chain.departure.vInfinity != nil)
+        let b = Self.boundaries(chain)
+        #expect(b.positionKm < km(1e-6))
+        if let burn = chain.burns.first(where: { $0.kind == .closestApproach }) {
+            let before = chain.segments.firstIndex { $0.endSeconds == burn.seconds }!
+            let after = chain.segments.firstIndex { $0.startSeconds == burn.seconds }!
+            let jump = chain.state(atSeconds: burn.seconds, segment: after).velocityKmS - chain.state(atSeconds: burn.seconds, segment: before).velocityKmS
+            #expect((jump - burn.deltaV).length < kmPerS(1e-9))
+        }
+        #expect(Self.error(FlybyPlan(nodes: [.departure(fromPointKm: Vector3(1_000, 0, 0), seconds: t0), .flyby(.venus, seconds: tv, closestApproachKm: 7_000)],
+                                     openEnd: .init(seconds: t1)))?.problem == .belowSurface(distanceKm: 1_000, radiusKm: Self.radius(.sun)))
+    }
+
+    /// Lambert's problem between two positions of the Earth a year and a half apart has a
+    /// solution along the Earth's own orbit (v∞ ≈ 0). Asked for the least Δv with a revolution
+    /// allowed, the chain must not take it: no hyperbola can leave or reach a sphere of influence
+    /// on it.
+    @Test("'least Δv' never takes the body's own orbit")
+    func ownOrbit() throws {
+        let t0 = Self.t(2018, 10, 20, 2, 15), t1 = Self.t(2020, 4, 10, 4, 25)
+        let chain = try FlybyChain(plan: FlybyPlan(nodes: [
+            .departure(.earth, seconds: t0, injectionAltitudeKm: 200),
+            .flyby(.earth, seconds: t1, closestApproachKm: Self.radius(.earth) + 12_677),
+        ], legs: [FlybyPlan.Leg(revolutions: .leastDeltaV(maxRevolutions: 1))], openEnd: .init(seconds: t1 + 30 * 86_400)), ephemeris: Self.eph)
+        #expect(chain.departure.vInfinity!.length > kmPerS(1))
+        #expect(chain.flybys[0].vInfinityIn.length > kmPerS(1))
+    }
 }
