@@ -4,9 +4,11 @@
 For every mission event in `Resources/missions.json` that states a fact (a distance or an
 altitude from a body, a speed), this asks a running server for the vehicle's path around the
 event — `/v1/positions/naif:<id>?center=<body>` minute by minute from two hours before to two
-hours after — and prints the published figure next to the served one: the closest approach
-(distance from the body's centre, altitude above its mean radius) and when it happens, and the
-speed relative to the body there. Nothing is computed here that the server does not say.
+hours after — and prints the published figure next to the served one: the distance from the
+body's centre, the altitude above its mean radius and the speed relative to the body at the
+event's time, and the closest approach (the farthest point, for a "farthest" event) between the
+neighbouring events, at most two hours away, and when it happens. The fact is taken to be about
+the vehicle nearest the body at the time. Nothing is computed here that the server does not say.
 
     swift run -c release solarsystem serve &      # or any running server
     python3 scripts/mission-facts.py              # every mission
@@ -36,17 +38,19 @@ def parse(s):
     return dt.datetime.fromisoformat(s.replace("Z", "+00:00"))
 
 
-def closest(base, naif, body, around, half_hours=2.0):
-    """The served closest approach of NAIF id `naif` to `body` within ±half_hours of `around`."""
-    start, stop = around - dt.timedelta(hours=half_hours), around + dt.timedelta(hours=half_hours)
-    series = get(base, f"/v1/positions/naif:{naif}", center=body, units="km", start=iso(start), stop=iso(stop), step="1m")
-    samples = series["samples"]
-    if not samples:
-        return None
-    best = min(samples, key=lambda s: s["distance"])
-    per_second = 86400.0 if series.get("velocityUnits", "").endswith("/day") else 1.0
-    speed = sum(v * v for v in best["velocity"]) ** 0.5 / per_second
-    return best["date"], best["distance"], speed
+def series(base, naif, body, start, stop):
+    """The served path of NAIF id `naif` about `body`, minute by minute from `start` to `stop`."""
+    out = get(base, f"/v1/positions/naif:{naif}", center=body, units="km", start=iso(start), stop=iso(stop), step="1m")
+    per_second = 86400.0 if out.get("velocityUnits", "").endswith("/day") else 1.0
+    return [(s["date"], s["distance"], sum(v * v for v in s["velocity"]) ** 0.5 / per_second) for s in out["samples"]]
+
+
+def at(base, naif, body, when):
+    """The served distance from `body` and speed relative to it at the instant `when` (ISO text)."""
+    out = get(base, f"/v1/positions/naif:{naif}", center=body, units="km", times=when)
+    per_second = 86400.0 if out.get("velocityUnits", "").endswith("/day") else 1.0
+    s = out["samples"][0]
+    return s["distance"], sum(v * v for v in s["velocity"]) ** 0.5 / per_second
 
 
 def main():
@@ -62,42 +66,52 @@ def main():
         m = get(base, f"/v1/missions/{mid}")
         print(f"\n{m['name']} ({mid}), {m['launchDate']} to {m['end'] or 'today (ongoing)'}")
         print(f"  {m['trajectorySummary']}")
-        launch = parse(m["launchDate"])
-        for e in m["events"]:
+        events = m["events"]
+        for i, e in enumerate(events):
             f = e.get("fact")
             if not f or not f.get("body"):
                 continue
             body = f["body"]
             when = parse(e["date"])
             alive = [v for v in m["vehicles"] if v["startHours"] <= e["t"] and (v["endHours"] is None or e["t"] <= v["endHours"])]
-            vehicle = next((v for v in alive if v["primary"]), alive[0] if alive else None)
-            if vehicle is None:
+            if not alive:
                 continue
             if body not in radii:
                 radii[body] = get(base, f"/v1/bodies/{body}")["radiusKm"]
             r = radii[body]
             try:
-                served = closest(base, vehicle["naifId"], body, when)
+                # The fact is about the vehicle nearest the body then (Eagle, not Columbia, at the landing).
+                now = sorted(((at(base, v["naifId"], body, e["date"]), v) for v in alive), key=lambda x: x[0][0])
+                (distance, speed), vehicle = now[0]
+                # The extremum (closest, or farthest for a "farthest" event) between the events
+                # either side, at most two hours away, inside the vehicle's span.
+                lo = max(when - dt.timedelta(hours=2), parse(events[i - 1]["date"]) if i > 0 else when,
+                         parse(m["launchDate"]) + dt.timedelta(hours=vehicle["startHours"]))
+                hi = min(when + dt.timedelta(hours=2), parse(events[i + 1]["date"]) if i + 1 < len(events) else when)
+                if vehicle["endHours"] is not None:
+                    hi = min(hi, parse(m["launchDate"]) + dt.timedelta(hours=vehicle["endHours"]))
+                path = series(base, vehicle["naifId"], body, lo, hi) if hi > lo else []
             except Exception as err:  # a 422 outside the kernels, a network error
                 print(f"  {e['name']}: {err}")
                 failures += 1
                 continue
-            if served is None:
-                continue
-            date, distance, speed = served
             published = []
             if f.get("distanceKm") is not None:
                 published.append(f"{f['distanceKm']:,.0f} km from centre")
             if f.get("altitudeKm") is not None:
-                published.append(f"{f['altitudeKm']:,.0f} km altitude")
+                published.append(f"{f['altitudeKm']:,.1f} km altitude")
             if f.get("speedKmS") is not None:
                 published.append(f"{f['speedKmS']:.2f} km/s")
-            dt_min = (parse(date) - when).total_seconds() / 60
             print(f"  {e['name']} ({body}, {vehicle['id']})")
-            print(f"    published: {e['date']}  {', '.join(published)}")
-            print(f"    served:    {date}  {distance:,.0f} km from centre, {distance - r:,.0f} km altitude, {speed:.2f} km/s"
-                  f"  (closest approach {dt_min:+.0f} min from the event)")
-            print(f"    source:    {f['source']}")
+            print(f"    published:     {e['date']}  {', '.join(published)}")
+            print(f"    served then:   {e['date']}  {distance:,.0f} km from centre, {distance - r:,.1f} km altitude, {speed:.2f} km/s")
+            if path:
+                farthest = "farthest" in e["name"].lower() or "max" in e["key"]
+                date, d, v = (max if farthest else min)(path, key=lambda s: s[1])
+                dt_min = (parse(date) - when).total_seconds() / 60
+                print(f"    {'farthest' if farthest else 'closest'}:{' ' if farthest else '  '}     {date}  {d:,.0f} km from centre, {d - r:,.1f} km altitude, {v:.2f} km/s"
+                      f"  ({dt_min:+.0f} min from the event; searched {iso(lo)} to {iso(hi)})")
+            print(f"    source:        {f['source']}")
     return 1 if failures else 0
 
 

@@ -79,7 +79,7 @@ public final class KernelBodies: Sendable {
                 }
                 guard let frame = NAIFBody.frame(s.frame) else {
                     refused.append(Refusal(file: kernel.file, segmentNumber: i + 1, target: s.target, center: s.center,
-                                           reason: "its frame \(NAIFBody.frameName(s.frame)) is not one the server can turn (J2000, ECLIPJ2000 or a built-in IAU body-fixed frame of a body it knows)"))
+                                           reason: "it is in \(NAIFBody.frameName(s.frame)), which the server cannot turn (it turns J2000, ECLIPJ2000 and the built-in IAU body-fixed frames of the bodies it knows)"))
                     continue
                 }
                 guard s.target != s.center else {

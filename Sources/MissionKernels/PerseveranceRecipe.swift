@@ -199,7 +199,7 @@ public struct PerseveranceRecipe: MissionRecipe {
                                 velocityKmS: a.velocityKmS * (1 - w) + b.velocityKmS * w + (b.positionKm - a.positionKm) * dw)
         }
         provenance.exclude(seamStart, "NAIF \(cruiseKernel) from here to \(iso(edl.start)): moved by up to \(fixed(seamKm * 1000, 0)) m onto the EDL reconstruction (a seam between the two NAIF solutions, spread over \(Int(spread)) s)")
-        notes.append("Seam: NAIF's EDL reconstruction begins \(fixed(seamKm * 1000, 0)) m and \(fixed(seamKmS * 1e6, 0)) mm/s from the cruise solution (\(iso(edl.start))); the difference is spread over the cruise solution's last \(Int(spread)) s (at most \(fixed(6 * seamKm / (spread * spread) * 1e6, 0)) mm/s² extra), so the kernel is continuous. The server reads NAIF's own kernels first where they cover, so it shows NAIF's jump there.")
+        notes.append("Seam: NAIF's EDL reconstruction begins \(fixed(seamKm * 1000, 0)) m and \(fixed(seamKmS * 1e6, 0)) mm/s from the cruise solution (\(iso(edl.start))); the difference is spread over the cruise solution's last \(Int(spread)) s (at most \(fixed(6 * seamKm / (spread * spread) * 1e6, 0)) mm/s² extra), so the kernel is continuous. missions.json lists this kernel after NAIF's, so the server serves the continuous path.")
         notes.append("NAIF's EDL kernel places the rover (-168) 2 m from the entry vehicle's navigation point (-168031) in a spacecraft frame the server cannot turn; this kernel gives -168 the navigation point's path.")
 
         // MARK: From the EDL excerpt to the entry interface, and the entry.

@@ -47,12 +47,6 @@ enum FlybyTestData {
     }
 }
 
-/// Tolerances in named units.
-func km(_ x: Double) -> Double { x }
-func metres(_ x: Double) -> Double { x / 1000 }
-func metresPerSecond(_ x: Double) -> Double { x / 1000 }
-func kmPerS(_ x: Double) -> Double { x }
-func seconds(_ x: Double) -> Double { x }
 
 /// One vehicle's segments in a mission kernel, read as heliocentric ecliptic J2000 states.
 struct KernelPath {

@@ -52,7 +52,8 @@ struct MissionEngineTests {
 
     @Test("every vehicle is where its kernel puts it, at its mission time; native samples are the kernel's states")
     func statesAreTheKernels() throws {
-        #expect(Set(ServedMissions.engines.keys) == ["apollo8", "apollo11", "apollo13", "artemis2", "voyager1", "voyager2", "cassini", "juno", "osirisrex"])
+        #expect(Set(ServedMissions.engines.keys) == ["apollo8", "apollo11", "apollo13", "artemis2", "voyager1", "voyager2", "cassini", "juno", "osirisrex",
+                                                     "newhorizons", "parker", "bepicolombo", "perseverance"])
         for (id, engine) in ServedMissions.engines.sorted(by: { $0.key < $1.key }) {
             for track in engine.tracks {
                 let label = "\(id)/\(track.vehicle.id)"
@@ -243,7 +244,7 @@ struct MissionEngineTests {
             #expect(zip(engine.mission.events, engine.mission.events.dropFirst()).allSatisfy { $0.timeHours <= $1.timeHours }, "\(id)")
             #expect(engine.mission.events.map(\.index) == Array(engine.mission.events.indices))
         }
-        #expect(checked == ["cassini/jupiter", "juno/pj1", "juno/io1", "juno/io2"])
+        #expect(checked == ["cassini/jupiter", "juno/pj1", "juno/io1", "juno/io2", "parker/vga1", "parker/p1", "parker/vga3", "parker/p10", "parker/vga7"])
         // Juno's Io flybys, 1,500 km above Io (radius 1,821.6 km), measured from Io's own centre.
         let juno = ServedMissions.engine("juno")
         for key in ["io1", "io2"] {
