@@ -29,8 +29,7 @@ public struct Instant: Sendable, Hashable, Comparable {
         self.ttFraction = ttFraction - carry
         self.utc = utc
         self.ttMinusUTCSeconds = ttMinusUTCSeconds
-        let g = (357.53 + 0.985_600_28 * ((self.ttWhole - Constants.jdJ2000) + self.ttFraction)) * Angle.radiansPerDegree
-        tdbMinusTTSeconds = 0.001_657 * sin(g) + 0.000_014 * sin(2 * g)
+        tdbMinusTTSeconds = TimeScale.tdbMinusTTSeconds(daysSinceJ2000: (self.ttWhole - Constants.jdJ2000) + self.ttFraction)
     }
 
     /// Terrestrial Time as a Julian date.

@@ -41,10 +41,8 @@ public struct BuildContext {
         return v
     }
 
-    /// TDB seconds of mission hours.
-    public func seconds(hours t: Double) -> Double {
-        mission.launch.daysSinceJ2000TDB * Constants.secondsPerDay + t * 3600
-    }
+    /// TDB seconds of mission hours (``Mission/tdbSeconds(atHours:)``).
+    public func seconds(hours t: Double) -> Double { mission.tdbSeconds(atHours: t) }
 
     /// A vehicle phase's span in TDB seconds, by name.
     public func phase(_ vehicle: Vehicle, _ name: String) throws -> ClosedRange<Double> {

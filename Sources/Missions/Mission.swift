@@ -259,6 +259,15 @@ public struct Mission: Sendable, Hashable {
     /// Mission time (hours from launch, TT seconds / 3600) of an instant.
     public func hours(at instant: Instant) -> Double { instant.seconds(since: launch) / 3600 }
 
+    /// The TDB seconds past J2000 (the kernels' time argument) of mission time `t`: TT elapsed
+    /// from launch, then TDB − TT there. Exact to the microsecond and free of calendar work,
+    /// for every telemetry tick.
+    public func tdbSeconds(atHours t: Double) -> Double {
+        let launchTT = (launch.ttWhole - Constants.jdJ2000 + launch.ttFraction) * Constants.secondsPerDay
+        let tt = launchTT + t * 3600
+        return tt + TimeScale.tdbMinusTTSeconds(daysSinceJ2000: tt / Constants.secondsPerDay)
+    }
+
     /// Half-width of the event-label window (``MissionClock/labelWindowHours(durationHours:)``).
     public var labelWindowHours: Double { MissionClock.labelWindowHours(durationHours: durationHours) }
 

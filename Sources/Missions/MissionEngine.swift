@@ -71,9 +71,6 @@ public struct MissionEngine: Sendable {
     public let placement: ScenePlacement
     /// In `mission.vehicles` order.
     public let tracks: [VehicleTrack]
-    /// The launch as TDB seconds past J2000 (mission hours are TT; the two differ by 1.7 ms at
-    /// most, which the kernels' own times do not resolve at mission scales).
-    let launchSeconds: Double
     /// Geocentric missions: the scene bounding box of every vehicle's line relative to the Earth
     /// (what the framing needs), computed once here.
     public private(set) var localSceneBounds: (min: Vector3, max: Vector3)?
@@ -86,11 +83,9 @@ public struct MissionEngine: Sendable {
         let layout = layout ?? SceneLayout(catalogue: ephemeris.catalogue)
         self.layout = layout
         self.placement = placement ?? ScenePlacement(layout: layout)
-        let launchSeconds = mission.launch.daysSinceJ2000TDB * Constants.secondsPerDay
-        self.launchSeconds = launchSeconds
         var tracks: [VehicleTrack] = []
         for (i, v) in mission.vehicles.enumerated() {
-            tracks.append(try Self.track(v, field: "vehicles[\(i)]", mission: mission, launchSeconds: launchSeconds, kernels: kernels, ephemeris: ephemeris))
+            tracks.append(try Self.track(v, field: "vehicles[\(i)]", mission: mission, kernels: kernels, ephemeris: ephemeris))
         }
         self.tracks = tracks
         if mission.events.contains(where: \.timeFromClosestApproach) {
@@ -144,18 +139,18 @@ public struct MissionEngine: Sendable {
 
     /// Checks that the kernels cover the vehicle from its start (to its end, if it has one) and
     /// builds the extrapolation of one that flies on.
-    static func track(_ v: Vehicle, field: String, mission: Mission, launchSeconds: Double, kernels: KernelBodies,
+    static func track(_ v: Vehicle, field: String, mission: Mission, kernels: KernelBodies,
                       ephemeris: Ephemeris) throws(MissionDataError) -> VehicleTrack {
         func fail(_ problem: String) -> MissionDataError { MissionDataError(mission: mission.id, field: field, problem: problem) }
         let spans = kernels.coverage(of: v.naifID)
-        let start = launchSeconds + v.startHours * 3600
+        let start = mission.tdbSeconds(atHours: v.startHours)
         // A second's slack: the kernels' epochs and the data's dates are rounded differently.
         guard let span = spans.first(where: { $0.lowerBound <= start + edgeSlackSeconds && $0.upperBound >= start }) else {
             throw fail("vehicle \"\(v.id)\" (NAIF \(v.naifID)) is not in the kernels at its start, \(KernelBodyError.date(start)); they cover it \(KernelBodyError.list(spans)) (mission kernels: \(mission.kernels.joined(separator: ", ")))")
         }
-        let dataEndHours = (span.upperBound - launchSeconds) / 3600
+        let dataEndHours = mission.hours(at: TimeScale.instant(tdbSecondsPastJ2000: span.upperBound))
         if let end = v.endHours, dataEndHours < end - edgeSlackSeconds / 3600 {
-            throw fail("vehicle \"\(v.id)\" (NAIF \(v.naifID)) is in the kernels only to \(KernelBodyError.date(span.upperBound)), before its end \(KernelBodyError.date(launchSeconds + end * 3600)); covered: \(KernelBodyError.list(spans))")
+            throw fail("vehicle \"\(v.id)\" (NAIF \(v.naifID)) is in the kernels only to \(KernelBodyError.date(span.upperBound)), before its end \(KernelBodyError.date(mission.tdbSeconds(atHours: end))); covered: \(KernelBodyError.list(spans))")
         }
         guard v.endHours == nil, let center = v.extrapolation else {
             return VehicleTrack(vehicle: v, dataEndHours: min(dataEndHours, v.endHours ?? dataEndHours), dataSeconds: span, extrapolation: nil)
@@ -207,10 +202,9 @@ public struct MissionEngine: Sendable {
     /// Where scene coordinates of trajectory lines are measured from.
     public var sceneOrigin: SceneOrigin { mission.referenceFrame == .geocentric ? .earth : .sun }
 
-    /// The instant `t` hours after launch (TDB seconds from the launch's, which is what the
-    /// kernels read; cheaper than carrying TT across leap seconds).
+    /// The instant `t` hours of TT after launch (mission time: ``Mission/hours(at:)``).
     public func instant(atHours t: Double) -> Instant {
-        TimeScale.instant(tdbSecondsPastJ2000: launchSeconds + t * 3600)
+        TimeScale.instant(tdbSecondsPastJ2000: mission.tdbSeconds(atHours: t))
     }
 
     /// Where `track`'s vehicle is at `t` (inside its span: the caller checks ``VehicleTrack/exists(at:)``).
@@ -226,7 +220,7 @@ public struct MissionEngine: Sendable {
                                 source: x.source, extrapolated: true)
         }
         do {
-            let s = try kernels.state(track.vehicle.naifID, at: Self.dataInstant(track, seconds: launchSeconds + t * 3600) ?? at, ephemeris: ephemeris)
+            let s = try kernels.state(track.vehicle.naifID, at: Self.dataInstant(track, seconds: at.daysSinceJ2000TDB * Constants.secondsPerDay) ?? at, ephemeris: ephemeris)
             return VehicleState(timeHours: t, instant: at, heliocentricKm: s.positionKm, velocityKmS: s.velocityKmS,
                                 source: Self.describe(s.segment), extrapolated: false)
         } catch {
@@ -237,7 +231,7 @@ public struct MissionEngine: Sendable {
     /// Where to read the kernels for an instant at most ``edgeSlackSeconds`` outside the
     /// vehicle's data (nil: inside it, or truly outside). A vehicle starts and ends where its
     /// data do, but hours → seconds → instant → seconds lands an ulp or two (1e-7 s) either side
-    /// of those edges, and ``track(_:field:mission:launchSeconds:kernels:ephemeris:)`` allows a
+    /// of those edges, and ``track(_:field:mission:kernels:ephemeris:)`` allows a
     /// second between the data's edges and the dates: such instants are read a microsecond
     /// inside the data (an ulp-safe margin, centimetres at orbital speeds).
     static func dataInstant(_ track: VehicleTrack, seconds: Double) -> Instant? {

@@ -61,6 +61,7 @@ enum MissionEncoding {
                                     w.key("startHours"); w.number(p.startHours)
                                     w.key("endHours"); w.number(p.endHours)
                                     w.key("body"); w.optionalString(p.body?.rawValue)
+                                    w.key("source"); w.optionalString(p.source)
                                 }
                             }
                         }

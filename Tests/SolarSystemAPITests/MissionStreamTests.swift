@@ -58,29 +58,33 @@ struct MissionStreamTests {
         #expect(ids.count == events.count, "every event has an id")
         #expect(zip(ids, ids.dropFirst()).allSatisfy { $0 < $1 }, "ids strictly increase")
         let fired = events.filter { $0.event == "mission-event" }.compactMap { $0.json["name"] as? String }
-        #expect(fired == ["Launch", "TLI", "LOI", "LM Undock", "Eagle Landing", "First Step", "LM Ascent", "TEI", "Splashdown"])
+        #expect(fired == ["Launch", "Trans-lunar injection", "Lunar orbit insertion", "Undocking", "Descent orbit insertion", "Powered descent",
+                          "Eagle has landed", "First step", "Lunar lift-off", "Docking", "Trans-Earth injection", "Entry interface", "Splashdown"])
         let telemetry = events.filter { $0.event == "telemetry" }
         #expect(telemetry.count >= 2)
         #expect((number(telemetry.first?.json["t"]) ?? 99) < 0.01) // the replay opens at its start
-        #expect(number(telemetry.last?.json["t"]) == 195.3)
+        // It closes at splashdown, 195 h 18 min 35 s after launch.
+        #expect(abs((number(telemetry.last?.json["t"]) ?? 0) - (195 + 18.0 / 60 + 35.0 / 3600)) < 1e-9)
         #expect(telemetry.allSatisfy { $0.json["vehicles"] is [Any] && $0.json["met"] is String })
         #expect(events.last?.json["reason"] as? String == "completed")
     }
 
     @Test("Last-Event-ID resumes after that event; a bad one starts from `from`")
     func resume() throws {
-        // MET 100 h in ms: after LOI (75.8 h), before LM Undock (100.2 h).
+        // MET 100 h in ms: after LOI (75.8 h), before the undocking (100.2 h).
         let (_, resumed) = try replay("speed=1e6&rate=30", headers: ["Last-Event-ID": "360000000"])
         let first = resumed.first { $0.event == "telemetry" }
         #expect((number(first?.json["t"]) ?? 0) > 100, "the tick at 360000000 itself was seen")
         let fired = resumed.filter { $0.event == "mission-event" }.compactMap { $0.json["name"] as? String }
-        #expect(fired == ["LM Undock", "Eagle Landing", "First Step", "LM Ascent", "TEI", "Splashdown"])
-        // LOI's own id: LOI was seen, it is not sent again; the tick in its millisecond comes after it.
-        let (_, atEvent) = try replay("speed=1e6&rate=30", headers: ["Last-Event-ID": "272880000"])
-        #expect(!atEvent.contains { $0.event == "mission-event" && $0.json["name"] as? String == "LOI" })
-        #expect(atEvent.first { $0.event == "telemetry" }?.id == "272880000.1")
+        #expect(fired == ["Undocking", "Descent orbit insertion", "Powered descent", "Eagle has landed", "First step", "Lunar lift-off", "Docking",
+                          "Trans-Earth injection", "Entry interface", "Splashdown"])
+        // LOI's own id (75 h 49 min 50 s): LOI was seen, it is not sent again; the tick in its
+        // millisecond comes after it.
+        let (_, atEvent) = try replay("speed=1e6&rate=30", headers: ["Last-Event-ID": "272990000"])
+        #expect(!atEvent.contains { $0.event == "mission-event" && $0.json["name"] as? String == "Lunar orbit insertion" })
+        #expect(atEvent.first { $0.event == "telemetry" }?.id == "272990000.1")
         let (_, bad) = try replay("speed=1e6&rate=30&from=130", headers: ["Last-Event-ID": "soon"])
-        #expect(bad.filter { $0.event == "mission-event" }.compactMap { $0.json["name"] as? String } == ["TEI", "Splashdown"])
+        #expect(bad.filter { $0.event == "mission-event" }.compactMap { $0.json["name"] as? String } == ["Trans-Earth injection", "Entry interface", "Splashdown"])
     }
 
     @Test("a full replay, resumed from every id in it, delivers the recording's tail exactly once")
@@ -121,7 +125,7 @@ struct MissionStreamTests {
     func reconnectAfterTheEnd() throws {
         let (_, recording) = try replay("speed=1e6&rate=30")
         let end = try #require(recording.last?.id)
-        for last in [end, "703080000.7", "999999999999"] {
+        for last in [end, "703115000.7", "999999999999"] {
             let (r, events) = try replay("speed=1e6&rate=30", headers: ["Last-Event-ID": last, "Accept-Encoding": "gzip"])
             #expect(r.status == 204, "Last-Event-ID \(last)")
             #expect(r.body.isEmpty && events.isEmpty)
@@ -129,7 +133,7 @@ struct MissionStreamTests {
             #expect(r.header("cache-control") == "no-store")
         }
         // The last telemetry's id is before the end: the end is all that is left.
-        let (_, tail) = try replay("speed=1e6&rate=30", headers: ["Last-Event-ID": "703080000.1"])
+        let (_, tail) = try replay("speed=1e6&rate=30", headers: ["Last-Event-ID": "703115000.1"])
         #expect(tail.map(\.event) == ["end"])
     }
 

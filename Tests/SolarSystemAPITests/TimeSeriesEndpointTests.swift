@@ -131,6 +131,10 @@ struct TimeSeriesEndpointTests {
     func unknownBody() throws {
         let r = try APIServer.get("/v1/positions/krypton?times=2026-01-01")
         #expect(r.status == 404)
-        #expect((r.json["validIds"] as? [String])?.count == 25)
+        // The 25 catalogue bodies first, then the mission vehicles, then every NAIF id the kernels cover.
+        let ids = r.json["validIds"] as? [String] ?? []
+        #expect(ids.prefix(3) == ["sun", "mercury", "venus"] && ids[24] == "iapetus")
+        #expect(["lm_eagle", "voyager2", "perseverance", "naif:-32", "naif:-168", "naif:-121"].allSatisfy(ids.contains))
+        #expect(Set(ids).count == ids.count && ids.count == 25 + 14 + 20)
     }
 }
