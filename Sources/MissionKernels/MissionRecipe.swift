@@ -41,8 +41,14 @@ public struct BuildContext {
         return v
     }
 
-    /// TDB seconds of mission hours (``Mission/tdbSeconds(atHours:)``).
-    public func seconds(hours t: Double) -> Double { mission.tdbSeconds(atHours: t) }
+    /// TDB seconds of mission hours, counted from the launch's TDB: within 3 ms of the engine's
+    /// exact mapping (``Mission/tdbSeconds(atHours:)``, TT elapsed), which the server's one-second
+    /// slack at a vehicle's ends absorbs. Kept so the shipped kernels rebuild byte for byte: the
+    /// flyby searches (``FlybyRecipe``) settle in another local minimum when their inputs move
+    /// by milliseconds (Parker's corrections: 104 m/s instead of 36).
+    public func seconds(hours t: Double) -> Double {
+        mission.launch.daysSinceJ2000TDB * Constants.secondsPerDay + t * 3600
+    }
 
     /// A vehicle phase's span in TDB seconds, by name.
     public func phase(_ vehicle: Vehicle, _ name: String) throws -> ClosedRange<Double> {
