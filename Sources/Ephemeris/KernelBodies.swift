@@ -33,6 +33,23 @@ public final class KernelBodies: Sendable {
         public let name: String
         /// The file the segment came from.
         public let file: String
+        /// "name (file name)": what telemetry reports as a state's `source`, made once here
+        /// rather than at every state.
+        public let label: String
+
+        init(kernel: Int, segment: Int, target: Int, center: Int, frame: NAIFBody.Frame, startSeconds: Double, endSeconds: Double,
+             name: String, file: String) {
+            self.kernel = kernel
+            self.segment = segment
+            self.target = target
+            self.center = center
+            self.frame = frame
+            self.startSeconds = startSeconds
+            self.endSeconds = endSeconds
+            self.name = name
+            self.file = file
+            label = "\(name) (\(file.split(separator: "/").last.map(String.init) ?? file))"
+        }
 
         @inline(__always) func covers(_ s: Double) -> Bool { s >= startSeconds && s <= endSeconds }
     }

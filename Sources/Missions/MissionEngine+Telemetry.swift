@@ -120,21 +120,24 @@ extension MissionEngine {
             let d = (p - planets[b.index] * Constants.auKm).length
             if d < best.distance { best = (b, d) }
         }
-        // Moons of the planet the vehicle is near.
+        // Moons of the planet the vehicle is near (one run of their theory).
         let planet = best.body == .moon ? BodyID.earth : best.body
+        var moons: [(body: BodyID, km: Vector3)] = []
         if planet != .sun, planet != .earth, !ephemeris.catalogue[planet].moons.isEmpty {
             let q = planets[planet.index] * Constants.auKm
             let hill = Self.hillRadiusKm(planet, heliocentricKm: q.length)
             if (p - q).length < hill {
-                for m in ephemeris.catalogue[planet].moons where m != .iss {
-                    guard let ms = ephemeris.naifState(NAIFBody.id(m), at: s.instant) else { continue }
-                    let d = (p - ms.positionKm).length
-                    if d < best.distance { best = (m, d) }
+                moons = ephemeris.satellitePositionsKm(of: planet, at: s.instant)
+                if let m = ephemeris.nearestMoon(of: planet, to: p, planetBarycentreKm: q, moonsKm: moons), m.distanceKm < best.distance {
+                    best = (m.body, m.distanceKm)
                 }
             }
         }
         let id = NAIFBody.id(best.body)
-        let body = ephemeris.naifState(id, at: s.instant) ?? (planets[best.body.index] * Constants.auKm, .zero)
+        // A giant planet's centre from the moons' positions already at hand; anything else as
+        // the ephemeris gives it.
+        let body = (best.body == planet && !moons.isEmpty ? ephemeris.planetCentreState(planet, moonsKm: moons, at: s.instant) : nil)
+            ?? ephemeris.naifState(id, at: s.instant) ?? (planets[best.body.index] * Constants.auKm, .zero)
         let distance = (p - body.positionKm).length
         return NearestBody(body: best.body, distanceKm: distance, altitudeKm: distance - ephemeris.catalogue[best.body].radiusKm,
                            speedKmS: (s.velocityKmS - body.velocityKmS).length)

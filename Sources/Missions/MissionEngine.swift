@@ -247,10 +247,7 @@ public struct MissionEngine: Sendable {
     static let edgeSlackSeconds = 1.0
 
     /// "JPL Horizons -32 30-min (voyager2.bsp)".
-    static func describe(_ e: KernelBodies.Entry) -> String {
-        let file = e.file.split(separator: "/").last.map(String.init) ?? e.file
-        return "\(e.name) (\(file))"
-    }
+    static func describe(_ e: KernelBodies.Entry) -> String { e.label }
 
     // MARK: - Scene
 

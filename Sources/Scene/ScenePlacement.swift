@@ -134,9 +134,17 @@ public struct ScenePlacement: Sendable {
     func localOffset(_ v: Vector3, zone: Zone, at t: Instant, ephemeris: Ephemeris) -> Vector3 {
         let d = v.length
         let own = d > 0 ? SceneAxes.scene(fromEcliptic: v * (Self.mappedDistance(d, zone) / d)) : .zero
-        for i in zone.moons {
+        // Only moons whose orbit's band (mean distance ± e·a, 5 % of a for the theories, and twice
+        // the moon's zone) holds the point can be near it: the moons' theory runs only then.
+        let near = zone.moons.filter { i in
+            guard let o = ephemeris.catalogue[zones[i].body].seedMeanOrbit else { return true }
+            return abs(d - o.semiMajorAxisKm) <= o.semiMajorAxisKm * (o.eccentricity + 0.05) + 2 * zones[i].zoneKm
+        }
+        guard !near.isEmpty else { return own }
+        let moons = ephemeris.satellitePositionsKm(of: zone.body, at: t)
+        for i in near {
             let m = zones[i]
-            let r = ephemeris.parentRelativeState(m.body, at: t).positionKm
+            guard let r = moons.first(where: { $0.body == m.body })?.km else { continue }
             let dm = (v - r).length
             guard dm < 2 * m.zoneKm else { continue }
             let w = Self.weight(dm, zone: m.zoneKm)

@@ -165,6 +165,34 @@ struct KernelBodiesTests {
         #expect(((io.positionKm - centre.positionKm) - rel).length < 1e-6)
     }
 
+    @Test("the telemetry's shortcuts agree with naifState: a giant planet's centre and the moon nearest a point", arguments: [BodyID.jupiter, .saturn, .mars])
+    func planetCentreShortcuts(_ planet: BodyID) throws {
+        var checked = 0
+        for date in ["2004-07-01T02:39:00Z", "2016-07-05T03:00:00Z", "2023-12-30T08:36:00Z"] {
+            let t = try TimeScale.parse(date)
+            let moons = eph.satellitePositionsKm(of: planet, at: t)
+            #expect(moons.map(\.body) == eph.catalogue[planet].moons)
+            for m in moons { #expect((m.km - eph.parentRelativeState(m.body, at: t).positionKm).length < 1e-9) }
+            let exact = try #require(eph.naifState(NAIFBody.id(planet), at: t))
+            if let fast = eph.planetCentreState(planet, moonsKm: moons, at: t) {
+                #expect((fast.positionKm - exact.positionKm).length < 1e-6)
+                #expect((fast.velocityKmS - exact.velocityKmS).length < 1e-6, "\((fast.velocityKmS - exact.velocityKmS).length * 1e6) mm/s")
+            } else {
+                #expect(planet == .mars)
+            }
+            // From a point beside each moon in turn, that moon is the nearest, at the distance naifState gives.
+            let barycentre = eph.state(planet, at: t).positionAU * Constants.auKm
+            for m in moons {
+                let moon = try #require(eph.naifState(NAIFBody.id(m.body), at: t))
+                let point = moon.positionKm + Vector3(0, 0, 10)
+                let found = try #require(eph.nearestMoon(of: planet, to: point, planetBarycentreKm: barycentre, moonsKm: moons))
+                #expect(found.body == m.body && abs(found.distanceKm - 10) < 1e-6, "\(m.body): \(found)")
+                checked += 1
+            }
+        }
+        #expect(checked == 3 * eph.catalogue[planet].moons.count)
+    }
+
     @Test("every engine body has a NAIF id the engine places again")
     func naifIDs() throws {
         let t = try TimeScale.parse("2000-01-01T12:00:00Z")
