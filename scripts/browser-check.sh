@@ -10,7 +10,7 @@
 #
 # What runs (scripts/browser-checks/runner.py): two servers (CORS for any origin, and one whose
 # --cors-origins lists only the page's origin), a proxy in front of the first that cuts the first
-# event-stream connection right after Apollo 11's LM Undock, and a static server for the pages on
+# event-stream connection right after Apollo 11's undocking, and a static server for the pages on
 # another port (so another origin). Each page runs in a fresh Chromium profile and posts its
 # results back; the run ends with "browser-check: N passed, M failed".
 #

@@ -7,7 +7,7 @@ see the comment at the top of that script for how to add a check. Standard libra
 Set-up, all on 127.0.0.1:
   * server "any"    : `solarsystem serve` with the default --cors-origins (*)
   * server "listed" : `solarsystem serve --cors-origins <page origin>`
-  * stream proxy    : forwards to "any", and cuts the first connection that carries LM Undock
+  * stream proxy    : forwards to "any", and cuts the first connection that carries Undocking
                       right after that event, so an EventSource must reconnect by itself
   * page server     : serves this directory (a second origin: another port) and takes each
                       page's results at POST /report
@@ -198,7 +198,7 @@ def main():
         servers.append(start_server(args.binary, any_port, args.repo, []))
         servers.append(start_server(args.binary, listed_port, args.repo, ["--cors-origins", page_origin]))
         page_server(page_port, reports)
-        proxy = CuttingProxy(proxy_port, any_port, b'"name":"LM Undock"')
+        proxy = CuttingProxy(proxy_port, any_port, b'"name":"Undocking"')
         query = (f"api=http://127.0.0.1:{any_port}&apiListed=http://127.0.0.1:{listed_port}"
                  f"&stream=http://127.0.0.1:{proxy_port}&report=/report")
         passed = failed = 0
