@@ -88,11 +88,7 @@ extension Ephemeris {
     public func nearestMoon(of planet: BodyID, to positionKm: Vector3, planetBarycentreKm: Vector3,
                             moonsKm moons: [(body: BodyID, km: Vector3)]) -> (body: BodyID, distanceKm: Double)? {
         guard planet == .mars || planet == .jupiter || planet == .saturn, !moons.isEmpty else { return nil }
-        var centre = planetBarycentreKm
-        if planet != .mars {
-            let system = GravityConstants.gm(planet)
-            for m in moons { centre -= m.km * (GravityConstants.gm(m.body) / system) }
-        }
+        let centre = planet == .mars ? planetBarycentreKm : planetBarycentreKm + Self.centreOffsetKm(planet, moonsKm: moons)
         let relative = positionKm - centre
         return moons.map { ($0.body, (relative - $0.km).length) }.min { $0.1 < $1.1 }
     }
@@ -137,14 +133,16 @@ extension Ephemeris {
         default:
             return nil
         }
-        let system = GravityConstants.gm(planet)
-        var offset = Vector3.zero, ahead = Vector3.zero
-        for (m, l) in zip(moonsKm, later) where m.body == l.body {
-            let w = GravityConstants.gm(m.body) / system
-            offset -= m.km * w
-            ahead -= l.km * w
-        }
+        let offset = Self.centreOffsetKm(planet, moonsKm: moonsKm), ahead = Self.centreOffsetKm(planet, moonsKm: later)
         let barycentre = Self.kilometres(state(planet, at: t))
         return (barycentre.positionKm + offset, barycentre.velocityKmS + (ahead - offset) / (h * Constants.secondsPerDay))
+    }
+
+    /// The planet's centre from its system's barycentre, km, given its moons' planet-relative
+    /// positions: −Σ (GM_moon / GM_system) r_moon, the position part of
+    /// ``barycentreToCentre(_:at:)``.
+    static func centreOffsetKm(_ planet: BodyID, moonsKm: [(body: BodyID, km: Vector3)]) -> Vector3 {
+        let system = GravityConstants.gm(planet)
+        return moonsKm.reduce(Vector3.zero) { $0 - $1.km * (GravityConstants.gm($1.body) / system) }
     }
 }

@@ -33,12 +33,12 @@ public final class KernelBodies: Sendable {
         public let name: String
         /// The file the segment came from.
         public let file: String
-        /// "name (file name)": what telemetry reports as a state's `source`, made once here
-        /// rather than at every state.
+        /// "name (file name)", e.g. "JPL Horizons -32 30-min (voyager2.bsp)": what telemetry
+        /// reports as a state's `source`, made once here rather than at every state.
         public let label: String
 
         init(kernel: Int, segment: Int, target: Int, center: Int, frame: NAIFBody.Frame, startSeconds: Double, endSeconds: Double,
-             name: String, file: String) {
+             name: String, file: String, fileName: String) {
             self.kernel = kernel
             self.segment = segment
             self.target = target
@@ -48,7 +48,7 @@ public final class KernelBodies: Sendable {
             self.endSeconds = endSeconds
             self.name = name
             self.file = file
-            label = "\(name) (\(file.split(separator: "/").last.map(String.init) ?? file))"
+            label = "\(name) (\(fileName))"
         }
 
         @inline(__always) func covers(_ s: Double) -> Bool { s >= startSeconds && s <= endSeconds }
@@ -104,7 +104,7 @@ public final class KernelBodies: Sendable {
                     continue
                 }
                 byTarget[s.target, default: []].append(Entry(kernel: k, segment: i, target: s.target, center: s.center, frame: frame,
-                                                             startSeconds: s.startSeconds, endSeconds: s.endSeconds, name: s.name, file: kernel.file))
+                                                             startSeconds: s.startSeconds, endSeconds: s.endSeconds, name: s.name, file: kernel.file, fileName: kernel.fileName))
             }
         }
         // Later kernels, then later segments, first.

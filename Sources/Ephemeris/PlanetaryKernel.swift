@@ -162,8 +162,7 @@ public final class PlanetaryKernel: Sendable {
             let digits = s.name.dropFirst(3).prefix { $0.isASCII && $0.isNumber }
             if let n = Int(digits) { return "DE\(n)" }
         }
-        let base = spk.file.split(separator: "/").last.map(String.init) ?? spk.file
-        return DAFFile.printable(base)
+        return DAFFile.printable(spk.fileName)
     }
 
     // MARK: - Evaluation (inside `spanSeconds`; the caller checks)

@@ -112,6 +112,8 @@ public final class SPKKernel: @unchecked Sendable {
     }
 
     public let file: String
+    /// ``file`` without its directories, for labels.
+    public var fileName: String { file.split(separator: "/").last.map(String.init) ?? file }
     /// Every segment in file order (later segments take precedence, as in SPICE).
     public let segments: [Segment]
     /// The identification the file gives itself (the DAF internal file name).

@@ -37,7 +37,7 @@ extension FlybyRecipe {
         /// The data themselves.
         var piece: PathPiece {
             let span = self.span
-            return PathPiece(name: label, notes: ["\(span.fileName), NAIF \(span.target): the kernel's own states (real trajectory data), resampled."],
+            return PathPiece(name: label, notes: ["\(span.kernel.fileName), NAIF \(span.target): the kernel's own states (real trajectory data), resampled."],
                              startSeconds: span.startSeconds, endSeconds: span.endSeconds, center: 10, maxStepSeconds: 3_600) { try span.state(at: $0) }
         }
 

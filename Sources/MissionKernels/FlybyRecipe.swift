@@ -237,7 +237,7 @@ public struct FlybyRecipe: MissionRecipe {
     /// What the notes say about a data span: its span, and the mission event inside it as the
     /// data fly it against the published figures.
     func dataNotes(_ data: DataStop, eph: Ephemeris) throws -> [String] {
-        var notes = ["\(data.label): \(Self.iso(data.span.startSeconds)) to \(Self.iso(data.span.endSeconds)), the kernel's states kept (\(data.span.fileName))."]
+        var notes = ["\(data.label): \(Self.iso(data.span.startSeconds)) to \(Self.iso(data.span.endSeconds)), the kernel's states kept (\(data.span.kernel.fileName))."]
         if let event = data.event, let body = event.fact?.body {
             let inside = max(data.span.startSeconds, min(data.span.endSeconds, event.date.daysSinceJ2000TDB * Constants.secondsPerDay))
             let within = min(inside - data.span.startSeconds, data.span.endSeconds - inside)

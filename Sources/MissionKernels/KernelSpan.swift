@@ -14,10 +14,6 @@ public struct KernelSpan: Sendable {
     let segments: [Int]
     let ephemeris: Ephemeris
 
-    /// The kernel's file name without its directory, for the notes a shipped kernel carries
-    /// (which must not name the machine that built it).
-    public var fileName: String { kernel.file.split(separator: "/").last.map(String.init) ?? kernel.file }
-
     public init(kernel: SPKKernel, target: Int, ephemeris: Ephemeris) throws {
         let list = kernel.segments.indices.filter { kernel.segments[$0].target == target }
         guard !list.isEmpty else { throw RecipeError(description: "\(kernel.file): no segment for NAIF \(target)") }

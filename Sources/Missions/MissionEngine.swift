@@ -222,7 +222,7 @@ public struct MissionEngine: Sendable {
         do {
             let s = try kernels.state(track.vehicle.naifID, at: Self.dataInstant(track, seconds: at.daysSinceJ2000TDB * Constants.secondsPerDay) ?? at, ephemeris: ephemeris)
             return VehicleState(timeHours: t, instant: at, heliocentricKm: s.positionKm, velocityKmS: s.velocityKmS,
-                                source: Self.describe(s.segment), extrapolated: false)
+                                source: s.segment.label, extrapolated: false)
         } catch {
             throw .notCovered(mission: mission.id, vehicle: track.vehicle.id, detail: "\(error)")
         }
@@ -245,9 +245,6 @@ public struct MissionEngine: Sendable {
     /// How far a vehicle's start or end may lie outside its data (the kernels' epochs and the
     /// data's dates are rounded differently).
     static let edgeSlackSeconds = 1.0
-
-    /// "JPL Horizons -32 30-min (voyager2.bsp)".
-    static func describe(_ e: KernelBodies.Entry) -> String { e.label }
 
     // MARK: - Scene
 

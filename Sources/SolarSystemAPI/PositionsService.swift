@@ -92,9 +92,8 @@ public struct EphemerisService: Sendable {
             let perDay = Constants.secondsPerDay / Constants.auKm
             let span = bodies.coverage(of: naifID).first { $0.contains(t.daysSinceJ2000TDB * Constants.secondsPerDay) }
                 ?? s.segment.startSeconds...s.segment.endSeconds
-            let file = s.segment.file.split(separator: "/").last.map(String.init) ?? s.segment.file
             return (StateVector(positionAU: s.positionKm / Constants.auKm, velocityAUPerDay: s.velocityKmS * perDay),
-                    TheorySpan(name: "SPK \(s.segment.name) (\(file))", jdTDB: (Constants.jdJ2000 + span.lowerBound / Constants.secondsPerDay)...(Constants.jdJ2000 + span.upperBound / Constants.secondsPerDay)))
+                    TheorySpan(name: "SPK \(s.segment.label)", jdTDB: (Constants.jdJ2000 + span.lowerBound / Constants.secondsPerDay)...(Constants.jdJ2000 + span.upperBound / Constants.secondsPerDay)))
         } catch {
             throw Self.outsideKernels(name, error)
         }

@@ -3,33 +3,13 @@ import Ephemeris
 import Missions
 @testable import MissionKernels
 
-/// The engine, the missions and the shipped kernels as the flyby tests use them, read from the
-/// repository's `Resources/`.
+/// The engine, the missions and the shipped kernels as the flyby tests use them (``Repository``).
 enum FlybyTestData {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
-    static func bytes(_ name: String) -> [UInt8] {
-        guard let data = try? Data(contentsOf: root.appendingPathComponent("Resources/\(name)")) else {
-            fatalError("Resources/\(name) not found from \(root.path)")
-        }
-        return [UInt8](data)
-    }
-
-    /// DE440 inside its span, the catalogue's theories outside.
-    static let ephemeris: Ephemeris = {
-        do {
-            let catalogue = try Catalogue(json: bytes("bodies.json"))
-            let kernel = try PlanetaryKernel(bytes: KernelBuffer(copying: bytes("de440-1900-2100.bsp")), file: "Resources/de440-1900-2100.bsp")
-            return Ephemeris(catalogue: catalogue, kernel: kernel)
-        } catch { fatalError("ephemeris: \(error)") }
-    }()
-
-    static let missions: MissionCatalogue = {
-        do { return try MissionCatalogue(json: bytes("missions.json")) } catch { fatalError("missions.json: \(error)") }
-    }()
+    static var ephemeris: Ephemeris { Repository.ephemeris }
+    static var missions: MissionCatalogue { Repository.missions }
 
     static func kernel(_ name: String) -> SPKKernel {
-        do { return try SPKKernel(bytes: KernelBuffer(copying: bytes("missions/\(name)")), file: "Resources/missions/\(name)") } catch {
+        do { return try SPKKernel(bytes: KernelBuffer(copying: Repository.bytes("Resources/missions/\(name)")), file: "Resources/missions/\(name)") } catch {
             fatalError("Resources/missions/\(name): \(error)")
         }
     }

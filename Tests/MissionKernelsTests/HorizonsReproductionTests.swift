@@ -4,28 +4,6 @@ import Testing
 import Ephemeris
 import Missions
 
-/// The repository's files as these tests read them.
-enum Repository {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
-    static func bytes(_ path: String) throws -> [UInt8] {
-        guard let data = FileManager.default.contents(atPath: root.appendingPathComponent(path).path) else {
-            throw RecipeError(description: "\(path) not found from \(root.path)")
-        }
-        return [UInt8](data)
-    }
-
-    static let ephemeris: Ephemeris = {
-        do {
-            let catalogue = try Catalogue(json: bytes("Resources/bodies.json"))
-            let kernel = try PlanetaryKernel(bytes: KernelBuffer(copying: bytes("Resources/de440-1900-2100.bsp")), file: "Resources/de440-1900-2100.bsp")
-            return Ephemeris(catalogue: catalogue, kernel: kernel)
-        } catch { fatalError("DE440: \(error)") }
-    }()
-
-    static let horizons = "Tests/MissionKernelsTests/Fixtures/horizons/"
-}
-
 /// The shipped mission kernels hold their JPL Horizons sources: at every source sample the
 /// kernel's state is the sample's within 1 km (and 1 m/s where the source has velocities) —
 /// except the samples the kernel's provenance file lists as left out (powered flight, seams

@@ -7,30 +7,15 @@ import Missions
 /// Mars 2020 as shipped: `Resources/missions/perseverance.bsp`, NAIF's kernels beside it,
 /// missions.json and DE440.
 enum M2020 {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
-    static func bytes(_ name: String) -> [UInt8] {
-        guard let data = try? Data(contentsOf: root.appendingPathComponent("Resources/\(name)")) else {
-            fatalError("Resources/\(name) not found from \(root.path)")
-        }
-        return [UInt8](data)
-    }
-
-    static let ephemeris: Ephemeris = {
-        do {
-            let catalogue = try Catalogue(json: bytes("bodies.json"))
-            let kernel = try PlanetaryKernel(bytes: KernelBuffer(copying: bytes("de440-1900-2100.bsp")), file: "Resources/de440-1900-2100.bsp")
-            return Ephemeris(catalogue: catalogue, kernel: kernel)
-        } catch { fatalError("ephemeris: \(error)") }
-    }()
+    static var ephemeris: Ephemeris { Repository.ephemeris }
 
     static let mission: Mission = {
-        do { return try MissionCatalogue(json: bytes("missions.json")).mission("perseverance") } catch { fatalError("missions.json: \(error)") }
+        do { return try Repository.missions.mission("perseverance") } catch { fatalError("missions.json: \(error)") }
     }()
 
     /// A kernel of `Resources/missions/`, by the name missions.json lists it under.
     static func kernel(_ name: String) throws -> SPKKernel {
-        try SPKKernel(bytes: KernelBuffer(copying: bytes("missions/\(name)")), file: name)
+        try SPKKernel(bytes: KernelBuffer(copying: Repository.bytes("Resources/missions/\(name)")), file: name)
     }
 
     static let ours: SPKKernel = { do { return try kernel("perseverance.bsp") } catch { fatalError("\(error)") } }()
