@@ -134,9 +134,9 @@ extension MissionEngine {
             }
         }
         let id = NAIFBody.id(best.body)
-        // A giant planet's centre from the moons' positions already at hand; anything else as
-        // the ephemeris gives it.
-        let body = (best.body == planet && !moons.isEmpty ? ephemeris.planetCentreState(planet, moonsKm: moons, at: s.instant) : nil)
+        // A giant planet's centre or moon from the moons' positions already at hand; anything
+        // else as the ephemeris gives it.
+        let body = (moons.isEmpty ? nil : ephemeris.systemMemberState(best.body, of: planet, moonsKm: moons, at: s.instant))
             ?? ephemeris.naifState(id, at: s.instant) ?? (planets[best.body.index] * Constants.auKm, .zero)
         let distance = (p - body.positionKm).length
         return NearestBody(body: best.body, distanceKm: distance, altitudeKm: distance - ephemeris.catalogue[best.body].radiusKm,
