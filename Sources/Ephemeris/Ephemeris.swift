@@ -209,6 +209,13 @@ public struct Ephemeris: Sendable {
     }
 
     /// How `body` is turned at `t`.
+    /// The orientation of a body with an IAU rotation model at TDB days since J2000 (no
+    /// ``Instant`` to build: what a body-fixed kernel segment's rate asks at ±10 s); nil for the
+    /// bodies whose orientation follows their orbit.
+    func iauOrientation(_ body: BodyID, daysSinceJ2000TDB days: Double) -> Orientation? {
+        iauElements[body.index].map { IAURotation.orientation(body, elements: $0, daysTDB: days) }
+    }
+
     public func orientation(_ body: BodyID, at t: Instant) -> Orientation {
         if let e = iauElements[body.index] {
             return IAURotation.orientation(body, elements: e, daysTDB: t.daysSinceJ2000TDB)

@@ -53,10 +53,12 @@ enum Interpolation {
     /// Three Hermite polynomials of degree 2n−1, one per axis c: value `f[c·n + k]` and
     /// derivative `df[c·n + k]` at `xs[k]`, k < n. Their values and derivatives at `x`, by
     /// Neville's scheme on the doubled abscissae x₀, x₀, x₁, x₁, … (HRMINT for each axis; the
-    /// axes share each division). `work` is scratch of 6·(2n−1) values.
+    /// axes share each division). `work` is scratch of 6·(2n−1) values. Without `derivative`
+    /// only the values are carried through the tableau (about half the work) and the derivative
+    /// returned is NaN.
     @inline(__always)
     static func hermite(_ n: Int, _ xs: UnsafeMutablePointer<Double>, _ f: UnsafeMutablePointer<Double>, _ df: UnsafeMutablePointer<Double>,
-                        _ work: UnsafeMutablePointer<Double>, _ x: Double) -> (value: Vector3, derivative: Vector3) {
+                        _ work: UnsafeMutablePointer<Double>, _ x: Double, derivative: Bool = true) -> (value: Vector3, derivative: Vector3) {
         let m = 2 * n - 1
         // Values p and derivatives d of the tableau's current column, per axis.
         let p0 = work, p1 = work + m, p2 = work + 2 * m
@@ -89,6 +91,21 @@ enum Interpolation {
         }
         // Column c holds P over doubled abscissae z_i … z_{i+c}; z_i = xs[i/2].
         var c = 2
+        if !derivative {
+            while c <= m {
+                i = 0
+                while i <= m - c {
+                    let zi = xs[i >> 1], zj = xs[(i + c) >> 1]
+                    let a = x - zi, b = x - zj, over = 1 / (zj - zi)
+                    p0[i] = (a * p0[i + 1] - b * p0[i]) * over
+                    p1[i] = (a * p1[i + 1] - b * p1[i]) * over
+                    p2[i] = (a * p2[i + 1] - b * p2[i]) * over
+                    i += 1
+                }
+                c += 1
+            }
+            return (Vector3(p0[0], p1[0], p2[0]), Vector3(.nan, .nan, .nan))
+        }
         while c <= m {
             i = 0
             while i <= m - c {

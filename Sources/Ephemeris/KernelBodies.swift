@@ -162,6 +162,66 @@ public final class KernelBodies: Sendable {
         return State(positionKm: centre.positionKm + local.positionKm, velocityKmS: centre.velocityKmS + local.velocityKmS, segment: e)
     }
 
+    /// The state of `id` relative to `origin` (a NAIF id) at `seconds` (TDB past J2000),
+    /// ecliptic J2000 km and km/s: the segments summed down the chain of centres until it meets
+    /// `origin` — no planet evaluated when it does, and the Moon relative to the Earth taken as
+    /// the ephemeris holds it — else the difference of the two heliocentric states. What a
+    /// trajectory line samples: ``state(_:at:ephemeris:)`` less the frame centre's state
+    /// without placing the centre twice, and with no ``Instant`` built unless a body the engine
+    /// places needs one. With `velocity: false` only positions are evaluated where the
+    /// segments allow (the velocity is then zero): what drawing a line needs.
+    public func state(_ id: Int, relativeTo origin: Int, tdbSecondsPastJ2000 seconds: Double, ephemeris: Ephemeris,
+                      velocity: Bool = true) throws(KernelBodyError) -> State {
+        guard let first = segment(of: id, at: seconds) else {
+            guard entries[id] != nil else { throw .unknown(id: id) }
+            throw .notCovered(id: id, seconds: seconds, spans: coverage(of: id))
+        }
+        var instant: Instant?
+        func at() -> Instant {
+            if let instant { return instant }
+            let t = TimeScale.instant(tdbSecondsPastJ2000: seconds)
+            instant = t
+            return t
+        }
+        func segmentState(_ e: Entry) -> (positionKm: Vector3, velocityKmS: Vector3) {
+            velocity ? relativeState(e, seconds: seconds, at: nil, ephemeris: ephemeris)
+                : (relativePosition(e, seconds: seconds, ephemeris: ephemeris), .zero)
+        }
+        var local = segmentState(first)
+        var centre = first.center, depth = 1
+        while centre != origin {
+            guard depth < 16 else { throw .chainTooLong(id: id) }
+            if let e = segment(of: centre, at: seconds) {
+                let s = segmentState(e)
+                local = (local.positionKm + s.positionKm, local.velocityKmS + s.velocityKmS)
+                centre = e.center
+                depth += 1
+                continue
+            }
+            let rest: (positionKm: Vector3, velocityKmS: Vector3)
+            let jdTDB = Constants.jdJ2000 + seconds / Constants.secondsPerDay
+            if centre == NAIFBody.id(.moon), origin == NAIFBody.id(.earth), let k = ephemeris.kernel,
+               let kernelSeconds = ephemeris.kernelSeconds(jdTDB: jdTDB, daysSinceJ2000TDB: seconds / Constants.secondsPerDay) {
+                if velocity {
+                    let moon = k.moonGeocentricState(secondsPastJ2000: kernelSeconds)
+                    rest = (moon.positionKm, moon.velocityKmPerDay / Constants.secondsPerDay)
+                } else {
+                    rest = (k.moonGeocentricPosition(secondsPastJ2000: kernelSeconds), .zero)
+                }
+            } else {
+                let t = at()
+                guard let c = ephemeris.naifState(centre, at: t) else {
+                    throw .centreNotCovered(id: id, center: centre, seconds: seconds, spans: coverage(of: centre))
+                }
+                let o = try place(origin, at: t, seconds: seconds, ephemeris: ephemeris, depth: 1, for: id)
+                rest = (c.positionKm - o.positionKm, velocity ? c.velocityKmS - o.velocityKmS : .zero)
+            }
+            local = (local.positionKm + rest.positionKm, local.velocityKmS + rest.velocityKmS)
+            break
+        }
+        return State(positionKm: local.positionKm, velocityKmS: local.velocityKmS, segment: first)
+    }
+
     /// A centre's heliocentric state: from a kernel segment when one covers it (kernels outrank
     /// the engine, as a loaded kernel outranks an earlier one), else from the engine.
     func place(_ id: Int, at t: Instant, seconds: Double, ephemeris: Ephemeris, depth: Int, for body: Int) throws(KernelBodyError) -> (positionKm: Vector3, velocityKmS: Vector3) {
@@ -175,8 +235,26 @@ public final class KernelBodies: Sendable {
         throw .centreNotCovered(id: body, center: id, seconds: seconds, spans: coverage(of: id))
     }
 
-    /// One segment's state in ecliptic J2000 axes, relative to its centre.
-    func relativeState(_ e: Entry, seconds: Double, at t: Instant, ephemeris: Ephemeris) -> (positionKm: Vector3, velocityKmS: Vector3) {
+    /// One segment's position in ecliptic J2000 axes, relative to its centre, km.
+    func relativePosition(_ e: Entry, seconds: Double, ephemeris: Ephemeris) -> Vector3 {
+        let p = kernels[e.kernel].position(segment: e.segment, secondsPastJ2000: seconds)
+        switch e.frame {
+        case .icrf: return Precession.equatorialToEclipticJ2000 * p
+        case .eclipticJ2000: return p
+        case let .bodyFixed(body): return Self.bodyToEcliptic(body, seconds: seconds, ephemeris: ephemeris) * p
+        }
+    }
+
+    /// A body-fixed frame's rotation into ecliptic J2000 at `seconds`: from the IAU model's
+    /// days directly, else through an ``Instant``.
+    static func bodyToEcliptic(_ body: BodyID, seconds: Double, ephemeris: Ephemeris) -> Matrix3 {
+        (ephemeris.iauOrientation(body, daysSinceJ2000TDB: seconds / Constants.secondsPerDay)
+            ?? ephemeris.orientation(body, at: TimeScale.instant(tdbSecondsPastJ2000: seconds))).bodyToEcliptic
+    }
+
+    /// One segment's state in ecliptic J2000 axes, relative to its centre (`t`, the instant of
+    /// `seconds`, only saves building it again for a body-fixed segment).
+    func relativeState(_ e: Entry, seconds: Double, at t: Instant?, ephemeris: Ephemeris) -> (positionKm: Vector3, velocityKmS: Vector3) {
         let s = kernels[e.kernel].state(segment: e.segment, secondsPastJ2000: seconds)
         switch e.frame {
         case .icrf:
@@ -189,9 +267,9 @@ public final class KernelBodies: Sendable {
             // slower than the spin by nine orders of magnitude; the difference is exact for a
             // uniform spin to 1e-12).
             let h = 10.0
-            let m = ephemeris.orientation(body, at: t).bodyToEcliptic
-            let before = ephemeris.orientation(body, at: TimeScale.instant(tdbSecondsPastJ2000: seconds - h)).bodyToEcliptic
-            let after = ephemeris.orientation(body, at: TimeScale.instant(tdbSecondsPastJ2000: seconds + h)).bodyToEcliptic
+            let m = t.map { ephemeris.orientation(body, at: $0).bodyToEcliptic } ?? Self.bodyToEcliptic(body, seconds: seconds, ephemeris: ephemeris)
+            let before = Self.bodyToEcliptic(body, seconds: seconds - h, ephemeris: ephemeris)
+            let after = Self.bodyToEcliptic(body, seconds: seconds + h, ephemeris: ephemeris)
             let rate = (after * s.positionKm - before * s.positionKm) / (2 * h)
             return (m * s.positionKm, m * s.velocityKmPerSecond + rate)
         }

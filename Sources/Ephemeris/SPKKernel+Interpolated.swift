@@ -89,7 +89,8 @@ extension SPKKernel {
         }
 
         /// Position (km) and velocity (km/s) at `t`; the velocity only when asked for (Lagrange
-        /// velocity is three more polynomials).
+        /// velocity is three more polynomials, Hermite's a derivative carried through the tableau;
+        /// NaN when not asked for).
         func state(_ r: ByteReader, _ t: Double, velocity wanted: Bool) -> (Vector3, Vector3) {
             let first = firstState(r, t)
             let n = window
@@ -117,7 +118,7 @@ extension SPKKernel {
                             df[c * n + k] = r.double(at: states + 48 * k + 8 * (c + 3)) * scale
                         }
                     }
-                    let s = Interpolation.hermite(n, xs, f, df, df + 3 * n, x)
+                    let s = Interpolation.hermite(n, xs, f, df, df + 3 * n, x, derivative: wanted)
                     return (s.value, s.derivative / scale)
                 }
                 let position = lagrange(r, states, 0, n, xs, x)

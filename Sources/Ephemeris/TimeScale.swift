@@ -211,11 +211,15 @@ public enum TimeScale {
         var label = CivilDateTime(julianDay: jdTT - offset / Constants.secondsPerDay)
         for _ in 0..<2 {
             let midnight = CivilDateTime.julianDayNumberAtMidnight(year: label.year, month: label.month, day: label.day)
+            let next: Double
             if let tai = taiMinusUTC(jdUTCMidnight: midnight) {
-                offset = tai + Constants.ttMinusTAISeconds
+                next = tai + Constants.ttMinusTAISeconds
             } else {
-                offset = deltaT(decimalYear: label.decimalYearForDeltaT)
+                next = deltaT(decimalYear: label.decimalYearForDeltaT)
             }
+            // Settled: the label would come out the same (most instants since 2017 stop here).
+            if next == offset { break }
+            offset = next
             label = CivilDateTime(julianDay: jdTT - offset / Constants.secondsPerDay)
         }
         return Instant(ttWhole: Constants.jdJ2000 + whole, ttFraction: days - whole, utc: label, ttMinusUTCSeconds: offset)

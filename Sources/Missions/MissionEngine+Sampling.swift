@@ -73,14 +73,13 @@ extension MissionEngine {
         var samples: [TrajectorySample] = []
         samples.reserveCapacity(count)
         for t in times {
-            let s = try state(track, atHours: t)
             let p: Vector3
             switch frame {
             case .native:
-                let c = mission.referenceFrame == .geocentric ? (ephemeris.naifState(399, at: s.instant)?.positionKm ?? .zero) : .zero
-                p = mission.referenceFrame == .geocentric ? s.heliocentricKm - c : s.heliocentricKm / Constants.auKm
+                let s = try frameRelativeState(track, atHours: t, velocity: false)
+                p = mission.referenceFrame == .geocentric ? s.positionKm : s.positionKm / Constants.auKm
             case .scene:
-                p = localScenePosition(s)
+                p = localScenePosition(try state(track, atHours: t))
             }
             let f = span.upperBound > span.lowerBound ? (t - span.lowerBound) / (span.upperBound - span.lowerBound) : 0
             samples.append(TrajectorySample(timeHours: t, position: p, color: TrajectoryColor.color(base: track.vehicle.color, fraction: f, flybyFraction: nil)))
@@ -102,10 +101,8 @@ extension MissionEngine {
         guard t1 > t0 else { return [Double](repeating: t0, count: count) }
         let pilot = max(64, min(2_048, count))
         func direction(_ t: Double) throws(MissionQueryError) -> Vector3 {
-            let s = try state(track, atHours: t)
             // Turning relative to the frame's centre: the Earth for lunar missions, else the Sun.
-            let v = mission.referenceFrame == .geocentric ? s.velocityKmS - (ephemeris.naifState(399, at: s.instant)?.velocityKmS ?? .zero) : s.velocityKmS
-            return v.normalized
+            try frameRelativeState(track, atHours: t).velocityKmS.normalized
         }
         func angle(_ a: Vector3, _ b: Vector3) -> Double { acos(max(-1, min(1, a.dot(b)))) }
         var coarse: [(t: Double, d: Vector3)] = []

@@ -228,6 +228,30 @@ public struct MissionEngine: Sendable {
         }
     }
 
+    /// Where `track`'s vehicle is relative to the centre of the mission's frame (the Earth's or
+    /// the Sun's), ecliptic J2000 km and km/s: ``state(_:atHours:)`` less the centre's state,
+    /// read down the kernels' chain of centres, which mostly reaches the centre (through the
+    /// Moon for a lunar mission) without placing a planet in the solar system at all. `velocity: false`: positions only, where the kernels allow (the
+    /// velocity is then zero or whatever came with the position).
+    func frameRelativeState(_ track: VehicleTrack, atHours t: Double, velocity: Bool = true) throws(MissionQueryError) -> (positionKm: Vector3, velocityKmS: Vector3) {
+        let earth = NAIFBody.id(.earth)
+        let origin = mission.referenceFrame == .geocentric ? earth : NAIFBody.id(.sun)
+        guard track.extrapolation == nil || t <= track.dataEndHours else {
+            let s = try state(track, atHours: t)
+            guard mission.referenceFrame == .geocentric else { return (s.heliocentricKm, s.velocityKmS) }
+            let c = ephemeris.naifState(earth, at: s.instant) ?? (.zero, .zero)
+            return (s.heliocentricKm - c.positionKm, s.velocityKmS - c.velocityKmS)
+        }
+        let seconds = mission.tdbSeconds(atHours: t)
+        do {
+            let s = try kernels.state(track.vehicle.naifID, relativeTo: origin, tdbSecondsPastJ2000: Self.dataSeconds(track, seconds: seconds) ?? seconds,
+                                      ephemeris: ephemeris, velocity: velocity)
+            return (s.positionKm, s.velocityKmS)
+        } catch {
+            throw .notCovered(mission: mission.id, vehicle: track.vehicle.id, detail: "\(error)")
+        }
+    }
+
     /// Where to read the kernels for an instant at most ``edgeSlackSeconds`` outside the
     /// vehicle's data (nil: inside it, or truly outside). A vehicle starts and ends where its
     /// data do, but hours → seconds → instant → seconds lands an ulp or two (1e-7 s) either side
@@ -235,11 +259,16 @@ public struct MissionEngine: Sendable {
     /// second between the data's edges and the dates: such instants are read a microsecond
     /// inside the data (an ulp-safe margin, centimetres at orbital speeds).
     static func dataInstant(_ track: VehicleTrack, seconds: Double) -> Instant? {
+        dataSeconds(track, seconds: seconds).map { TimeScale.instant(tdbSecondsPastJ2000: $0) }
+    }
+
+    /// ``dataInstant(_:seconds:)`` as TDB seconds past J2000.
+    static func dataSeconds(_ track: VehicleTrack, seconds: Double) -> Double? {
         let span = track.dataSeconds, margin = 1e-6
         guard seconds < span.lowerBound + margin || seconds > span.upperBound - margin,
               seconds > span.lowerBound - edgeSlackSeconds, seconds < span.upperBound + edgeSlackSeconds,
               span.upperBound - span.lowerBound > 2 * margin else { return nil }
-        return TimeScale.instant(tdbSecondsPastJ2000: min(max(seconds, span.lowerBound + margin), span.upperBound - margin))
+        return min(max(seconds, span.lowerBound + margin), span.upperBound - margin)
     }
 
     /// How far a vehicle's start or end may lie outside its data (the kernels' epochs and the

@@ -162,17 +162,22 @@ public struct JSONWriter: Sendable {
     }
 
     /// Decimal digits of `n`, left-padded with zeros to `minimumWidth`, written in place.
+    /// (Formed right to left in a stack buffer and appended once: a trajectory body writes
+    /// 30,000 of these, and growing the array digit by digit was a quarter of its encoding.)
     private mutating func appendDigits(_ n: UInt64, minimumWidth: Int) {
-        var count = 1, probe = n
-        while probe >= 10 { probe /= 10; count += 1 }
-        let width = max(count, minimumWidth)
-        let start = bytes.count
-        bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: width))
-        var i = start + width - 1, m = n
-        while m > 0 {
-            bytes[i] = UInt8(ascii: "0") + UInt8(m % 10)
-            m /= 10
-            i -= 1
+        let capacity = 24   // UInt64 has at most 20 digits; `fixed` pads to at most 18
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
+            var i = capacity, m = n
+            repeat {
+                i -= 1
+                buffer[i] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: m % 10)
+                m /= 10
+            } while m > 0
+            while capacity - i < min(minimumWidth, capacity) {
+                i -= 1
+                buffer[i] = UInt8(ascii: "0")
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[i...]))
         }
     }
 

@@ -50,7 +50,7 @@ struct InterpolationTests {
         }
     }
 
-    @Test("Hermite through n points with their derivatives is exact for degree 2n − 1, value and derivative")
+    @Test("Hermite through n points with their derivatives is exact for degree 2n − 1, value and derivative; values alone the same")
     func hermite() {
         let c = [1.5, -0.5, 0.25, 0.125, -0.03125, 0.015625] // degree 5 through 3 points
         let xs: [Double] = [-1.3, 0.4, 2.2]
@@ -63,6 +63,9 @@ struct InterpolationTests {
                     for a in 0..<3 { (f[a * n + k], df[a * n + k]) = Self.poly(c, xs[k], axis: a) }
                 }
                 let h = Interpolation.hermite(n, x, f, df, df + 3 * n, t)
+                // Values only: the same values (the same arithmetic), no derivative.
+                let v = Interpolation.hermite(n, x, f, df, df + 3 * n, t, derivative: false)
+                #expect(v.value == h.value && v.derivative.x.isNaN, "at \(t)")
                 for a in 0..<3 {
                     let (v, d) = Self.poly(c, t, axis: a)
                     #expect(abs(h.value[axis: a] - v) < 1e-11 && abs(h.derivative[axis: a] - d) < 1e-10, "axis \(a) at \(t)")

@@ -136,6 +136,45 @@ struct KernelBodiesTests {
         }
     }
 
+    @Test("a state relative to another body: down the chain of centres when it passes through it, else the difference of heliocentric states; positions only on request")
+    func relativeStates() throws {
+        let k = try Self.kernel([
+            Self.segment(-5, from: 10, Vector3(1e6, 0, 0), rate: Vector3(0, 10, 0), start: 0, end: 1e9),
+            Self.segment(-6, from: -5, Vector3(0, 100, 0), rate: Vector3(1, 0, 0), start: 0, end: 1e9),
+            Self.segment(-8, from: 301, Vector3(1_800, 0, 0), rate: Vector3(0, 1.6, 0), start: 0, end: 1e9),
+            Self.segment(-9, from: 399, frame: 1, Vector3(7_000, 0, 0), rate: Vector3(0, 7.5, 0), start: 0, end: 1e9),
+            Self.segment(-168, from: 499, frame: 10014, Vector3(3_389.5, 0, 0), start: 0, end: 1e9),
+        ], file: "r.bsp")
+        let bodies = try KernelBodies([k])
+        var checked = 0
+        for seconds in [2.5e5, 3.1e8, 8.07e8] {
+            let t = Self.instant(seconds)
+            // (body, origin): through the chain (-6 from -5; -8 from the Moon to the Earth; -9 from
+            // the Earth itself) and across it (-5 from the Earth; -168 from the Sun and the Earth).
+            for (id, origin) in [(-6, -5), (-6, 10), (-8, 399), (-9, 399), (-5, 399), (-168, 10), (-168, 399), (-168, 499)] {
+                let s = try bodies.state(id, at: t, ephemeris: eph)
+                let o: (positionKm: Vector3, velocityKmS: Vector3)
+                if origin == -5 {
+                    let c = try bodies.state(-5, at: t, ephemeris: eph)
+                    o = (c.positionKm, c.velocityKmS)
+                } else {
+                    o = try #require(eph.naifState(origin, at: t))
+                }
+                let r = try bodies.state(id, relativeTo: origin, tdbSecondsPastJ2000: seconds, ephemeris: eph)
+                // Against two heliocentric states 1 AU out (and an instant that holds `seconds`
+                // to ~0.1 µs): Double rounding, a centimetre at most.
+                #expect((r.positionKm - (s.positionKm - o.positionKm)).length < 1e-5, "\(id) from \(origin) at \(seconds) s")
+                #expect((r.velocityKmS - (s.velocityKmS - o.velocityKmS)).length < 1e-9, "\(id) from \(origin) at \(seconds) s")
+                #expect(r.segment == s.segment)
+                let p = try bodies.state(id, relativeTo: origin, tdbSecondsPastJ2000: seconds, ephemeris: eph, velocity: false)
+                #expect((p.positionKm - r.positionKm).length < 1e-9 && p.velocityKmS == .zero)
+                checked += 1
+            }
+        }
+        #expect(checked == 24)
+        #expect(throws: KernelBodyError.self) { try bodies.state(-6, relativeTo: 399, tdbSecondsPastJ2000: 2e9, ephemeris: eph) }
+    }
+
     @Test("centre 0 is the solar-system barycentre: the DE kernel's inside its span, the planets' mass-weighted mean outside")
     func barycentre() throws {
         let k = try Self.kernel([Self.segment(-8, from: 0, Vector3(0, 0, 0), start: 0, end: 3e9)], file: "b.bsp")

@@ -25,6 +25,21 @@ struct MiddlewareTests {
         #expect(gunzip(response.bodyBytes) == bigJSON)
     }
 
+    @Test("whole bodies from largeBodySize on are deflated at largeBodyLevel (gzip's XFL byte says which: 4 fastest, 0 default)")
+    func gzipLevelBySize() throws {
+        let large = Array(repeating: bigJSON, count: 16).joined().map { $0 }   // ~100 KB
+        #expect(large.count >= policy.largeBodySize && bigJSON.count < policy.largeBodySize)
+        #expect(policy.level(forSize: large.count) == 1 && policy.level(forSize: bigJSON.count) == 6)
+        let kept = EncodedBody(bytes: large, contentType: "application/json", policy: policy, ledger: MemoryLedger())
+        let small = EncodedBody(bytes: bigJSON, contentType: "application/json", policy: policy, ledger: MemoryLedger())
+        let keptGzip = try #require(kept.gzip), smallGzip = try #require(small.gzip)
+        #expect(keptGzip[8] == 4 && smallGzip[8] == 0)
+        #expect(gunzip(keptGzip) == large && gunzip(smallGzip) == bigJSON)
+        let request = try HTTPRequest(target: "/x", headers: ["Host": "a", "Accept-Encoding": "gzip"])
+        let response = run([GzipMiddleware(policy: policy)], request) { _, _ in .json(large) }
+        #expect(response.bodyBytes[8] == 4 && gunzip(response.bodyBytes) == large)
+    }
+
     @Test func gzipDecisions() throws {
         let accepts = try HTTPRequest(target: "/x", headers: ["Host": "a", "Accept-Encoding": "gzip"])
         let refuses = try HTTPRequest(target: "/x", headers: ["Host": "a", "Accept-Encoding": "gzip;q=0, identity"])

@@ -24,7 +24,7 @@ public struct GzipMiddleware: HTTPMiddleware {
         case .bytes(let bytes):
             assert(!context.isOnEventLoop || bytes.count <= 64 * 1024,
                    "\(context.route) compresses \(bytes.count) bytes on the event loop: make it .compute or return an EncodedBody")
-            response.body = .bytes(Deflater.compress(bytes, format: .gzip, level: policy.level))
+            response.body = .bytes(Deflater.compress(bytes, format: .gzip, level: policy.level(forSize: bytes.count)))
         case .encoded:
             response.selectsGzip = true
         case .pull(let inner):

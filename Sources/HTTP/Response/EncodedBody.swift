@@ -27,7 +27,7 @@ public final class EncodedBody: Sendable {
         identity = bytes
         self.contentType = contentType
         if bytes.count >= policy.minimumSize, policy.isCompressible(contentType: contentType) {
-            let packed = Deflater.compress(bytes, format: .gzip, level: policy.level)
+            let packed = Deflater.compress(bytes, format: .gzip, level: policy.level(forSize: bytes.count))
             // Keep the variant only when it is smaller: a client asking for gzip gets identity otherwise.
             gzip = packed.count < bytes.count ? packed : nil
         } else {
