@@ -9,7 +9,7 @@
 #   3. Resident memory with 200 clients that ask for the largest answers and never read
 #      (scripts/load-clients.py slow).
 #   4. A cached 5,000-sample trajectory, identity and gzip: median of 41 requests each (curl).
-# Goals (README): /healthz p99 under load < 20 ms; RSS ≤ 100 MB under 200 slow readers;
+# Goals (DESIGN.md; figures in docs/benchmarks.md): /healthz p99 under load < 20 ms; RSS ≤ 100 MB under 200 slow readers;
 # fixed-date positions ≥ 0.7× /healthz req/s; cached gzip ≤ 2× identity.
 # Environment: ROUNDS (default 3), DURATION (10s), PORT (18183).
 set -euo pipefail
