@@ -6,7 +6,9 @@
                       Skyfield with the server's own kernel, Resources/de440-1900-2100.bsp
   sky-events.json     rise, set (upper limb, 34′ refraction) from Astronomy Engine; transits and
                       twilight from Astronomy Engine (hour angle 0; Sun's centre at −6/−12/−18°)
-  almanac.json        Moon quarter phases and seasons (Skyfield almanac), lunar perigees and
+  almanac.json        (times also as TT Julian dates: Skyfield reads a UTC before 1972 as
+                      TAI - 10 s, the server as UT)
+                      Moon quarter phases and seasons (Skyfield almanac), lunar perigees and
                       apogees, the Earth's perihelion and aphelion (extrema of DE440 distances,
                       found with Skyfield)
 
@@ -172,21 +174,21 @@ def almanac_fixture():
     phases = []
     for a, b in ((t0, t1), (t2, t3)):
         times, quarters = almanac.find_discrete(a, b, almanac.moon_phases(eph))
-        phases += [{'quarter': int(q), 'utc': iso(t)} for t, q in zip(times, quarters)]
+        phases += [{'quarter': int(q), 'utc': iso(t), 'jdTT': t.tt} for t, q in zip(times, quarters)]
     seasons = []
     for year in (1950, 2000, 2026, 2099):
         times, kinds = almanac.find_discrete(ts.utc(year, 1, 1), ts.utc(year, 12, 31, 23, 59, 59), almanac.seasons(eph))
-        seasons += [{'year': year, 'season': int(k), 'utc': iso(t)} for t, k in zip(times, kinds)]
+        seasons += [{'year': year, 'season': int(k), 'utc': iso(t), 'jdTT': t.tt} for t, k in zip(times, kinds)]
     apsides = []
     moon_distance = lambda t: (moon - earth).at(t).distance().km
     for a, b in ((ts.utc(2025, 1, 1), ts.utc(2026, 1, 1)), (ts.utc(1955, 1, 1), ts.utc(1955, 7, 1))):
         for t, v, mx in extrema(moon_distance, a, b, 0.25):
-            apsides.append({'kind': 'apogee' if mx else 'perigee', 'utc': iso(t), 'distanceKm': v})
+            apsides.append({'kind': 'apogee' if mx else 'perigee', 'utc': iso(t), 'jdTT': t.tt, 'distanceKm': v})
     sun_distance = lambda t: (sun - earth).at(t).distance().km
     perihelia = []
     for year in (1950, 2000, 2026, 2099):
         for t, v, mx in extrema(sun_distance, ts.utc(year, 1, 1), ts.utc(year, 12, 31), 1.0):
-            perihelia.append({'year': year, 'kind': 'aphelion' if mx else 'perihelion', 'utc': iso(t), 'distanceKm': v})
+            perihelia.append({'year': year, 'kind': 'aphelion' if mx else 'perihelion', 'utc': iso(t), 'jdTT': t.tt, 'distanceKm': v})
     return {'phases': phases, 'seasons': seasons, 'apsides': apsides, 'earth': perihelia}
 
 

@@ -132,9 +132,7 @@ struct SkyTrack {
         let refraction = SkyConstants.horizonRefractionDeg
         let radius = SkyEngine.radiusKm(body, engine.ephemeris.catalogue)
         let limb = body == .sun || body == .moon
-        let wantsHorizon = kinds.contains(.rise) || kinds.contains(.set) || kinds.contains(.polarDay) || kinds.contains(.polarNight)
-            || kinds.contains(.alwaysUp) || kinds.contains(.alwaysDown)
-        if wantsHorizon {
+        if !kinds.isDisjoint(with: [.rise, .set, .polarDay, .polarNight, .alwaysUp, .alwaysDown]) {
             out.append((.rise, .set, { distanceKm in
                 -refraction - (limb ? asin(min(1, radius / distanceKm)) * Angle.degreesPerRadian : 0)
             }))
@@ -198,14 +196,14 @@ struct SkyTrack {
             }
             // The rise/set pair only: a turn of the sky (lower culmination to lower culmination)
             // with no crossing is a polar day or night, dated at its upper transit.
-            guard k == 0, kinds.contains(.rise) || kinds.contains(.set) || !kinds.isDisjoint(with: [.polarDay, .polarNight, .alwaysUp, .alwaysDown]) else { continue }
+            guard k == 0, !kinds.isDisjoint(with: [.polarDay, .polarNight, .alwaysUp, .alwaysDown]) else { continue }
             for (j, c) in culminations.enumerated() where c.upper {
                 let before = j > 0 ? culminations[j - 1].x : 0
                 let after = j + 1 < culminations.count ? culminations[j + 1].x : spanSeconds
                 guard !crossings.contains(where: { $0 >= before && $0 <= after }) else { continue }
                 let up = f(c.x) > 0
                 let kind: SkyEventKind = body == .sun ? (up ? .polarDay : .polarNight) : (up ? .alwaysUp : .alwaysDown)
-                emit(kind, c.x)
+                if kinds.contains(kind) { emit(kind, c.x) }
             }
         }
         return out

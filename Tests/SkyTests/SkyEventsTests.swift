@@ -3,7 +3,9 @@ import Testing
 import Ephemeris
 @testable import Sky
 
-/// `sky-events.json`: Astronomy Engine's rise, set, transit and twilight times.
+/// `sky-events.json`: Astronomy Engine's rise, set, transit and twilight times. At Quito
+/// (2,850 m) its rising and setting are 36 s from ours: Astronomy Engine scales the horizon's 34′
+/// of refraction by the air's density at the observer's height, USNO (and this server) does not.
 struct SkyEventsFixture: Decodable {
     struct Event: Decodable { let body: String, kind: String, utc: String }
     struct Place: Decodable {
