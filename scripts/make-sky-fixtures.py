@@ -21,8 +21,11 @@ import importlib.metadata
 import json
 import os
 
+import math
+
 import astronomy
 from skyfield import almanac
+from skyfield.magnitudelib import planetary_magnitude
 from skyfield.api import load, wgs84
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..')
@@ -79,6 +82,10 @@ def positions():
                 ra0, dec0, _ = astrometric.radec()
                 alt, az, _ = apparent.altaz()
                 ralt, raz, _ = apparent.altaz(temperature_C=10.0, pressure_mbar=1010.0)
+                magnitude = None
+                if body in ('mercury', 'venus', 'mars', 'jupiter', 'saturn', 'uranus', 'neptune'):
+                    m = float(planetary_magnitude(astrometric))
+                    magnitude = None if math.isnan(m) else m
                 cases.append({
                     'place': name, 'lat': lat, 'lon': lon, 'elevationM': elev, 'body': body,
                     'utc': iso(t), 'tdbSecondsPastJ2000': (t.tdb - 2451545.0) * 86400.0,
@@ -86,6 +93,7 @@ def positions():
                     'raDeg': ra._degrees, 'decDeg': dec.degrees, 'raJ2000Deg': ra0._degrees, 'decJ2000Deg': dec0.degrees,
                     'azimuthDeg': az.degrees, 'altitudeDeg': alt.degrees, 'refractedAltitudeDeg': ralt.degrees,
                     'distanceKm': dist.km, 'lightTimeS': float(astrometric.light_time * 86400.0),
+                    'magnitude': magnitude,
                 })
     return cases
 

@@ -11,10 +11,10 @@ import Ephemeris
 /// H = −1.01 without a phase term. Nil for the moons of other planets.
 public enum Photometry {
     /// `r` Sun–body and `d` observer–body distances in AU, `phaseDeg` the phase angle,
-    /// `ringTiltDeg` Saturn's ring opening seen from the observer (|sub-observer latitude|),
-    /// `year` for Neptune's brightening.
+    /// `subLatitudesDeg` the planetocentric latitudes of the sub-solar and sub-observer points
+    /// (Saturn's ring opening, Uranus's pole), `year` for Neptune's brightening.
     public static func magnitude(_ body: BodyID, sunDistanceAU r: Double, observerDistanceAU d: Double, phaseDeg a: Double,
-                                 ringTiltDeg: Double = 0, year: Double = 2000) -> Double? {
+                                 subLatitudesDeg: (sun: Double, observer: Double) = (0, 0), year: Double = 2000) -> Double? {
         let distance = 5 * log10(r * d)
         switch body {
         case .sun:
@@ -34,13 +34,18 @@ public enum Photometry {
             let x = a / 180
             return distance - 9.428 - 2.5 * log10(1 - 1.507 * x - 0.363 * x * x - 0.062 * pow(x, 3) + 2.809 * pow(x, 4) - 1.876 * pow(x, 5))
         case .saturn:
-            if a <= 6.5 {
-                let sb = sin(ringTiltDeg * Angle.radiansPerDegree)
+            // The rings' opening: the geometric mean of the two latitudes, zero when the Sun and
+            // the observer see opposite faces (Mallama & Hilton eq. 10).
+            let product = subLatitudesDeg.sun * subLatitudesDeg.observer
+            let tilt = product > 0 ? product.squareRoot() : 0
+            if a <= 6.5, tilt <= 27 {
+                let sb = sin(tilt * Angle.radiansPerDegree)
                 return distance - 8.914 - 1.825 * sb + 0.026 * a - 0.378 * sb * exp(-2.25 * a)
             }
             return distance + poly(a, [-8.94, 2.446e-4, 2.672e-4, -1.505e-6, 4.767e-9])
         case .uranus:
-            return distance + poly(a, [-7.110, 6.587e-3, 1.045e-4])
+            let latitude = (abs(subLatitudesDeg.sun) + abs(subLatitudesDeg.observer)) / 2
+            return distance - 7.110 - 8.4e-4 * latitude + (a > 3.1 ? 6.587e-3 * a + 1.045e-4 * a * a : 0)
         case .neptune:
             let base = year >= 2000 ? -7.00 : year >= 1980 ? -6.89 - 0.0054 * (year - 1980) : -6.89
             return distance + base + 7.944e-3 * a + 9.617e-5 * a * a

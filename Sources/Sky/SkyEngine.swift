@@ -109,19 +109,20 @@ public struct SkyEngine: Sendable {
         let distanceAU = p.astrometricAU.length
         var hourAngle = Angle.normalizedDegrees(Angle.degrees(o.gastRadians) + observer.longitudeDeg - apparent.raDeg)
         if hourAngle > 180 { hourAngle -= 360 }
-        var phase: Double?, fraction: Double?, elongation: Double?, ringTilt = 0.0
+        var phase: Double?, fraction: Double?, elongation: Double?, subLatitudes = (sun: 0.0, observer: 0.0)
         if body != .sun {
             let a = (-p.bodyAU).angle(to: -p.astrometricAU) * Angle.degreesPerRadian
             phase = a
             fraction = (1 + cos(a * Angle.radiansPerDegree)) / 2
             elongation = p.apparentDirection.angle(to: sun.apparentDirection) * Angle.degreesPerRadian
         }
-        if body == .saturn {
-            let pole = ephemeris.orientation(.saturn, at: time.instant).bodyToEquatorial * Vector3(0, 0, 1)
-            ringTilt = abs(asin(max(-1, min(1, pole.dot(-p.astrometricAU.normalized))))) * Angle.degreesPerRadian
+        if body == .saturn || body == .uranus {
+            let pole = ephemeris.orientation(body, at: time.instant).bodyToEquatorial * Vector3(0, 0, 1)
+            func latitude(_ towardBody: Vector3) -> Double { -asin(max(-1, min(1, pole.dot(towardBody.normalized)))) * Angle.degreesPerRadian }
+            subLatitudes = (latitude(p.bodyAU), latitude(p.astrometricAU))
         }
         let magnitude = Photometry.magnitude(body, sunDistanceAU: p.bodyAU.length, observerDistanceAU: distanceAU,
-                                             phaseDeg: phase ?? 0, ringTiltDeg: ringTilt, year: year)
+                                             phaseDeg: phase ?? 0, subLatitudesDeg: subLatitudes, year: year)
         let radius = Self.radiusKm(body, ephemeris.catalogue)
         let diameter = 2 * asin(min(1, radius / (distanceAU * Constants.auKm))) * Angle.degreesPerRadian * 3600
         return SkyPosition(

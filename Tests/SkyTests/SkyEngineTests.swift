@@ -10,6 +10,8 @@ struct SkyPositionsFixture: Decodable {
         let tdbSecondsPastJ2000: Double, deltaTSeconds: Double
         let raDeg: Double, decDeg: Double, raJ2000Deg: Double, decJ2000Deg: Double
         let azimuthDeg: Double, altitudeDeg: Double, refractedAltitudeDeg: Double, distanceKm: Double, lightTimeS: Double
+        /// Skyfield's Mallama & Hilton magnitude (planets; null where its formulae stop).
+        let magnitude: Double?
     }
     struct DeltaT: Decodable { let utc: String; let deltaTSeconds: Double }
     let cases: [Case]
@@ -64,6 +66,43 @@ struct SkyEngineTests {
         // Relative: the Sun's 13 m/s about the barycentre over Pluto's 5 h of light time is 250 km.
         #expect(e.distanceKm < 1e-7 * 50 * Constants.auKm)
         #expect(e.lightTime < 0.001)
+    }
+
+    /// Skyfield places the Sun at the barycentre for magnitudes (its comment says so): up to 0.01 AU,
+    /// a degree of phase angle for Mercury and Venus. The outer planets are held to 0.02.
+    @Test("planetary magnitudes within 0.1 of Skyfield's Mallama & Hilton (0.02 beyond Venus)")
+    func magnitudes() {
+        var worst = 0.0, worstOuter = 0.0, count = 0
+        for c in Self.fixture.cases {
+            guard let expected = c.magnitude, let body = BodyID(rawValue: c.body) else { continue }
+            let time = SkyTime(instant: TimeScale.instant(tdbSecondsPastJ2000: c.tdbSecondsPastJ2000), deltaTSeconds: c.deltaTSeconds)
+            let p = TestSky.engine.view([body], from: TestSky.observer(c.lat, c.lon, c.elevationM), at: time, atmosphere: nil)[0]
+            guard let m = p.magnitude else { Issue.record("no magnitude for \(c.body)"); continue }
+            worst = max(worst, abs(m - expected))
+            if body != .mercury, body != .venus { worstOuter = max(worstOuter, abs(m - expected)) }
+            count += 1
+        }
+        print("magnitudes vs Skyfield: \(count) cases, max \(worst), beyond Venus \(worstOuter)")
+        #expect(count >= 200)
+        #expect(worst < 0.1)
+        #expect(worstOuter < 0.02)
+    }
+
+    @Test("moons of other planets are placed beside their planet, with no magnitude")
+    func moons() throws {
+        let time = TestSky.engine.time(try TimeScale.parse("2026-03-01T22:00:00Z"))
+        let o = TestSky.observer(48.8566, 2.3522, 35)
+        let view = TestSky.engine.view([.jupiter, .io, .callisto, .saturn, .titan, .mars, .phobos], from: o, at: time, atmosphere: nil)
+        func separationDeg(_ a: SkyPosition, _ b: SkyPosition) -> Double {
+            let d = Angle.radians(a.decDeg), e = Angle.radians(b.decDeg)
+            return acos(min(1, sin(d) * sin(e) + cos(d) * cos(e) * cos(Angle.radians(a.raDeg - b.raDeg)))) * 180 / .pi
+        }
+        #expect(separationDeg(view[0], view[1]) < 0.05)   // Io within 3′ of Jupiter
+        #expect(separationDeg(view[0], view[2]) < 0.25)   // Callisto within 15′
+        #expect(separationDeg(view[3], view[4]) < 0.1)    // Titan within 6′ of Saturn
+        #expect(separationDeg(view[5], view[6]) < 0.01)   // Phobos within 36″ of Mars
+        #expect(view[1].magnitude == nil && view[4].magnitude == nil)
+        #expect(view.allSatisfy { $0.raDeg.isFinite && $0.altitudeDeg.isFinite && $0.distanceKm > 0 })
     }
 
     @Test("refracted altitude within 10″ of Skyfield at 10 °C, 1010 hPa")
