@@ -26,7 +26,7 @@ import math
 import astronomy
 from skyfield import almanac
 from skyfield.magnitudelib import planetary_magnitude
-from skyfield.api import load, wgs84
+from skyfield.api import Star, load, wgs84
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..')
 OUT = os.path.join(ROOT, 'Tests', 'SkyTests', 'Fixtures')
@@ -200,6 +200,29 @@ def almanac_fixture():
     return {'phases': phases, 'seasons': seasons, 'apsides': apsides, 'earth': perihelia}
 
 
+STARS = ('Sirius', 'Canopus', 'Arcturus', 'Vega', 'Capella', 'Rigel', 'Betelgeuse', 'Polaris', 'Deneb', 'Antares')
+
+
+def stars():
+    # The server's catalogue places (Resources/stars.csv), as Skyfield Stars without proper motion.
+    catalogue = {}
+    for line in open(os.path.join(ROOT, 'Resources', 'stars.csv')):
+        f = line.rstrip('\n').split(',', 4)
+        if len(f) == 5 and f[4] in STARS:
+            catalogue[f[4]] = (float(f[0]), float(f[1]))
+    out = []
+    for k, date in enumerate([(2001, 2, 3, 4, 5, 6), (2013, 8, 9, 22, 0, 0), (2026, 1, 1, 22, 0, 0)]):
+        t = ts.utc(*date)
+        for name, (lat, lon, elev) in PLACES.items():
+            place = (earth + wgs84.latlon(lat, lon, elevation_m=elev)).at(t)
+            for star, (ra, dec) in sorted(catalogue.items()):
+                alt, az, _ = place.observe(Star(ra_hours=ra, dec_degrees=dec)).apparent().altaz(temperature_C=10.0, pressure_mbar=1010.0)
+                out.append({'star': star, 'raHours': ra, 'decDeg': dec, 'place': name, 'lat': lat, 'lon': lon, 'elevationM': elev,
+                            'utc': iso(t), 'tdbSecondsPastJ2000': (t.tdb - 2451545.0) * 86400.0, 'deltaTSeconds': float(t.delta_t),
+                            'azimuthDeg': az.degrees, 'refractedAltitudeDeg': alt.degrees})
+    return out
+
+
 def delta_t():
     # Observed IERS era only (Skyfield's bundled finals2000A may end earlier than the server's).
     out = []
@@ -218,7 +241,7 @@ def write(name, payload):
         f.write('\n')
 
 
-write('sky-positions.json', {'cases': positions(), 'deltaT': delta_t()})
+write('sky-positions.json', {'cases': positions(), 'deltaT': delta_t(), 'stars': stars()})
 write('almanac.json', almanac_fixture())
 write('sky-events.json', {'note': 'Astronomy Engine: SearchRiseSet (upper limb, 34 arcmin), SearchHourAngle 0, SearchAltitude -6/-12/-18 for the Sun centre',
                           'places': events()})

@@ -164,12 +164,14 @@ public struct SkyEngine: Sendable {
     // MARK: - Stars
 
     /// Azimuth and altitude of catalogue directions (ICRF unit vectors, no proper motion: the
-    /// catalogue's J2000 places), with annual and diurnal aberration.
+    /// catalogue's J2000 places), with the Sun's deflection and annual and diurnal aberration.
     public func horizontal(stars directions: [Vector3], from observer: Observer, at time: SkyTime, atmosphere: Atmosphere?)
         -> [(azimuthDeg: Double, altitudeDeg: Double)] {
         let st = station(observer, at: time)
         return directions.map { d in
-            let apparent = ApparentPlace.aberrated(d, velocityAUPerDay: st.velocityAUPerDay)
+            // A star is as far as its direction: the Sun → star line is the observer's.
+            let bent = ApparentPlace.deflected(d, bodyAU: d * 1e12, observerAU: st.positionAU)
+            let apparent = ApparentPlace.aberrated(bent, velocityAUPerDay: st.velocityAUPerDay)
             let h = Self.horizontal(trueOfDate: st.orientation.gcrsToTrueOfDate * apparent, orientation: st.orientation, observer: observer, atmosphere: atmosphere)
             return (h.azimuthDeg, h.altitudeDeg)
         }

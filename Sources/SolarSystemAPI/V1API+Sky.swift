@@ -5,6 +5,8 @@ import Sky
 extension V1API {
     /// The most rows (instants × bodies) one `/v1/sky` series may ask for.
     public static let maxSkyRows = 100_000
+    /// The most days × bodies one events search may cover.
+    public static let maxEventBodyDays = 2 * SkyEngine.maxEventSpanDays
 
     func registerSky(on router: Router) {
         router.plan(.get, "/v1/sky", cost: .compute) { req, _ in try skyPlan(req) }
@@ -108,6 +110,13 @@ extension V1API {
         let bodies = try SkyQuery.bodies(q, defaults: [.sun, .moon])
         let kinds = try SkyQuery.kinds(q)
         let (start, stop, freshness) = try SkyQuery.span(q, clock: services.clock, defaultDays: 1, maxDays: SkyEngine.maxEventSpanDays)
+        // Ten years of the Sun and the Moon are ~50,000 events (7 MB of JSON); every body for ten
+        // years would be five times that, held in memory at once: bound days × bodies too.
+        let bodyDays = stop.seconds(since: start) / 86_400 * Double(bodies.count)
+        guard bodyDays <= Self.maxEventBodyDays else {
+            throw ProblemDetails.invalidParameter("stop", value: try q.string("stop") ?? "", accepted: "a span whose days × bodies is at most \(Int(Self.maxEventBodyDays)) (10 years of two bodies)",
+                                                  reason: "\(Int(bodyDays)) body-days")
+        }
         let csv = try wantsCSV(req)
         let sky = services.sky
         let key = SkyKey(route: "events", instants: [start, stop], observer: observer, atmosphere: nil, bodies: bodies,

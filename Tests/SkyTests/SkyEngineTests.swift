@@ -14,8 +14,13 @@ struct SkyPositionsFixture: Decodable {
         let magnitude: Double?
     }
     struct DeltaT: Decodable { let utc: String; let deltaTSeconds: Double }
+    struct StarCase: Decodable {
+        let star: String, raHours: Double, decDeg: Double, lat: Double, lon: Double, elevationM: Double
+        let tdbSecondsPastJ2000: Double, deltaTSeconds: Double, azimuthDeg: Double, refractedAltitudeDeg: Double
+    }
     let cases: [Case]
     let deltaT: [DeltaT]
+    let stars: [StarCase]
 }
 
 @Suite("Sky engine against Skyfield")
@@ -103,6 +108,23 @@ struct SkyEngineTests {
         #expect(separationDeg(view[5], view[6]) < 0.01)   // Phobos within 36″ of Mars
         #expect(view[1].magnitude == nil && view[4].magnitude == nil)
         #expect(view.allSatisfy { $0.raDeg.isFinite && $0.altitudeDeg.isFinite && $0.distanceKm > 0 })
+    }
+
+    @Test("stars' refracted altitude and azimuth within 10″ of Skyfield above 10°")
+    func stars() {
+        var worstAz = 0.0, worstAlt = 0.0, count = 0
+        for c in Self.fixture.stars where c.refractedAltitudeDeg > 10 {
+            let ra = c.raHours * 15 * Double.pi / 180, dec = c.decDeg * Double.pi / 180
+            let d = Vector3(cos(dec) * cos(ra), cos(dec) * sin(ra), sin(dec))
+            let time = SkyTime(instant: TimeScale.instant(tdbSecondsPastJ2000: c.tdbSecondsPastJ2000), deltaTSeconds: c.deltaTSeconds)
+            let h = TestSky.engine.horizontal(stars: [d], from: TestSky.observer(c.lat, c.lon, c.elevationM), at: time, atmosphere: .standard)[0]
+            worstAz = max(worstAz, angleDifferenceDeg(h.azimuthDeg, c.azimuthDeg) * cos(c.refractedAltitudeDeg * .pi / 180) * 3600)
+            worstAlt = max(worstAlt, abs(h.altitudeDeg - c.refractedAltitudeDeg) * 3600)
+            count += 1
+        }
+        print("stars vs Skyfield: \(count) cases above 10°, azimuth \(worstAz)″, altitude \(worstAlt)″")
+        #expect(count >= 50)
+        #expect(worstAz < 10 && worstAlt < 10)
     }
 
     @Test("refracted altitude within 10″ of Skyfield at 10 °C, 1010 hPa")

@@ -86,6 +86,9 @@ struct SkyEndpointsTests {
         #expect(long.status == 400)
         #expect(long.json["parameter"] as? String == "stop")
         #expect(try APIServer.get("/v1/sky/events?lat=51.48&lon=0&kinds=sunrise").json["parameter"] as? String == "kinds")
+        let wide = try APIServer.get("/v1/sky/events?lat=51.48&lon=0&start=2016-01-01&stop=2025-01-01&bodies=sun,moon,venus")
+        #expect(wide.status == 400)
+        #expect(wide.json["parameter"] as? String == "stop")
     }
 
     @Test("/v1/moon/phases, /v1/moon/apsides, /v1/seasons")
