@@ -44,9 +44,9 @@ extension V1API {
                 return w.bytes
             }
         }
-        if q.contains("date") {
-            throw ProblemDetails.invalidParameter("date", value: try q.string("date") ?? "", accepted: "either date, or start/stop/step for a table", reason: "date and start/stop/step both given")
-        }
+        // As everywhere in the API, where parameters overlap one decides: the table's; `date` is
+        // only validated.
+        _ = try q.instant("date", clock: services.clock)
         let series = try SeriesTimes.parse(start: try q.string("start"), stop: try q.string("stop"), step: try q.string("step"), times: nil, clock: services.clock)
         let rows = series.count * bodies.count
         guard !series.truncated, rows <= Self.maxSkyRows else {
@@ -164,9 +164,7 @@ extension V1API {
         try q.rejectUnknown(["date", "start", "stop"])
         let sky = services.sky
         if q.contains("start") || q.contains("stop") {
-            if q.contains("date") {
-                throw ProblemDetails.invalidParameter("date", value: try q.string("date") ?? "", accepted: "either date (the Moon then) or start/stop (the quarters between)", reason: "both given")
-            }
+            _ = try q.instant("date", clock: services.clock)   // only validated: start/stop decide
             let (start, stop, freshness) = try SkyQuery.span(q, clock: services.clock, defaultDays: 31, maxDays: SkyEngine.maxAlmanacSpanDays)
             let key = SkyKey(route: "phases", instants: [start, stop], observer: nil, atmosphere: nil, bodies: [], detail: "", csv: false)
             return encodedPlan(.sky(key), freshness: freshness) {
