@@ -73,7 +73,8 @@ struct SkyQuery: Sendable, Hashable {
         return out
     }
 
-    /// `start` (default now) and `stop` (default `start` + `defaultDays`), at most `maxDays` apart.
+    /// `start` (default now) and `stop` (default `start` + `defaultDays`), at most `maxDays` apart;
+    /// a `stop` before `start` gives an empty span (as the positions series do).
     static func span(_ q: QueryParameters, clock: () -> Double, defaultDays: Double, maxDays: Double) throws(ProblemDetails) -> (Instant, Instant, Freshness) {
         let startRaw = try q.string("start"), stopRaw = try q.string("stop")
         let start = try QueryParsing.instant(startRaw, parameter: "start", now: clock)
@@ -82,7 +83,6 @@ struct SkyQuery: Sendable, Hashable {
         guard days <= maxDays else {
             throw .invalidParameter("stop", value: stopRaw ?? "", accepted: "an instant at most \(Int(maxDays)) days (10 years) after start", reason: "the span is \(Int(days)) days")
         }
-        guard days >= 0 else { throw .invalidParameter("stop", value: stopRaw ?? "", accepted: "an instant after start", reason: "stop is before start") }
         let fresh: Freshness = startRaw == nil || startRaw == "now" || stopRaw == "now" ? .now : .fixed
         return (start, stop, fresh)
     }

@@ -112,6 +112,8 @@ struct SkyEndpointsTests {
         #expect(seasons[1]["distanceKm"] is NSNull)
         #expect(try APIServer.get("/v1/seasons?year=5000").json["parameter"] as? String == "year")
         #expect(try APIServer.get("/v1/moon/apsides?start=2000-01-01&stop=2020-01-01").status == 400)
+        let reversed = try APIServer.get("/v1/moon/apsides?start=2026-12-01&stop=2026-11-01")
+        #expect(reversed.status == 200 && number(reversed.json["count"]) == 0)
     }
 
     @Test("/v1/stars with a place: azimuth and altitude per star")
