@@ -50,18 +50,22 @@ extension SkyEngine {
     static func instant(tdbSeconds s: Double) -> Instant { TimeScale.instant(tdbSecondsPastJ2000: s) }
     static func tdbSeconds(_ t: Instant) -> Double { t.daysSinceJ2000TDB * Constants.secondsPerDay }
 
-    /// Geocentric apparent ecliptic longitude of date (true equinox and ecliptic), degrees.
-    func apparentEclipticLongitudeDeg(_ body: BodyID, tdbSeconds s: Double) -> Double {
+    /// Geocentric apparent ecliptic longitudes of date (true equinox and ecliptic) of `bodies`,
+    /// degrees, from one station.
+    func apparentEclipticLongitudesDeg(_ bodies: [BodyID], tdbSeconds s: Double) -> [Double] {
         let time = self.time(Self.instant(tdbSeconds: s))
         let st = station(nil, at: time)
         let o = st.orientation
-        let tod = o.gcrsToTrueOfDate * place(body, from: st).apparentDirection
-        let ecliptic = Matrix3.rotationX(-(o.meanObliquityRadians + o.nutationEpsilonRadians)) * tod
-        return Angle.normalizedDegrees(atan2(ecliptic.y, ecliptic.x) * Angle.degreesPerRadian)
+        let toEcliptic = Matrix3.rotationX(-(o.meanObliquityRadians + o.nutationEpsilonRadians)) * o.gcrsToTrueOfDate
+        return bodies.map { body in
+            let ecliptic = toEcliptic * place(body, from: st).apparentDirection
+            return Angle.normalizedDegrees(atan2(ecliptic.y, ecliptic.x) * Angle.degreesPerRadian)
+        }
     }
 
     func moonLongitudeFromSunDeg(tdbSeconds s: Double) -> Double {
-        Angle.normalizedDegrees(apparentEclipticLongitudeDeg(.moon, tdbSeconds: s) - apparentEclipticLongitudeDeg(.sun, tdbSeconds: s))
+        let l = apparentEclipticLongitudesDeg([.moon, .sun], tdbSeconds: s)
+        return Angle.normalizedDegrees(l[0] - l[1])
     }
 
     /// Times in [a, b] (TDB seconds) where the angle `f` (degrees, increasing) crosses a multiple
@@ -159,7 +163,7 @@ extension SkyEngine {
     public func seasons(year: Int) throws(TimeError) -> [SeasonEvent] {
         let a = Self.tdbSeconds(try TimeScale.utc(year: year, month: 1, day: 1))
         let b = Self.tdbSeconds(try TimeScale.utc(year: year + 1, month: 1, day: 1))
-        var out = Self.quarterCrossings(from: a, to: b, step: 86_400) { apparentEclipticLongitudeDeg(.sun, tdbSeconds: $0) }
+        var out = Self.quarterCrossings(from: a, to: b, step: 86_400) { apparentEclipticLongitudesDeg([.sun], tdbSeconds: $0)[0] }
             .map { SeasonEvent(kind: SeasonEvent.seasonNames[$0.quarter % 4], instant: Self.instant(tdbSeconds: $0.seconds), distanceKm: nil) }
         out += Self.distanceExtrema(from: a, to: b, step: 5 * 86_400) { s in
             let e = earthHeliocentric(tdbSeconds: s)

@@ -73,18 +73,25 @@ struct SkyQuery: Sendable, Hashable {
         return out
     }
 
-    /// `start` (default now) and `stop` (default `start` + `defaultDays`), at most `maxDays` apart;
-    /// a `stop` before `start` gives an empty span (as the positions series do).
-    static func span(_ q: QueryParameters, clock: () -> Double, defaultDays: Double, maxDays: Double) throws(ProblemDetails) -> (Instant, Instant, Freshness) {
+    /// `start` (default now) and `stop` (default `start` + `defaultDays`); a `stop` before
+    /// `start` gives an empty span (as the positions series do). Over `maxDays`: a 400 naming
+    /// `stop`, or with `truncating` the first `maxDays` (`truncated`).
+    static func span(_ q: QueryParameters, clock: () -> Double, defaultDays: Double, maxDays: Double, truncating: Bool = false) throws(ProblemDetails)
+        -> (start: Instant, stop: Instant, freshness: Freshness, truncated: Bool) {
         let startRaw = try q.string("start"), stopRaw = try q.string("stop")
         let start = try QueryParsing.instant(startRaw, parameter: "start", now: clock)
-        let stop = try stopRaw.map { s throws(ProblemDetails) in try QueryParsing.instant(s, parameter: "stop", now: clock) } ?? start.adding(seconds: defaultDays * 86_400)
+        var stop = try stopRaw.map { s throws(ProblemDetails) in try QueryParsing.instant(s, parameter: "stop", now: clock) } ?? start.adding(seconds: defaultDays * 86_400)
         let days = stop.seconds(since: start) / 86_400
-        guard days <= maxDays else {
-            throw .invalidParameter("stop", value: stopRaw ?? "", accepted: "an instant at most \(Int(maxDays)) days (10 years) after start", reason: "the span is \(Int(days)) days")
+        var truncated = false
+        if days > maxDays {
+            guard truncating else {
+                throw .invalidParameter("stop", value: stopRaw ?? "", accepted: "an instant at most \(Int(maxDays)) days (10 years) after start", reason: "the span is \(Int(days)) days")
+            }
+            stop = start.adding(seconds: maxDays * 86_400)
+            truncated = true
         }
         let fresh: Freshness = startRaw == nil || startRaw == "now" || stopRaw == "now" ? .now : .fixed
-        return (start, stop, fresh)
+        return (start, stop, fresh, truncated)
     }
 }
 

@@ -109,7 +109,7 @@ extension V1API {
         let observer = try SkyQuery.observer(q)
         let bodies = try SkyQuery.bodies(q, defaults: [.sun, .moon])
         let kinds = try SkyQuery.kinds(q)
-        let (start, stop, freshness) = try SkyQuery.span(q, clock: services.clock, defaultDays: 1, maxDays: SkyEngine.maxEventSpanDays)
+        let (start, stop, freshness, _) = try SkyQuery.span(q, clock: services.clock, defaultDays: 1, maxDays: SkyEngine.maxEventSpanDays)
         // Ten years of the Sun and the Moon are ~50,000 events (7 MB of JSON); every body for ten
         // years would be five times that, held in memory at once: bound days × bodies too.
         let bodyDays = stop.seconds(since: start) / 86_400 * Double(bodies.count)
@@ -165,15 +165,16 @@ extension V1API {
         let sky = services.sky
         if q.contains("start") || q.contains("stop") {
             _ = try q.instant("date", clock: services.clock)   // only validated: start/stop decide
-            let (start, stop, freshness) = try SkyQuery.span(q, clock: services.clock, defaultDays: 31, maxDays: SkyEngine.maxAlmanacSpanDays)
+            let (start, stop, freshness, truncated) = try SkyQuery.span(q, clock: services.clock, defaultDays: 31, maxDays: SkyEngine.maxAlmanacSpanDays, truncating: true)
             let key = SkyKey(route: "phases", instants: [start, stop], observer: nil, atmosphere: nil, bodies: [], detail: "", csv: false)
-            return encodedPlan(.sky(key), freshness: freshness) {
+            return encodedPlan(.sky(key), freshness: freshness, finish: Self.nextLink(req, truncated: truncated, from: stop)) {
                 let phases = sky.moonPhases(start: start, stop: stop)
                 var w = JSONWriter(capacity: 256 + phases.count * 100)
                 w.object { w in
                     w.key("start"); w.string(start.iso8601)
                     w.key("stop"); w.string(stop.iso8601)
                     w.key("count"); w.int(phases.count)
+                    w.key("truncated"); w.bool(truncated)
                     w.key("phases")
                     w.array { w in
                         for p in phases {
@@ -210,16 +211,17 @@ extension V1API {
     func moonApsidesPlan(_ req: HTTPRequest) throws -> Router.Plan {
         let q = req.query
         try q.rejectUnknown(["start", "stop"])
-        let (start, stop, freshness) = try SkyQuery.span(q, clock: services.clock, defaultDays: 31, maxDays: SkyEngine.maxAlmanacSpanDays)
+        let (start, stop, freshness, truncated) = try SkyQuery.span(q, clock: services.clock, defaultDays: 31, maxDays: SkyEngine.maxAlmanacSpanDays, truncating: true)
         let sky = services.sky
         let key = SkyKey(route: "apsides", instants: [start, stop], observer: nil, atmosphere: nil, bodies: [], detail: "", csv: false)
-        return encodedPlan(.sky(key), freshness: freshness) {
+        return encodedPlan(.sky(key), freshness: freshness, finish: Self.nextLink(req, truncated: truncated, from: stop)) {
             let apsides = sky.moonApsides(start: start, stop: stop)
             var w = JSONWriter(capacity: 256 + apsides.count * 100)
             w.object { w in
                 w.key("start"); w.string(start.iso8601)
                 w.key("stop"); w.string(stop.iso8601)
                 w.key("count"); w.int(apsides.count)
+                w.key("truncated"); w.bool(truncated)
                 w.key("apsides")
                 w.array { w in
                     for a in apsides {
@@ -233,6 +235,17 @@ extension V1API {
                 }
             }
             return w.bytes
+        }
+    }
+
+    /// A span cut at ten years links to the rest (RFC 8288), as a truncated positions series does.
+    static func nextLink(_ req: HTTPRequest, truncated: Bool, from stop: Instant) -> @Sendable (HTTPResponse) -> HTTPResponse {
+        guard truncated else { return { $0 } }
+        let link = link(req, replacing: "start", with: stop.iso8601, rel: "next")
+        return { r in
+            var r = r
+            r.headers.add(name: "Link", value: link)
+            return r
         }
     }
 

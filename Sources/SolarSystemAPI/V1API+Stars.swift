@@ -17,8 +17,10 @@ extension V1API {
         let maxMagnitude = try q.double("maxMagnitude", in: -2...6.5, default: 6.5)
         let namedOnly = try q.bool("named", default: false)
         let csv = try wantsCSV(req)
-        // With a place: each star's azimuth and altitude there at `date` (default now).
-        if q.contains("lat") || q.contains("lon") || q.contains("date") || q.contains("elevation") {
+        // With a place (`lat` or `lon` asks for one; both are then required): each star's
+        // azimuth and altitude there at `date` (default now). Without one the place's other
+        // parameters are only validated.
+        if q.contains("lat") || q.contains("lon") {
             let observer = try SkyQuery.observer(q)
             let atmosphere = try SkyQuery.atmosphere(q)
             let (t, freshness) = try q.instant("date", clock: services.clock)
@@ -31,6 +33,9 @@ extension V1API {
                 return starsBody(maxMagnitude: maxMagnitude, namedOnly: namedOnly, csv: csv, horizontal: horizontal, time: time, observer: observer)
             }
         }
+        _ = try q.instant("date", clock: services.clock)
+        _ = try q.double("elevation", in: Observer.elevationRange)
+        _ = try SkyQuery.atmosphere(q)
         // The whole catalogue is ~1.5 MB to encode and compress (once): the heavy lane.
         return encodedPlan(
             .stars(maxMagnitude: maxMagnitude, named: namedOnly, csv: csv), freshness: .catalogue,

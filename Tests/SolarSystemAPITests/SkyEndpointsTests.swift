@@ -111,7 +111,11 @@ struct SkyEndpointsTests {
         #expect((seasons[1]["date"] as? String)?.hasPrefix("2026-03-20T14:4") == true)
         #expect(seasons[1]["distanceKm"] is NSNull)
         #expect(try APIServer.get("/v1/seasons?year=5000").json["parameter"] as? String == "year")
-        #expect(try APIServer.get("/v1/moon/apsides?start=2000-01-01&stop=2020-01-01").status == 400)
+        // Over ten years the first ten are answered, with a link to the rest.
+        let long = try APIServer.get("/v1/moon/apsides?start=2000-01-01&stop=2020-01-01")
+        #expect(long.json["truncated"] as? Bool == true)
+        #expect((long.json["stop"] as? String)?.hasPrefix("2010-01-08") == true)
+        #expect(long.header("link")?.contains("rel=\"next\"") == true)
         let reversed = try APIServer.get("/v1/moon/apsides?start=2026-12-01&stop=2026-11-01")
         #expect(reversed.status == 200 && number(reversed.json["count"]) == 0)
     }
@@ -127,5 +131,9 @@ struct SkyEndpointsTests {
         let sirius = try #require(stars.first { $0["name"] as? String == "Sirius" })
         #expect((14...20).contains(number(sirius["altitudeDeg"]) ?? 0))
         #expect(try APIServer.get("/v1/stars?lat=95&lon=0").status == 400)
+        #expect(try APIServer.get("/v1/stars?lat=45").json["parameter"] as? String == "lon")
+        // Without a place its other parameters are only validated.
+        #expect(try APIServer.get("/v1/stars?maxMagnitude=0&date=2026-01-01&elevation=35").objects("stars").first?["azimuthDeg"] == nil)
+        #expect(try APIServer.get("/v1/stars?maxMagnitude=0&elevation=20000").json["parameter"] as? String == "elevation")
     }
 }
