@@ -87,19 +87,8 @@ extension V1API {
                 head + encode(0..<series.count) + tail
             }
         }
-        struct Cursor: Sendable { var next = -1; var done = false }
-        let count = series.count, chunk = max(1, Self.samplesPerChunk / bodies.count), freshness = series.freshness
-        return .offload {
-            let producer = BodyProducer(state: Cursor()) { c in
-                if c.done { return nil }
-                if c.next < 0 { c.next = 0; return head }
-                if c.next >= count { c.done = true; return tail.isEmpty ? nil : tail }
-                let end = min(count, c.next + chunk)
-                defer { c.next = end }
-                return encode(c.next..<end)
-            }
-            return vary(HTTPResponse.stream(contentType: contentType, producer).streamedFreshness(freshness))
-        }
+        return Self.streamedPlan(head: head, tail: tail, count: series.count, chunk: max(1, Self.samplesPerChunk / bodies.count),
+                                 contentType: contentType, freshness: series.freshness, link: nil, finish: vary, encode: encode)
     }
 
     /// `GET /v1/sky/events`: rising, setting, transits and twilight over `start`…`stop` (≤ 10 years).
@@ -133,28 +122,18 @@ extension V1API {
                 }
                 return Array(out.utf8)
             }
-            var w = JSONWriter(capacity: 256 + events.count * 140)
-            w.object { w in
+            return SkyEncoding.spanList(start: start, stop: stop, truncated: nil, key: "events", items: events, bytesPerItem: 140, head: { w in
                 SkyEncoding.writeSetting(observer, nil, model: nil, into: &w)
-                w.key("start"); w.string(start.iso8601)
-                w.key("stop"); w.string(stop.iso8601)
+            }, extra: { w in
                 w.key("definitions"); w.string(SkyEncoding.eventDefinitions)
-                w.key("count"); w.int(events.count)
-                w.key("events")
-                w.array { w in
-                    for e in events {
-                        w.object { w in
-                            w.key("body"); w.string(e.body.rawValue)
-                            w.key("kind"); w.string(e.kind.rawValue)
-                            w.key("date"); w.string(e.instant.iso8601)
-                            w.key("jdTT"); w.number(e.instant.jdTT)
-                            w.key("azimuthDeg"); w.number(SkyEncoding.round6(e.azimuthDeg))
-                            w.key("altitudeDeg"); w.number(SkyEncoding.round6(e.altitudeDeg))
-                        }
-                    }
-                }
+            }) { e, w in
+                w.key("body"); w.string(e.body.rawValue)
+                w.key("kind"); w.string(e.kind.rawValue)
+                w.key("date"); w.string(e.instant.iso8601)
+                w.key("jdTT"); w.number(e.instant.jdTT)
+                w.key("azimuthDeg"); w.number(SkyEncoding.round6(e.azimuthDeg))
+                w.key("altitudeDeg"); w.number(SkyEncoding.round6(e.altitudeDeg))
             }
-            return w.bytes
         }
     }
 
@@ -168,26 +147,12 @@ extension V1API {
             let (start, stop, freshness, truncated) = try SkyQuery.span(q, clock: services.clock, defaultDays: 31, maxDays: SkyEngine.maxAlmanacSpanDays, truncating: true)
             let key = SkyKey(route: "phases", instants: [start, stop], observer: nil, atmosphere: nil, bodies: [], detail: "", csv: false)
             return encodedPlan(.sky(key), freshness: freshness, finish: Self.nextLink(req, truncated: truncated, from: stop)) {
-                let phases = sky.moonPhases(start: start, stop: stop)
-                var w = JSONWriter(capacity: 256 + phases.count * 100)
-                w.object { w in
-                    w.key("start"); w.string(start.iso8601)
-                    w.key("stop"); w.string(stop.iso8601)
-                    w.key("count"); w.int(phases.count)
-                    w.key("truncated"); w.bool(truncated)
-                    w.key("phases")
-                    w.array { w in
-                        for p in phases {
-                            w.object { w in
-                                w.key("quarter"); w.int(p.quarter)
-                                w.key("name"); w.string(p.name)
-                                w.key("date"); w.string(p.instant.iso8601)
-                                w.key("jdTT"); w.number(p.instant.jdTT)
-                            }
-                        }
-                    }
+                SkyEncoding.spanList(start: start, stop: stop, truncated: truncated, key: "phases", items: sky.moonPhases(start: start, stop: stop), bytesPerItem: 100) { p, w in
+                    w.key("quarter"); w.int(p.quarter)
+                    w.key("name"); w.string(p.name)
+                    w.key("date"); w.string(p.instant.iso8601)
+                    w.key("jdTT"); w.number(p.instant.jdTT)
                 }
-                return w.bytes
             }
         }
         let (t, freshness) = try q.instant("date", clock: services.clock)
@@ -215,26 +180,12 @@ extension V1API {
         let sky = services.sky
         let key = SkyKey(route: "apsides", instants: [start, stop], observer: nil, atmosphere: nil, bodies: [], detail: "", csv: false)
         return encodedPlan(.sky(key), freshness: freshness, finish: Self.nextLink(req, truncated: truncated, from: stop)) {
-            let apsides = sky.moonApsides(start: start, stop: stop)
-            var w = JSONWriter(capacity: 256 + apsides.count * 100)
-            w.object { w in
-                w.key("start"); w.string(start.iso8601)
-                w.key("stop"); w.string(stop.iso8601)
-                w.key("count"); w.int(apsides.count)
-                w.key("truncated"); w.bool(truncated)
-                w.key("apsides")
-                w.array { w in
-                    for a in apsides {
-                        w.object { w in
-                            w.key("kind"); w.string(a.kind)
-                            w.key("date"); w.string(a.instant.iso8601)
-                            w.key("jdTT"); w.number(a.instant.jdTT)
-                            w.key("distanceKm"); w.number(SkyEncoding.round3(a.distanceKm))
-                        }
-                    }
-                }
+            SkyEncoding.spanList(start: start, stop: stop, truncated: truncated, key: "apsides", items: sky.moonApsides(start: start, stop: stop), bytesPerItem: 100) { a, w in
+                w.key("kind"); w.string(a.kind)
+                w.key("date"); w.string(a.instant.iso8601)
+                w.key("jdTT"); w.number(a.instant.jdTT)
+                w.key("distanceKm"); w.number(SkyEncoding.round3(a.distanceKm))
             }
-            return w.bytes
         }
     }
 
@@ -289,6 +240,25 @@ enum SkyEncoding {
     static let earthModel = "IAU 2006 precession, IAU 2000B nutation, GAST from the Earth rotation angle; no polar motion; light time, solar deflection, relativistic aberration"
 
     @inline(__always) static func round6(_ v: Double) -> Double { (v * 1e6).rounded() / 1e6 }
+
+    /// `{[head…,] start, stop, [extra…,] count, [truncated,] key: [items…]}`, each item an object
+    /// `item` fills: the events, phases and apsides answers.
+    static func spanList<T>(start: Instant, stop: Instant, truncated: Bool?, key: String, items: [T], bytesPerItem: Int,
+                            head: (inout JSONWriter) -> Void = { _ in }, extra: (inout JSONWriter) -> Void = { _ in },
+                            item: (T, inout JSONWriter) -> Void) -> [UInt8] {
+        var w = JSONWriter(capacity: 512 + items.count * bytesPerItem)
+        w.object { w in
+            head(&w)
+            w.key("start"); w.string(start.iso8601)
+            w.key("stop"); w.string(stop.iso8601)
+            extra(&w)
+            w.key("count"); w.int(items.count)
+            if let truncated { w.key("truncated"); w.bool(truncated) }
+            w.key(key)
+            w.array { w in for x in items { w.object { w in item(x, &w) } } }
+        }
+        return w.bytes
+    }
     @inline(__always) static func round3(_ v: Double) -> Double { (v * 1e3).rounded() / 1e3 }
 
     static func writeTime(_ time: SkyTime, into w: inout JSONWriter) {
