@@ -59,12 +59,16 @@ struct SkyTrack {
         var vectors = [[Vector3]](repeating: [], count: bodies.count)
         var offsets: [Double] = [], deltaT: [Double] = []
         offsets.reserveCapacity(count); deltaT.reserveCapacity(count)
-        var era0 = 0.0, dt0 = 0.0
+        let times = (0..<count).map { k in engine.time(start.addingTT(seconds: Double(k - 1) * Self.nodeSeconds)) }
+        // The Earth's orientation computed at every other node, halfway between at the rest.
+        var frames = [EarthOrientation?](repeating: nil, count: count)
+        for k in stride(from: 0, to: count, by: 2) { frames[k] = EarthOrientation(time: times[k]) }
+        if frames[count - 1] == nil { frames[count - 1] = EarthOrientation(time: times[count - 1]) }
+        let era0 = EarthOrientation.earthRotationAngle(times[1]), dt0 = times[1].deltaTSeconds
         for k in 0..<count {
-            let t = start.addingTT(seconds: Double(k - 1) * Self.nodeSeconds)
-            let time = engine.time(t)
-            let st = engine.station(nil, at: time)
-            if k == 1 { era0 = st.orientation.eraRadians; dt0 = time.deltaTSeconds }
+            let time = times[k]
+            let frame = frames[k] ?? EarthOrientation(midpoint: frames[k - 1]!, frames[k + 1]!, time: time)
+            let st = engine.station(nil, at: time, orientation: frame)
             offsets.append(Angle.normalizedSignedRadians(st.orientation.gastRadians - st.orientation.eraRadians))
             deltaT.append(time.deltaTSeconds)
             for (slot, body) in bodies.enumerated() {
