@@ -82,3 +82,19 @@ struct SkyEventsTests {
         #expect(TestSky.engine.events([.sun], kinds: Self.kinds, from: TestSky.observer(0, 0, 0), start: t, stop: t).isEmpty)
     }
 }
+
+@Suite("Rising and setting at the poles")
+struct PolarEventsTests {
+    @Test("the Sun rises once and sets once a year at each pole; every other turn is polar day or night", arguments: [90.0, -90.0])
+    func pole(latitude: Double) throws {
+        let start = try TimeScale.parse("2025-01-01"), stop = try TimeScale.parse("2026-01-01")
+        let events = TestSky.engine.events([.sun], kinds: [.rise, .set, .polarDay, .polarNight], from: TestSky.observer(latitude, 0, 0), start: start, stop: stop)
+        let rises = events.filter { $0.kind == .rise }, sets = events.filter { $0.kind == .set }
+        #expect(rises.count == 1 && sets.count == 1)
+        // North: sunrise about 18 March, sunset about 25 September (upper limb, 34′); south: the reverse.
+        let riseMonth = rises.first?.instant.utc.month, setMonth = sets.first?.instant.utc.month
+        #expect(latitude > 0 ? (riseMonth == 3 && setMonth == 9) : (riseMonth == 9 && setMonth == 3))
+        let turns = events.filter { $0.kind == .polarDay || $0.kind == .polarNight }.count
+        #expect((360...366).contains(turns))
+    }
+}
