@@ -2,10 +2,10 @@
 import PackageDescription
 
 // Module layering (docs/architecture.md): arrows are the only imports allowed.
-//   solarsystem -> SolarSystemAPI -> HTTP, Storage, Rendering, Missions, Scene, Ephemeris
+//   solarsystem -> SolarSystemAPI -> HTTP, Storage, Rendering, Missions, Scene, Sky, Ephemeris
 //   solarsystem -> MissionKernels (the kernel generator) -> Missions
 //   (the executable, the composition root, also imports the lower modules it assembles)
-//   Scene -> Ephemeris; HTTP, Rendering -> Zlib -> CZlib; Storage -> CSQLite
+//   Scene -> Ephemeris; Sky -> Ephemeris; HTTP, Rendering -> Zlib -> CZlib; Storage -> CSQLite
 let package = Package(
     name: "SolarSystem",
     platforms: [.macOS(.v15)],
@@ -33,6 +33,8 @@ let package = Package(
         .target(name: "Zlib", dependencies: ["CZlib"]),
         .target(name: "Ephemeris"),
         .target(name: "Scene", dependencies: ["Ephemeris"]),
+        // The observer's sky: apparent places, altitude and azimuth, rising and setting, phases.
+        .target(name: "Sky", dependencies: ["Ephemeris"]),
         .target(name: "Missions", dependencies: ["Scene", "Ephemeris"]),
         // The mission-kernel generator (`solarsystem kernels build`): physics between the data,
         // written as SPK files. The server never imports it.
@@ -46,14 +48,14 @@ let package = Package(
         .target(
             name: "SolarSystemAPI",
             dependencies: [
-                "HTTP", "Storage", "Rendering", "Missions", "Scene", "Ephemeris",
+                "HTTP", "Storage", "Rendering", "Missions", "Scene", "Sky", "Ephemeris",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .executableTarget(
             name: "solarsystem",
             dependencies: [
-                "SolarSystemAPI", "HTTP", "Storage", "Rendering", "Missions", "MissionKernels", "Scene", "Ephemeris", "CZlib",
+                "SolarSystemAPI", "HTTP", "Storage", "Rendering", "Missions", "MissionKernels", "Scene", "Sky", "Ephemeris", "CZlib",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -64,6 +66,7 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "SceneTests", dependencies: ["Scene", "Ephemeris"]),
+        .testTarget(name: "SkyTests", dependencies: ["Sky", "Ephemeris"], resources: [.copy("Fixtures")]),
         .testTarget(name: "MissionsTests", dependencies: ["Missions", "Scene", "Ephemeris"]),
         .testTarget(name: "MissionKernelsTests", dependencies: ["MissionKernels", "Missions", "Ephemeris"], exclude: ["Fixtures"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "CSQLite", .product(name: "Logging", package: "swift-log")]),
@@ -78,7 +81,7 @@ let package = Package(
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "HTTPTestSupport", "CZlib", "Zlib"]),
         .testTarget(
             name: "SolarSystemAPITests",
-            dependencies: ["SolarSystemAPI", "HTTP", "HTTPTestSupport", "Storage", "Rendering", "Missions", "Scene", "Ephemeris", "CZlib",
+            dependencies: ["SolarSystemAPI", "HTTP", "HTTPTestSupport", "Storage", "Rendering", "Missions", "Scene", "Sky", "Ephemeris", "CZlib",
                            .product(name: "Logging", package: "swift-log")]
         ),
     ]

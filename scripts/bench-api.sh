@@ -9,6 +9,8 @@
 #   3. Resident memory with 200 clients that ask for the largest answers and never read
 #      (scripts/load-clients.py slow).
 #   4. A cached 5,000-sample trajectory, identity and gzip: median of 41 requests each (curl).
+#   5. The observer's sky, engine time (`solarsystem bench sky`): one 10-body /v1/sky answer
+#      (goal ≤ 50 µs) and a year of Sun and Moon rise/set/transit/twilight (goal ≤ 20 ms).
 # Goals (DESIGN.md; figures in docs/benchmarks.md): /healthz p99 under load < 20 ms; RSS ≤ 100 MB under 200 slow readers;
 # fixed-date positions ≥ 0.7× /healthz req/s; cached gzip ≤ 2× identity.
 # Environment: ROUNDS (default 3), DURATION (10s), PORT (18183).
@@ -88,3 +90,4 @@ printf '%-42s alone p99 %6.2f ms (%.0f req/s); under heavy load p99 %6.2f ms (%.
 echo "heavy load: $(cat "$OUT/heavy.log")"
 echo "$slow"
 awk -v a="$t_id" -v b="$t_gz" -v ba="$b_id" -v bb="$b_gz" 'BEGIN {printf "cached trajectory (apollo11, 5,000 samples): identity %.2f ms (%d bytes), gzip %.2f ms (%d bytes): gzip/identity %.2f\n", a*1000, ba, b*1000, bb, b/a}'
+.build-release/release/solarsystem bench sky --resources Resources

@@ -5,6 +5,7 @@ import Logging
 import Missions
 import Rendering
 import Scene
+import Sky
 import Storage
 import Synchronization
 
@@ -13,6 +14,8 @@ import Synchronization
 public struct APIServices: Sendable {
     public let catalogue: Catalogue
     public let engine: EphemerisService
+    /// The observer's sky on the same ephemeris, with the IERS ΔT table when one was loaded.
+    public let sky: SkyEngine
     public let stars: StarCatalogue
     /// The stars brightest first (ties by right ascension), the order `/v1/stars` serves.
     let starsByMagnitude: [Star]
@@ -60,7 +63,7 @@ public struct APIServices: Sendable {
     /// contents (file, size, modification time): cached trajectory samples are keyed by them.
     public init(
         catalogue: Catalogue, kernel: PlanetaryKernel? = nil, stars: StarCatalogue, missions: MissionCatalogue, bodies: KernelBodies,
-        kernelIdentities: [String] = [], sampleCache: SampleCache? = nil,
+        kernelIdentities: [String] = [], sampleCache: SampleCache? = nil, deltaT: DeltaTTable? = nil,
         textures: TextureSet? = nil, web: StaticSite = .empty, openAPIDocument: [UInt8], responseCacheBytes: Int = APIServices.defaultResponseCacheBytes,
         logger: Logger = Logger(label: "api"), clock: @escaping @Sendable () -> Double
     ) throws(MissionDataError) {
@@ -70,6 +73,7 @@ public struct APIServices: Sendable {
         self.logger = logger
         self.catalogue = catalogue
         self.engine = EphemerisService(catalogue: catalogue, kernel: kernel, bodies: bodies)
+        self.sky = SkyEngine(ephemeris: engine.ephemeris, deltaT: deltaT)
         var aliases: [String: Int] = [:]
         for m in missions.missions { for v in m.vehicles { aliases[v.id] = v.naifID } }
         self.bodyDirectory = BodyDirectory(kernelTargets: Set(bodies.targets), aliases: aliases)

@@ -1,6 +1,7 @@
 import Ephemeris
 import HTTP
 import Missions
+import Sky
 
 /// What a cached answer depends on: the parsed, canonical query (so `date=2026-11-22` and
 /// `date=2026-11-22T00:00:00Z` share an entry, and parameter order or percent-encoding do not
@@ -14,6 +15,8 @@ public enum ResponseKey: Hashable, Sendable {
     case stars(maxMagnitude: Double, named: Bool, csv: Bool)
     case trajectory(TrajectoryBodyKey)
     case view(ViewCacheKey)
+    case sky(SkyKey)
+    case skySeries(SkyKey, SeriesTimes)
 }
 
 extension V1API {

@@ -77,12 +77,18 @@ extension V1API {
                 head + encode(0..<series.count) + tail
             }
         }
-        // Long series: stream chunks of samples as the connection drains (each chunk computed on
-        // the worker pool when the connection has room for it).
-        struct Cursor: Sendable { var next = -1; var done = false }
-        let count = series.count, chunk = Self.samplesPerChunk, freshness = series.freshness
         // A truncated series links to the rest (RFC 8288): the same query from the next instant.
         let next = series.nextStart.map { Self.link(req, replacing: "start", with: $0.iso8601, rel: "next") }
+        return Self.streamedPlan(head: head, tail: tail, count: series.count, chunk: Self.samplesPerChunk, contentType: contentType,
+                                 freshness: series.freshness, link: next, finish: vary, encode: encode)
+    }
+
+    /// A long series streamed: `head`, then `encode` over chunks of `chunk` samples as the
+    /// connection drains (each chunk computed on the worker pool when the connection has room
+    /// for it), then `tail`.
+    static func streamedPlan(head: [UInt8], tail: [UInt8], count: Int, chunk: Int, contentType: String, freshness: Freshness, link: String?,
+                             finish: @escaping @Sendable (HTTPResponse) -> HTTPResponse, encode: @escaping @Sendable (Range<Int>) -> [UInt8]) -> Router.Plan {
+        struct Cursor: Sendable { var next = -1; var done = false }
         return .offload {
             let producer = BodyProducer(state: Cursor()) { c in
                 if c.done { return nil }
@@ -92,8 +98,8 @@ extension V1API {
                 defer { c.next = end }
                 return encode(c.next..<end)
             }
-            var response = vary(HTTPResponse.stream(contentType: contentType, producer).streamedFreshness(freshness))
-            if let next { response.headers.add(name: "Link", value: next) }
+            var response = finish(HTTPResponse.stream(contentType: contentType, producer).streamedFreshness(freshness))
+            if let link { response.headers.add(name: "Link", value: link) }
             return response
         }
     }

@@ -113,6 +113,7 @@ public struct V1API: Sendable {
         router.plan(.get, "/v1/views/system.png", cost: .heavy) { req, _ in try viewPlan(req, format: .png) }
         // Encoding a map the first time takes 0.1–0.3 s: the heavy lane.
         router.plan(.get, "/v1/textures/{file}", cost: .heavy) { req, ctx in try texturePlan(req, ctx) }
+        registerSky(on: router)
         registerWeb(on: router)
     }
 }

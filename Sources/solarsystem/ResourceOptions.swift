@@ -3,6 +3,7 @@ import Ephemeris
 import Foundation
 import Missions
 import Rendering
+import Sky
 import Logging
 import SolarSystemAPI
 import Storage
@@ -174,6 +175,13 @@ struct ResourceOptions: ParsableArguments {
         }
     }
 
+    /// The IERS ΔT table (`iers-delta-t.csv`, made by `scripts/make-iers-table.py`).
+    func loadDeltaT() throws -> DeltaTTable {
+        do { return try DeltaTTable(csv: try read("iers-delta-t.csv")) } catch let e as DeltaTTableError {
+            throw CLIError(e.description)
+        }
+    }
+
     func loadCatalogue() throws -> Catalogue {
         do { return try Catalogue(json: try read("bodies.json")) } catch let e as CatalogueError {
             throw CLIError(e.description)
@@ -198,7 +206,7 @@ extension ResourceOptions {
         do {
             return try APIServices(
                 catalogue: try loadCatalogue(), kernel: try loadKernel()?.kernel, stars: try loadStars(), missions: missions,
-                bodies: loaded.bodies, kernelIdentities: loaded.identities, sampleCache: sampleCache,
+                bodies: loaded.bodies, kernelIdentities: loaded.identities, sampleCache: sampleCache, deltaT: try loadDeltaT(),
                 textures: textures ? try loadTextures() : nil, openAPIDocument: [], logger: logger, clock: { Date().timeIntervalSince1970 })
         } catch let e as MissionDataError {
             throw CLIError(e.description)

@@ -65,7 +65,7 @@ struct ServeCommand: ParsableCommand {
         for reason in web.skipped { logger.warning("web viewer: file skipped", metadata: ["reason": "\(reason)"]) }
         let services = try APIServices(
             catalogue: resources.loadCatalogue(), kernel: kernel?.kernel, stars: resources.loadStars(), missions: missions,
-            bodies: loaded.bodies, kernelIdentities: loaded.identities, sampleCache: cache,
+            bodies: loaded.bodies, kernelIdentities: loaded.identities, sampleCache: cache, deltaT: resources.loadDeltaT(),
             textures: resources.loadTextures(), web: web, openAPIDocument: resources.loadOpenAPIDocument(), responseCacheBytes: cacheBytes,
             logger: logger, clock: { Date().timeIntervalSince1970 })
         let directory = try resources.directory().path

@@ -6,6 +6,7 @@ import Ephemeris
 import Logging
 import Missions
 import Rendering
+import Sky
 import Storage
 
 /// The repository's data files, read the way `solarsystem serve` reads them.
@@ -69,6 +70,7 @@ enum APIServer {
                 missions: missions,
                 bodies: bodies,
                 sampleCache: cache,
+                deltaT: try DeltaTTable(csv: RepositoryFiles.bytes("Resources/iers-delta-t.csv")),
                 textures: try TextureSet.decode(files: Dictionary(uniqueKeysWithValues: TextureSet.fileNames.map { ($0, RepositoryFiles.bytes("Resources/textures/" + $0)) })),
                 web: try StaticSite.load(directory: RepositoryFiles.root.appendingPathComponent("Resources/web")),
                 openAPIDocument: RepositoryFiles.bytes("openapi.yaml"),

@@ -1,0 +1,74 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Ephemeris
+
+/// A place on the WGS 84 ellipsoid: geodetic latitude and longitude (east positive), height
+/// above the ellipsoid.
+///
+/// ```swift
+/// let paris = try Observer(latitudeDeg: 48.8566, longitudeDeg: 2.3522, elevationM: 35)
+/// ```
+public struct Observer: Sendable, Hashable {
+    public let latitudeDeg: Double
+    public let longitudeDeg: Double
+    public let elevationM: Double
+    /// Position in the terrestrial frame (ITRS axes), km.
+    public let terrestrialKm: Vector3
+    /// Local zenith, east and north as unit vectors in the terrestrial frame.
+    public let up: Vector3
+    public let east: Vector3
+    public let north: Vector3
+
+    public static let latitudeRange = -90.0...90.0
+    public static let longitudeRange = -180.0...180.0
+    public static let elevationRange = -500.0...10_000.0
+
+    public init(latitudeDeg: Double, longitudeDeg: Double, elevationM: Double = 0) throws(ObserverError) {
+        guard latitudeDeg.isFinite, Self.latitudeRange.contains(latitudeDeg) else { throw .latitude(latitudeDeg) }
+        guard longitudeDeg.isFinite, Self.longitudeRange.contains(longitudeDeg) else { throw .longitude(longitudeDeg) }
+        guard elevationM.isFinite, Self.elevationRange.contains(elevationM) else { throw .elevation(elevationM) }
+        self.latitudeDeg = latitudeDeg
+        self.longitudeDeg = longitudeDeg
+        self.elevationM = elevationM
+        let phi = latitudeDeg * Angle.radiansPerDegree, lambda = longitudeDeg * Angle.radiansPerDegree
+        let sp = sin(phi), cp = cos(phi), sl = sin(lambda), cl = cos(lambda)
+        let a = SkyConstants.wgs84EquatorialRadiusKm, f = SkyConstants.wgs84Flattening
+        let e2 = f * (2 - f)
+        let n = a / (1 - e2 * sp * sp).squareRoot()
+        let h = elevationM / 1000
+        terrestrialKm = Vector3((n + h) * cp * cl, (n + h) * cp * sl, (n * (1 - e2) + h) * sp)
+        up = Vector3(cp * cl, cp * sl, sp)
+        east = Vector3(-sl, cl, 0)
+        north = Vector3(-sp * cl, -sp * sl, cp)
+    }
+}
+
+/// Why an observer could not be placed; each names the value and what is accepted.
+public enum ObserverError: Error, Sendable, Equatable, CustomStringConvertible {
+    case latitude(Double), longitude(Double), elevation(Double)
+
+    public var parameter: String {
+        switch self {
+        case .latitude: return "lat"
+        case .longitude: return "lon"
+        case .elevation: return "elevation"
+        }
+    }
+
+    public var accepted: String {
+        switch self {
+        case .latitude: return "degrees from -90 to 90 (geodetic, WGS 84, north positive)"
+        case .longitude: return "degrees from -180 to 180 (east positive)"
+        case .elevation: return "metres from -500 to 10000 above the WGS 84 ellipsoid"
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case let .latitude(v), let .longitude(v), let .elevation(v): return "\(parameter) \(v) is out of range; accepted: \(accepted)"
+        }
+    }
+}

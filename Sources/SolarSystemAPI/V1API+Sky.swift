@@ -1,0 +1,331 @@
+import Ephemeris
+import HTTP
+import Sky
+
+extension V1API {
+    /// The most rows (instants × bodies) one `/v1/sky` series may ask for.
+    public static let maxSkyRows = 100_000
+    /// The most days × bodies one events search may cover.
+    public static let maxEventBodyDays = 2 * SkyEngine.maxEventSpanDays
+
+    func registerSky(on router: Router) {
+        router.plan(.get, "/v1/sky", cost: .compute) { req, _ in try skyPlan(req) }
+        router.plan(.get, "/v1/sky/events", cost: .compute) { req, _ in try skyEventsPlan(req) }
+        router.plan(.get, "/v1/moon/phases", cost: .compute) { req, _ in try moonPhasesPlan(req) }
+        router.plan(.get, "/v1/moon/apsides", cost: .compute) { req, _ in try moonApsidesPlan(req) }
+        router.plan(.get, "/v1/seasons", cost: .compute) { req, _ in try seasonsPlan(req) }
+    }
+
+    /// `GET /v1/sky`: the observer's view at `date`, or an observer table over `start`/`stop`/`step`.
+    func skyPlan(_ req: HTTPRequest) throws -> Router.Plan {
+        let q = req.query
+        try q.rejectUnknown(SkyQuery.observerParameters.union(SkyQuery.atmosphereParameters).union(["date", "bodies", "start", "stop", "step", "format"]))
+        let observer = try SkyQuery.observer(q)
+        let atmosphere = try SkyQuery.atmosphere(q)
+        let bodies = try SkyQuery.bodies(q, defaults: SkyEngine.defaultBodies)
+        let csv = try wantsCSV(req)
+        let sky = services.sky
+        let contentType = csv ? "text/csv; charset=utf-8" : HTTPResponse.jsonContentType
+        let vary: @Sendable (HTTPResponse) -> HTTPResponse = { $0.varying(on: "Accept") }
+        let isSeries = q.contains("start") || q.contains("stop") || q.contains("step")
+        if !isSeries {
+            let (t, freshness) = try q.instant("date", clock: services.clock)
+            let key = SkyKey(route: "sky", instants: [t], observer: observer, atmosphere: atmosphere, bodies: bodies, detail: "", csv: csv)
+            return encodedPlan(.sky(key), freshness: freshness, contentType: contentType, finish: vary) {
+                let time = sky.time(t)
+                let view = sky.view(bodies, from: observer, at: time, atmosphere: atmosphere)
+                if csv { return SkyEncoding.csvHeader + SkyEncoding.csvRows(time, view) }
+                var w = JSONWriter(capacity: 4096)
+                w.object { w in
+                    SkyEncoding.writeTime(time, into: &w)
+                    SkyEncoding.writeSetting(observer, atmosphere, model: sky.ephemeris.modelSummary(fromJDTDB: t.jdTDB, toJDTDB: t.jdTDB), into: &w)
+                    w.key("bodies"); w.array { w in for p in view { SkyEncoding.write(p, into: &w) } }
+                }
+                return w.bytes
+            }
+        }
+        // As everywhere in the API, where parameters overlap one decides: the table's; `date` is
+        // only validated.
+        _ = try q.instant("date", clock: services.clock)
+        let series = try SeriesTimes.parse(start: try q.string("start"), stop: try q.string("stop"), step: try q.string("step"), times: nil, clock: services.clock)
+        let rows = series.count * bodies.count
+        guard !series.truncated, rows <= Self.maxSkyRows else {
+            throw ProblemDetails.invalidParameter("step", value: try q.string("step") ?? "1d", accepted: "a step giving at most \(Self.maxSkyRows) rows (instants × bodies) between start and stop",
+                                                  reason: series.truncated ? "over \(V1API.maxSeriesSamples) instants" : "\(rows) rows")
+        }
+        let encode: @Sendable (Range<Int>) -> [UInt8] = { range in
+            var out: [UInt8] = []
+            out.reserveCapacity(range.count * bodies.count * 420)
+            for k in range {
+                let time = sky.time(series.instant(k))
+                let view = sky.view(bodies, from: observer, at: time, atmosphere: atmosphere)
+                if csv { out += SkyEncoding.csvRows(time, view); continue }
+                if k > 0 { out.append(UInt8(ascii: ",")) }
+                var one = JSONWriter(capacity: bodies.count * 420)
+                one.object { w in
+                    SkyEncoding.writeTime(time, into: &w)
+                    w.key("bodies"); w.array { w in for p in view { SkyEncoding.write(p, into: &w) } }
+                }
+                out += one.bytes
+            }
+            return out
+        }
+        var headWriter = JSONWriter()
+        headWriter.object { w in
+            SkyEncoding.writeSetting(observer, atmosphere, model: series.modelSummary(sky.ephemeris), into: &w)
+            w.key("count"); w.int(series.count)
+        }
+        var jsonHead = headWriter.bytes
+        jsonHead.removeLast()
+        jsonHead += Array(#","samples":["#.utf8)
+        let head = csv ? SkyEncoding.csvHeader : jsonHead
+        let tail = csv ? [] : SeriesEncoding.jsonTail
+        let key = SkyKey(route: "sky-series", instants: [series.instant(0)], observer: observer, atmosphere: atmosphere, bodies: bodies,
+                         detail: "", csv: csv)
+        if rows <= Self.streamingThreshold {
+            return encodedPlan(.skySeries(key, series), freshness: series.freshness, contentType: contentType, finish: vary) {
+                head + encode(0..<series.count) + tail
+            }
+        }
+        return Self.streamedPlan(head: head, tail: tail, count: series.count, chunk: max(1, Self.samplesPerChunk / bodies.count),
+                                 contentType: contentType, freshness: series.freshness, link: nil, finish: vary, encode: encode)
+    }
+
+    /// `GET /v1/sky/events`: rising, setting, transits and twilight over `start`…`stop` (≤ 10 years).
+    func skyEventsPlan(_ req: HTTPRequest) throws -> Router.Plan {
+        let q = req.query
+        try q.rejectUnknown(SkyQuery.observerParameters.union(["start", "stop", "bodies", "kinds", "format"]))
+        let observer = try SkyQuery.observer(q)
+        let bodies = try SkyQuery.bodies(q, defaults: [.sun, .moon])
+        let kinds = try SkyQuery.kinds(q)
+        let (start, stop, freshness, _) = try SkyQuery.span(q, clock: services.clock, defaultDays: 1, maxDays: SkyEngine.maxEventSpanDays)
+        // Ten years of the Sun and the Moon are ~50,000 events (7 MB of JSON); every body for ten
+        // years would be five times that, held in memory at once: bound days × bodies too.
+        let bodyDays = stop.seconds(since: start) / 86_400 * Double(bodies.count)
+        guard bodyDays <= Self.maxEventBodyDays else {
+            throw ProblemDetails.invalidParameter("stop", value: try q.string("stop") ?? "", accepted: "a span whose days × bodies is at most \(Int(Self.maxEventBodyDays)) (10 years of two bodies)",
+                                                  reason: "\(Int(bodyDays)) body-days")
+        }
+        let csv = try wantsCSV(req)
+        let sky = services.sky
+        let key = SkyKey(route: "events", instants: [start, stop], observer: observer, atmosphere: nil, bodies: bodies,
+                         detail: kinds.map(\.rawValue).sorted().joined(separator: ","), csv: csv)
+        let heavy = stop.seconds(since: start) * Double(bodies.count) > 2 * 366 * 86_400
+        return encodedPlan(.sky(key), freshness: freshness, contentType: csv ? "text/csv; charset=utf-8" : HTTPResponse.jsonContentType,
+                           cost: heavy ? .heavy : nil, finish: { $0.varying(on: "Accept") }) {
+            let events = sky.events(bodies, kinds: kinds, from: observer, start: start, stop: stop)
+            if csv {
+                var out = "date,body,kind,azimuth_deg,altitude_deg\n"
+                out.reserveCapacity(events.count * 64)
+                for e in events {
+                    out += "\(e.instant.iso8601),\(e.body.rawValue),\(e.kind.rawValue),\(SkyEncoding.round6(e.azimuthDeg)),\(SkyEncoding.round6(e.altitudeDeg))\n"
+                }
+                return Array(out.utf8)
+            }
+            return SkyEncoding.spanList(start: start, stop: stop, truncated: nil, key: "events", items: events, bytesPerItem: 140, head: { w in
+                SkyEncoding.writeSetting(observer, nil, model: nil, into: &w)
+            }, extra: { w in
+                w.key("definitions"); w.string(SkyEncoding.eventDefinitions)
+            }) { e, w in
+                w.key("body"); w.string(e.body.rawValue)
+                w.key("kind"); w.string(e.kind.rawValue)
+                w.key("date"); w.string(e.instant.iso8601)
+                w.key("jdTT"); w.number(e.instant.jdTT)
+                w.key("azimuthDeg"); w.number(SkyEncoding.round6(e.azimuthDeg))
+                w.key("altitudeDeg"); w.number(SkyEncoding.round6(e.altitudeDeg))
+            }
+        }
+    }
+
+    /// `GET /v1/moon/phases`: the quarters over `start`…`stop`, or the Moon's state at `date`.
+    func moonPhasesPlan(_ req: HTTPRequest) throws -> Router.Plan {
+        let q = req.query
+        try q.rejectUnknown(["date", "start", "stop"])
+        let sky = services.sky
+        if q.contains("start") || q.contains("stop") {
+            _ = try q.instant("date", clock: services.clock)   // only validated: start/stop decide
+            let (start, stop, freshness, truncated) = try SkyQuery.span(q, clock: services.clock, defaultDays: 31, maxDays: SkyEngine.maxAlmanacSpanDays, truncating: true)
+            let key = SkyKey(route: "phases", instants: [start, stop], observer: nil, atmosphere: nil, bodies: [], detail: "", csv: false)
+            return encodedPlan(.sky(key), freshness: freshness, finish: Self.nextLink(req, truncated: truncated, from: stop)) {
+                SkyEncoding.spanList(start: start, stop: stop, truncated: truncated, key: "phases", items: sky.moonPhases(start: start, stop: stop), bytesPerItem: 100) { p, w in
+                    w.key("quarter"); w.int(p.quarter)
+                    w.key("name"); w.string(p.name)
+                    w.key("date"); w.string(p.instant.iso8601)
+                    w.key("jdTT"); w.number(p.instant.jdTT)
+                }
+            }
+        }
+        let (t, freshness) = try q.instant("date", clock: services.clock)
+        let key = SkyKey(route: "moon", instants: [t], observer: nil, atmosphere: nil, bodies: [], detail: "", csv: false)
+        return encodedPlan(.sky(key), freshness: freshness) {
+            let s = sky.moonState(at: t)
+            var w = JSONWriter(capacity: 512)
+            w.object { w in
+                PositionsResult.writeTime(t, into: &w)
+                w.key("phaseAngleDeg"); w.number(s.phaseAngleDeg)
+                w.key("illuminatedFraction"); w.number(s.illuminatedFraction)
+                w.key("longitudeFromSunDeg"); w.number(s.longitudeFromSunDeg)
+                w.key("ageDays"); w.number(s.ageDays)
+                w.key("name"); w.string(s.name)
+            }
+            return w.bytes
+        }
+    }
+
+    /// `GET /v1/moon/apsides`: perigees and apogees over `start`…`stop`.
+    func moonApsidesPlan(_ req: HTTPRequest) throws -> Router.Plan {
+        let q = req.query
+        try q.rejectUnknown(["start", "stop"])
+        let (start, stop, freshness, truncated) = try SkyQuery.span(q, clock: services.clock, defaultDays: 31, maxDays: SkyEngine.maxAlmanacSpanDays, truncating: true)
+        let sky = services.sky
+        let key = SkyKey(route: "apsides", instants: [start, stop], observer: nil, atmosphere: nil, bodies: [], detail: "", csv: false)
+        return encodedPlan(.sky(key), freshness: freshness, finish: Self.nextLink(req, truncated: truncated, from: stop)) {
+            SkyEncoding.spanList(start: start, stop: stop, truncated: truncated, key: "apsides", items: sky.moonApsides(start: start, stop: stop), bytesPerItem: 100) { a, w in
+                w.key("kind"); w.string(a.kind)
+                w.key("date"); w.string(a.instant.iso8601)
+                w.key("jdTT"); w.number(a.instant.jdTT)
+                w.key("distanceKm"); w.number(SkyEncoding.round3(a.distanceKm))
+            }
+        }
+    }
+
+    /// A span cut at ten years links to the rest (RFC 8288), as a truncated positions series does.
+    static func nextLink(_ req: HTTPRequest, truncated: Bool, from stop: Instant) -> @Sendable (HTTPResponse) -> HTTPResponse {
+        guard truncated else { return { $0 } }
+        let link = link(req, replacing: "start", with: stop.iso8601, rel: "next")
+        return { r in
+            var r = r
+            r.headers.add(name: "Link", value: link)
+            return r
+        }
+    }
+
+    /// The years `/v1/seasons` takes.
+    static let seasonYears = (TimeScale.yearRange.lowerBound + 1)...(TimeScale.yearRange.upperBound - 1)
+
+    /// `GET /v1/seasons?year=`: equinoxes, solstices, perihelion and aphelion.
+    func seasonsPlan(_ req: HTTPRequest) throws -> Router.Plan {
+        let q = req.query
+        try q.rejectUnknown(["year"])
+        let given = try q.int("year", in: Self.seasonYears)
+        let year = try given ?? QueryParsing.instant("now", now: services.clock).utc.year
+        let sky = services.sky
+        let key = SkyKey(route: "seasons", instants: [], observer: nil, atmosphere: nil, bodies: [], detail: "\(year)", csv: false)
+        return encodedPlan(.sky(key), freshness: given == nil ? .now : .fixed) {
+            let events = try sky.seasons(year: year)
+            var w = JSONWriter(capacity: 1024)
+            w.object { w in
+                w.key("year"); w.int(year)
+                w.key("events")
+                w.array { w in
+                    for e in events {
+                        w.object { w in
+                            w.key("kind"); w.string(e.kind)
+                            w.key("date"); w.string(e.instant.iso8601)
+                            w.key("jdTT"); w.number(e.instant.jdTT)
+                            w.key("distanceKm"); if let d = e.distanceKm { w.number(SkyEncoding.round3(d)) } else { w.null() }
+                        }
+                    }
+                }
+            }
+            return w.bytes
+        }
+    }
+}
+
+/// JSON and CSV of the observer's view.
+enum SkyEncoding {
+    static let eventDefinitions = "rise/set: upper limb on the horizon with 34' of refraction (USNO), Moon topocentric; transit: hour angle 0; twilight: Sun's centre at -6/-12/-18 deg; altitudeDeg refracted (10 C, 1010 hPa)"
+
+    static let earthModel = "IAU 2006 precession, IAU 2000B nutation, GAST from the Earth rotation angle; no polar motion; light time, solar deflection, relativistic aberration"
+
+    @inline(__always) static func round6(_ v: Double) -> Double { (v * 1e6).rounded() / 1e6 }
+
+    /// `{[head…,] start, stop, [extra…,] count, [truncated,] key: [items…]}`, each item an object
+    /// `item` fills: the events, phases and apsides answers.
+    static func spanList<T>(start: Instant, stop: Instant, truncated: Bool?, key: String, items: [T], bytesPerItem: Int,
+                            head: (inout JSONWriter) -> Void = { _ in }, extra: (inout JSONWriter) -> Void = { _ in },
+                            item: (T, inout JSONWriter) -> Void) -> [UInt8] {
+        var w = JSONWriter(capacity: 512 + items.count * bytesPerItem)
+        w.object { w in
+            head(&w)
+            w.key("start"); w.string(start.iso8601)
+            w.key("stop"); w.string(stop.iso8601)
+            extra(&w)
+            w.key("count"); w.int(items.count)
+            if let truncated { w.key("truncated"); w.bool(truncated) }
+            w.key(key)
+            w.array { w in for x in items { w.object { w in item(x, &w) } } }
+        }
+        return w.bytes
+    }
+    @inline(__always) static func round3(_ v: Double) -> Double { (v * 1e3).rounded() / 1e3 }
+
+    static func writeTime(_ time: SkyTime, into w: inout JSONWriter) {
+        PositionsResult.writeTime(time.instant, into: &w)
+        w.key("jdUT1"); w.number(time.jdUT1)
+        w.key("deltaTSeconds"); w.number(round6(time.deltaTSeconds))
+        w.key("ut1MinusUtcSeconds"); w.number(round6(time.ut1MinusUTCSeconds))
+        w.key("deltaTSource"); w.string(time.deltaTSource)
+    }
+
+    static func writeSetting(_ o: Observer, _ atmosphere: Atmosphere?, model: String?, into w: inout JSONWriter) {
+        w.key("observer")
+        w.object { w in
+            w.key("latDeg"); w.number(o.latitudeDeg)
+            w.key("lonDeg"); w.number(o.longitudeDeg)
+            w.key("elevationM"); w.number(o.elevationM)
+            w.key("ellipsoid"); w.string("WGS84")
+        }
+        guard let model else { return }
+        w.key("refraction")
+        if let a = atmosphere {
+            w.object { w in
+                w.key("temperatureC"); w.number(a.temperatureC)
+                w.key("pressureHPa"); w.number(a.pressureHPa)
+            }
+        } else { w.null() }
+        w.key("model"); w.string(model)
+        w.key("earthModel"); w.string(earthModel)
+    }
+
+    static func write(_ p: SkyPosition, into w: inout JSONWriter) {
+        w.object { w in
+            w.key("id"); w.string(p.body)
+            w.key("raDeg"); w.number(p.raDeg)
+            w.key("decDeg"); w.number(p.decDeg)
+            w.key("raJ2000Deg"); w.number(p.raJ2000Deg)
+            w.key("decJ2000Deg"); w.number(p.decJ2000Deg)
+            w.key("azimuthDeg"); w.number(p.azimuthDeg)
+            w.key("altitudeDeg"); w.number(p.altitudeDeg)
+            w.key("hourAngleDeg"); w.number(p.hourAngleDeg)
+            w.key("distanceKm"); w.number(round3(p.distanceKm))
+            w.key("lightTimeS"); w.number(round6(p.lightTimeS))
+            optional("illuminatedFraction", p.illuminatedFraction.map(round6), into: &w)
+            optional("phaseAngleDeg", p.phaseAngleDeg.map(round6), into: &w)
+            optional("elongationDeg", p.elongationDeg.map(round6), into: &w)
+            optional("magnitude", p.magnitude.map { ($0 * 100).rounded() / 100 }, into: &w)
+            optional("angularDiameterArcsec", p.angularDiameterArcsec.map(round3), into: &w)
+        }
+    }
+
+    static func optional(_ name: String, _ v: Double?, into w: inout JSONWriter) {
+        w.key(name)
+        if let v { w.number(v) } else { w.null() }
+    }
+
+    static let csvHeader = Array("date,jd_tt,delta_t_s,body,ra_deg,dec_deg,ra_j2000_deg,dec_j2000_deg,azimuth_deg,altitude_deg,hour_angle_deg,distance_km,light_time_s,illuminated_fraction,phase_angle_deg,elongation_deg,magnitude,angular_diameter_arcsec\n".utf8)
+
+    static func csvRows(_ time: SkyTime, _ view: [SkyPosition]) -> [UInt8] {
+        var out = ""
+        out.reserveCapacity(view.count * 260)
+        let date = time.instant.iso8601, jd = "\(time.instant.jdTT)", dt = "\(round6(time.deltaTSeconds))"
+        func opt(_ v: Double?) -> String { v.map { "\($0)" } ?? "" }
+        for p in view {
+            out += "\(date),\(jd),\(dt),\(p.body),\(p.raDeg),\(p.decDeg),\(p.raJ2000Deg),\(p.decJ2000Deg),\(p.azimuthDeg),\(p.altitudeDeg),\(p.hourAngleDeg),"
+            out += "\(round3(p.distanceKm)),\(round6(p.lightTimeS)),\(opt(p.illuminatedFraction.map(round6))),\(opt(p.phaseAngleDeg.map(round6))),"
+            out += "\(opt(p.elongationDeg.map(round6))),\(opt(p.magnitude.map { ($0 * 100).rounded() / 100 })),\(opt(p.angularDiameterArcsec.map(round3)))\n"
+        }
+        return Array(out.utf8)
+    }
+}

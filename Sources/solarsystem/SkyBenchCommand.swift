@@ -1,0 +1,79 @@
+import ArgumentParser
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#endif
+import Ephemeris
+import Sky
+
+/// `solarsystem bench sky`: the engine time of one `/v1/sky` answer for the ten default bodies
+/// (budget ≤ 50 µs) and of a year of the Sun's and the Moon's rising, setting, transits and
+/// twilight for one place (budget ≤ 20 ms); medians over distinct instants so nothing is reused.
+/// Wall time, and the thread's CPU time next to it: on a shared machine the CPU time is the
+/// engine's cost, the wall time also what other processes took.
+struct SkyBenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sky",
+        abstract: "Median engine time of one 10-body /v1/sky answer and of a year of Sun and Moon events."
+    )
+
+    @Option(help: "Batches of views to time; the median batch is reported.")
+    var batches: Int = 31
+
+    @Option(help: "Views per batch.")
+    var iterations: Int = 500
+
+    @Option(help: "Year-long event searches to time (the median is reported).")
+    var years: Int = 11
+
+    @OptionGroup var resources: ResourceOptions
+
+    func run() throws {
+        guard batches > 0, iterations > 0, years > 0 else { throw ValidationError("--batches, --iterations and --years must be positive") }
+        #if DEBUG
+        print("warning: debug build; run `swift run -c release solarsystem bench sky` for real figures")
+        #endif
+        let ephemeris = Ephemeris(catalogue: try resources.loadCatalogue(), kernel: try resources.loadKernel()?.kernel)
+        let sky = SkyEngine(ephemeris: ephemeris, deltaT: try resources.loadDeltaT())
+        let paris = try Observer(latitudeDeg: 48.8566, longitudeDeg: 2.3522, elevationM: 35)
+        let start = try TimeScale.parse("2026-11-22T00:00:00Z")
+        let instants = (0..<iterations).map { start.adding(seconds: Double($0) * 3_600.123) }
+
+        var perViewNs: [Double] = [], perViewCPUNs: [Double] = []
+        var sink = 0.0
+        for _ in 0..<batches {
+            let t0 = DispatchTime.now().uptimeNanoseconds, c0 = Self.threadCPUNanoseconds()
+            for t in instants {
+                let view = sky.view(SkyEngine.defaultBodies, from: paris, at: sky.time(t), atmosphere: .standard)
+                sink += view[0].altitudeDeg
+            }
+            perViewNs.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / Double(instants.count))
+            perViewCPUNs.append((Self.threadCPUNanoseconds() - c0) / Double(instants.count))
+        }
+        perViewNs.sort(); perViewCPUNs.sort()
+        print(String(format: "sky: one /v1/sky answer, 10 bodies (Sun, Moon, planets, Pluto), refracted, engine time: median %.1f µs wall (min %.1f), %.1f µs CPU  checksum %.3f",
+                     perViewNs[perViewNs.count / 2] / 1000, perViewNs[0] / 1000, perViewCPUNs[perViewCPUNs.count / 2] / 1000, sink))
+
+        var yearMs: [Double] = [], yearCPUMs: [Double] = []
+        var count = 0
+        for k in 0..<years {
+            let a = start.adding(seconds: Double(k) * 86_400 * 7.3)
+            let b = a.adding(seconds: 365 * 86_400)
+            let t0 = DispatchTime.now().uptimeNanoseconds, c0 = Self.threadCPUNanoseconds()
+            let events = sky.events([.sun, .moon], kinds: Set(SkyEventKind.allCases), from: paris, start: a, stop: b)
+            yearMs.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
+            yearCPUMs.append((Self.threadCPUNanoseconds() - c0) / 1e6)
+            count = events.count
+        }
+        yearMs.sort(); yearCPUMs.sort()
+        print(String(format: "sky: a year of Sun and Moon rise/set/transit/twilight at Paris (%d events): median %.2f ms wall (min %.2f), %.2f ms CPU",
+                     count, yearMs[yearMs.count / 2], yearMs[0], yearCPUMs[yearCPUMs.count / 2]))
+    }
+
+    /// The calling thread's CPU time, nanoseconds.
+    static func threadCPUNanoseconds() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+        return Double(ts.tv_sec) * 1e9 + Double(ts.tv_nsec)
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+import Ephemeris
+@testable import Sky
+
+/// The sky engine as the server builds it, from the repository's `Resources/`.
+enum TestSky {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static func repositoryFile(_ path: String) -> [UInt8] {
+        guard let data = try? Data(contentsOf: root.appendingPathComponent(path)) else { fatalError("\(path) not found from \(root.path)") }
+        return [UInt8](data)
+    }
+
+    static let ephemeris: Ephemeris = {
+        do {
+            let catalogue = try Catalogue(json: repositoryFile("Resources/bodies.json"))
+            let kernel = try PlanetaryKernel(bytes: KernelBuffer(copying: repositoryFile("Resources/de440-1900-2100.bsp")), file: "de440-1900-2100.bsp")
+            return Ephemeris(catalogue: catalogue, kernel: kernel)
+        } catch { fatalError("engine: \(error)") }
+    }()
+
+    static let deltaT: DeltaTTable = {
+        do { return try DeltaTTable(csv: repositoryFile("Resources/iers-delta-t.csv")) } catch { fatalError("\(error)") }
+    }()
+
+    static let engine = SkyEngine(ephemeris: ephemeris, deltaT: deltaT)
+
+    /// A fixture of `Tests/SkyTests/Fixtures/`, decoded.
+    static func fixture<T: Decodable>(_ name: String, as type: T.Type) -> T {
+        guard let url = Bundle.module.url(forResource: "Fixtures/" + name, withExtension: nil),
+              let data = try? Data(contentsOf: url) else { fatalError("fixture \(name) missing") }
+        do { return try JSONDecoder().decode(T.self, from: data) } catch { fatalError("fixture \(name): \(error)") }
+    }
+
+    static func observer(_ lat: Double, _ lon: Double, _ elevationM: Double) -> Observer {
+        do { return try Observer(latitudeDeg: lat, longitudeDeg: lon, elevationM: elevationM) } catch { fatalError("\(error)") }
+    }
+}
+
+/// Angles in named units.
+func arcseconds(_ v: Double) -> Double { v / 3600 }
+func seconds(_ v: Double) -> Double { v }
+
+/// The smallest difference between two angles in degrees, wrapped to [0, 180].
+func angleDifferenceDeg(_ a: Double, _ b: Double) -> Double {
+    let d = abs((a - b).truncatingRemainder(dividingBy: 360))
+    return min(d, 360 - d)
+}
