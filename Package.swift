@@ -34,6 +34,8 @@ let package = Package(
         .target(name: "Ephemeris"),
         .target(name: "Scene", dependencies: ["Ephemeris"]),
         .target(name: "Missions", dependencies: ["Scene", "Ephemeris"]),
+        // SGP4/SDP4, element sets (TLE, OMM), TEME and ground tracks: pure, above Ephemeris.
+        .target(name: "Satellites", dependencies: ["Ephemeris"]),
         // The mission-kernel generator (`solarsystem kernels build`): physics between the data,
         // written as SPK files. The server never imports it.
         .target(name: "MissionKernels", dependencies: ["Missions", "Ephemeris"]),
@@ -64,6 +66,7 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "SceneTests", dependencies: ["Scene", "Ephemeris"]),
+        .testTarget(name: "SatellitesTests", dependencies: ["Satellites", "Ephemeris"], resources: [.copy("Fixtures")]),
         .testTarget(name: "MissionsTests", dependencies: ["Missions", "Scene", "Ephemeris"]),
         .testTarget(name: "MissionKernelsTests", dependencies: ["MissionKernels", "Missions", "Ephemeris"], exclude: ["Fixtures"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "CSQLite", .product(name: "Logging", package: "swift-log")]),
