@@ -2,10 +2,10 @@
 import PackageDescription
 
 // Module layering (docs/architecture.md): arrows are the only imports allowed.
-//   solarsystem -> SolarSystemAPI -> HTTP, Storage, Rendering, Missions, Scene, Ephemeris
+//   solarsystem -> SolarSystemAPI -> HTTP, Storage, Rendering, Missions, Satellites, Scene, Ephemeris
 //   solarsystem -> MissionKernels (the kernel generator) -> Missions
 //   (the executable, the composition root, also imports the lower modules it assembles)
-//   Scene -> Ephemeris; HTTP, Rendering -> Zlib -> CZlib; Storage -> CSQLite
+//   Scene, Satellites -> Ephemeris; HTTP, Rendering -> Zlib -> CZlib; Storage -> CSQLite
 let package = Package(
     name: "SolarSystem",
     platforms: [.macOS(.v15)],
@@ -48,14 +48,14 @@ let package = Package(
         .target(
             name: "SolarSystemAPI",
             dependencies: [
-                "HTTP", "Storage", "Rendering", "Missions", "Scene", "Ephemeris",
+                "HTTP", "Storage", "Rendering", "Missions", "Satellites", "Scene", "Ephemeris",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .executableTarget(
             name: "solarsystem",
             dependencies: [
-                "SolarSystemAPI", "HTTP", "Storage", "Rendering", "Missions", "MissionKernels", "Scene", "Ephemeris", "CZlib",
+                "SolarSystemAPI", "HTTP", "Storage", "Rendering", "Missions", "MissionKernels", "Satellites", "Scene", "Ephemeris", "CZlib",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -81,7 +81,7 @@ let package = Package(
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "HTTPTestSupport", "CZlib", "Zlib"]),
         .testTarget(
             name: "SolarSystemAPITests",
-            dependencies: ["SolarSystemAPI", "HTTP", "HTTPTestSupport", "Storage", "Rendering", "Missions", "Scene", "Ephemeris", "CZlib",
+            dependencies: ["SolarSystemAPI", "HTTP", "HTTPTestSupport", "Storage", "Rendering", "Missions", "Satellites", "Scene", "Ephemeris", "CZlib",
                            .product(name: "Logging", package: "swift-log")]
         ),
     ]

@@ -99,3 +99,22 @@ extension SGP4 {
         return .penumbra
     }
 }
+
+extension SGP4 {
+    /// Only the ICRF state at `t` (no Earth-fixed frame, no ground point): what a body's position
+    /// needs. `rotation`, when given, is ``TEMEFrame/temeToICRF(jdTT:)`` already computed for an
+    /// instant close to `t` (a series reuses it: the matrix moves by under 1 mas in ten minutes).
+    public func icrfState(at t: Instant, rotation: Matrix3? = nil) throws(SGP4Error) -> (positionKm: Vector3, velocityKmPerSecond: Vector3) {
+        let utcFraction = t.ttFraction - t.ttMinusUTCSeconds / Constants.secondsPerDay
+        let teme = try propagate(minutesSinceEpoch: minutesSinceEpoch(jdUTCWhole: t.ttWhole, jdUTCFraction: utcFraction))
+        let m = rotation ?? TEMEFrame.temeToICRF(jdTT: t.jdTT)
+        return (m * teme.positionKm, m * teme.velocityKmPerSecond)
+    }
+}
+
+extension SGP4 {
+    /// Minutes from the element set's epoch to `t` (UTC to UTC, as the sets are dated).
+    public func minutesSinceEpoch(instant t: Instant) -> Double {
+        minutesSinceEpoch(jdUTCWhole: t.ttWhole, jdUTCFraction: t.ttFraction - t.ttMinusUTCSeconds / Constants.secondsPerDay)
+    }
+}

@@ -11,7 +11,9 @@ extension V1API {
         let bodies = try QueryParsing.bodies(try q.string("bodies"))
         let frameName = try q.oneOf("frame", [OutputFrame.eclipticJ2000.rawValue, OutputFrame.equatorialJ2000.rawValue], default: OutputFrame.eclipticJ2000.rawValue)
         let equatorial = frameName == OutputFrame.equatorialJ2000.rawValue
-        return encodedPlan(.rotations(t, bodies, equatorial: equatorial), freshness: freshness) { [self] in
+        // The ISS turns with its SGP4 velocity when element sets serve it.
+        let key = services.keyed(.rotations(t, bodies, equatorial: equatorial), usesElementSets: bodies.contains(.iss) && services.issFromElementSets)
+        return encodedPlan(key.key, freshness: freshness.dependingOnElementSets(key.usesElementSets)) { [self] in
             rotationsJSON(t, bodies: bodies, frameName: frameName, equatorial: equatorial)
         }
     }
@@ -49,7 +51,9 @@ extension V1API {
         let q = req.query
         try q.rejectUnknown(["date"])
         let (t, freshness) = try q.instant(clock: services.clock)
-        return encodedPlan(.scene(t), freshness: freshness) { [self] in sceneJSON(t) }
+        // The ISS is placed by SGP4 when element sets serve it.
+        let key = services.keyed(.scene(t), usesElementSets: services.issFromElementSets)
+        return encodedPlan(key.key, freshness: freshness.dependingOnElementSets(key.usesElementSets)) { [self] in sceneJSON(t) }
     }
 
     func sceneJSON(_ t: Instant) -> [UInt8] {
@@ -136,7 +140,9 @@ extension V1API {
         let q = req.query
         try q.rejectUnknown(["date", "aspect"])
         let id = try QueryParsing.body(try ctx.parameters.require("id"), parameter: nil)
-        let (t, freshness) = try q.instant(clock: services.clock)
+        let (t, dateFreshness) = try q.instant(clock: services.clock)
+        // Framing the ISS follows its SGP4 position when element sets serve it.
+        let freshness = dateFreshness.dependingOnElementSets(id == .iss && services.issFromElementSets)
         let aspect = try q.double("aspect", in: 0.1...10, default: 16.0 / 9.0)
         let target = services.engine.scenePosition(id, at: t)
         let (extent, hasMoons) = CameraFraming.systemExtent(id, layout: services.layout)
