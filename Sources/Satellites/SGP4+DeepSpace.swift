@@ -17,8 +17,7 @@ extension SGP4 {
         enum Resonance: Sendable { case none, synchronous, halfDay }
 
         // Lunar-solar periodic coefficients (dscom).
-        let e3, ee2, se2, se3, sgh2, sgh3, sgh4, sh2, sh3, si2, si3, sl2, sl3, sl4: Double
-        let xgh2, xgh3, xgh4, xh2, xh3, xi2, xi3, xl2, xl3, xl4, zmol, zmos: Double
+        let sun: LongPeriodTerms, moon: LongPeriodTerms
         // Secular lunar-solar rates (dsinit).
         let dedt, didt, dmdt, dnodt, domdt: Double
         // Resonance (dsinit).
@@ -59,11 +58,8 @@ extension SGP4 {
             zx = gam + zx - xnodce
             let zcosgl = cos(zx), zsingl = sin(zx)
 
-            struct Body { var s1 = 0.0, s2 = 0.0, s3 = 0.0, s4 = 0.0, s5 = 0.0, s6 = 0.0, s7 = 0.0
-                var z1 = 0.0, z2 = 0.0, z3 = 0.0, z11 = 0.0, z12 = 0.0, z13 = 0.0, z21 = 0.0, z22 = 0.0, z23 = 0.0
-                var z31 = 0.0, z32 = 0.0, z33 = 0.0 }
-            func terms(zcosg: Double, zsing: Double, zcosi: Double, zsini: Double, zcosh: Double, zsinh: Double, cc: Double) -> Body {
-                var b = Body()
+            func terms(zcosg: Double, zsing: Double, zcosi: Double, zsini: Double, zcosh: Double, zsinh: Double, cc: Double) -> LunarSolarBody {
+                var b = LunarSolarBody()
                 let a1 = zcosg * zcosh + zsing * zcosi * zsinh
                 let a3 = -zsing * zcosh + zcosg * zcosi * zsinh
                 let a7 = -zcosg * zsinh + zsing * zcosi * zcosh
@@ -106,32 +102,10 @@ extension SGP4 {
             let sun = terms(zcosg: zcosgs, zsing: zsings, zcosi: zcosis, zsini: zsinis, zcosh: cnodm, zsinh: snodm, cc: c1ss)
             let moon = terms(zcosg: zcosgl, zsing: zsingl, zcosi: zcosil, zsini: zsinil,
                              zcosh: zcoshl * cnodm + zsinhl * snodm, zsinh: snodm * zcoshl - cnodm * zsinhl, cc: c1l)
-            zmol = fmod(4.7199672 + 0.22997150 * day - gam, twoPi)
-            zmos = fmod(6.2565837 + 0.017201977 * day, twoPi)
-            se2 = 2 * sun.s1 * sun.s6
-            se3 = 2 * sun.s1 * sun.s7
-            si2 = 2 * sun.s2 * sun.z12
-            si3 = 2 * sun.s2 * (sun.z13 - sun.z11)
-            sl2 = -2 * sun.s3 * sun.z2
-            sl3 = -2 * sun.s3 * (sun.z3 - sun.z1)
-            sl4 = -2 * sun.s3 * (-21 - 9 * emsq) * Self.zes
-            sgh2 = 2 * sun.s4 * sun.z32
-            sgh3 = 2 * sun.s4 * (sun.z33 - sun.z31)
-            sgh4 = -18 * sun.s4 * Self.zes
-            sh2 = -2 * sun.s2 * sun.z22
-            sh3 = -2 * sun.s2 * (sun.z23 - sun.z21)
-            ee2 = 2 * moon.s1 * moon.s6
-            e3 = 2 * moon.s1 * moon.s7
-            xi2 = 2 * moon.s2 * moon.z12
-            xi3 = 2 * moon.s2 * (moon.z13 - moon.z11)
-            xl2 = -2 * moon.s3 * moon.z2
-            xl3 = -2 * moon.s3 * (moon.z3 - moon.z1)
-            xl4 = -2 * moon.s3 * (-21 - 9 * emsq) * Self.zel
-            xgh2 = 2 * moon.s4 * moon.z32
-            xgh3 = 2 * moon.s4 * (moon.z33 - moon.z31)
-            xgh4 = -18 * moon.s4 * Self.zel
-            xh2 = -2 * moon.s2 * moon.z22
-            xh3 = -2 * moon.s2 * (moon.z23 - moon.z21)
+            self.sun = LongPeriodTerms(sun, emsq: emsq, anomalyAtEpoch: fmod(6.2565837 + 0.017201977 * day, twoPi),
+                                       meanMotion: Self.zns, eccentricity: Self.zes)
+            self.moon = LongPeriodTerms(moon, emsq: emsq, anomalyAtEpoch: fmod(4.7199672 + 0.22997150 * day - gam, twoPi),
+                                        meanMotion: Self.znl, eccentricity: Self.zel)
 
             // dsinit: secular rates from the Sun and Moon.
             let zns = Self.zns, znl = Self.znl
@@ -332,30 +306,11 @@ extension SGP4 {
         func periodics(t: Double, ep: inout Double, inclp: inout Double, nodep: inout Double,
                        argpp: inout Double, mp: inout Double) {
             let twoPi = 2 * Double.pi
-            var zm = zmos + Self.zns * t
-            var zf = zm + 2 * Self.zes * sin(zm)
-            var sinzf = sin(zf)
-            var f2 = 0.5 * sinzf * sinzf - 0.25
-            var f3 = -0.5 * sinzf * cos(zf)
-            let ses = se2 * f2 + se3 * f3
-            let sis = si2 * f2 + si3 * f3
-            let sls = sl2 * f2 + sl3 * f3 + sl4 * sinzf
-            let sghs = sgh2 * f2 + sgh3 * f3 + sgh4 * sinzf
-            let shs = sh2 * f2 + sh3 * f3
-            zm = zmol + Self.znl * t
-            zf = zm + 2 * Self.zel * sin(zm)
-            sinzf = sin(zf)
-            f2 = 0.5 * sinzf * sinzf - 0.25
-            f3 = -0.5 * sinzf * cos(zf)
-            let sel = ee2 * f2 + e3 * f3
-            let sil = xi2 * f2 + xi3 * f3
-            let sll = xl2 * f2 + xl3 * f3 + xl4 * sinzf
-            let sghl = xgh2 * f2 + xgh3 * f3 + xgh4 * sinzf
-            let shll = xh2 * f2 + xh3 * f3
+            let solar = sun.perturbations(minutes: t), lunar = moon.perturbations(minutes: t)
             // The reference code's offsets at epoch (peo, pinco, …) stay zero: its dpper at
             // initialisation computes them but does not keep them.
-            let pe = ses + sel, pinc = sis + sil, pl = sls + sll
-            var pgh = sghs + sghl, ph = shs + shll
+            let pe = solar.e + lunar.e, pinc = solar.i + lunar.i, pl = solar.l + lunar.l
+            var pgh = solar.gh + lunar.gh, ph = solar.h + lunar.h
             inclp += pinc
             ep += pe
             let sinip = sin(inclp), cosip = cos(inclp)
@@ -385,6 +340,52 @@ extension SGP4 {
                 mp += pl
                 argpp = xls - mp - cosip * nodep
             }
+        }
+    }
+
+    /// dscom's intermediate terms for one perturbing body (the Sun or the Moon).
+    struct LunarSolarBody {
+        var s1 = 0.0, s2 = 0.0, s3 = 0.0, s4 = 0.0, s5 = 0.0, s6 = 0.0, s7 = 0.0
+        var z1 = 0.0, z2 = 0.0, z3 = 0.0, z11 = 0.0, z12 = 0.0, z13 = 0.0, z21 = 0.0, z22 = 0.0, z23 = 0.0
+        var z31 = 0.0, z32 = 0.0, z33 = 0.0
+    }
+
+    /// The long-period lunar or solar periodic terms (dscom's se2…sh3 for the Sun, ee2…xh3 for the
+    /// Moon) and their evaluation in dpper: one code for both bodies, their constants differing.
+    struct LongPeriodTerms: Sendable {
+        let e2, e3, i2, i3, l2, l3, l4, gh2, gh3, gh4, h2, h3: Double
+        /// The body's mean anomaly at epoch (zmos, zmol), its mean motion (zns, znl, rad/min) and
+        /// its orbit's eccentricity (zes, zel).
+        let anomalyAtEpoch: Double, meanMotion: Double, eccentricity: Double
+
+        init(_ b: LunarSolarBody, emsq: Double, anomalyAtEpoch: Double, meanMotion: Double, eccentricity: Double) {
+            e2 = 2 * b.s1 * b.s6
+            e3 = 2 * b.s1 * b.s7
+            i2 = 2 * b.s2 * b.z12
+            i3 = 2 * b.s2 * (b.z13 - b.z11)
+            l2 = -2 * b.s3 * b.z2
+            l3 = -2 * b.s3 * (b.z3 - b.z1)
+            l4 = -2 * b.s3 * (-21 - 9 * emsq) * eccentricity
+            gh2 = 2 * b.s4 * b.z32
+            gh3 = 2 * b.s4 * (b.z33 - b.z31)
+            gh4 = -18 * b.s4 * eccentricity
+            h2 = -2 * b.s2 * b.z22
+            h3 = -2 * b.s2 * (b.z23 - b.z21)
+            self.anomalyAtEpoch = anomalyAtEpoch
+            self.meanMotion = meanMotion
+            self.eccentricity = eccentricity
+        }
+
+        /// The perturbations of eccentricity, inclination, mean longitude, perigee and node
+        /// `t` minutes from epoch.
+        func perturbations(minutes t: Double) -> (e: Double, i: Double, l: Double, gh: Double, h: Double) {
+            let zm = anomalyAtEpoch + meanMotion * t
+            let zf = zm + 2 * eccentricity * sin(zm)
+            let sinzf = sin(zf)
+            let f2 = 0.5 * sinzf * sinzf - 0.25
+            let f3 = -0.5 * sinzf * cos(zf)
+            return (e2 * f2 + e3 * f3, i2 * f2 + i3 * f3, l2 * f2 + l3 * f3 + l4 * sinzf,
+                    gh2 * f2 + gh3 * f3 + gh4 * sinzf, h2 * f2 + h3 * f3)
         }
     }
 }

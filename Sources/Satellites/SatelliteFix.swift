@@ -102,8 +102,9 @@ extension SGP4 {
 
 extension SGP4 {
     /// Only the ICRF state at `t` (no Earth-fixed frame, no ground point): what a body's position
-    /// needs. `rotation`, when given, is ``TEMEFrame/temeToICRF(jdTT:)`` already computed for an
-    /// instant close to `t` (a series reuses it: the matrix moves by under 1 mas in ten minutes).
+    /// needs. `rotation`, when given, replaces ``TEMEFrame/temeToICRF(jdTT:)``: the same matrix
+    /// computed for an instant close to `t` (it moves by under 1 mas in ten minutes), possibly
+    /// composed with a further rotation (TEME → ecliptic), and the state is then in that frame.
     public func icrfState(at t: Instant, rotation: Matrix3? = nil) throws(SGP4Error) -> (positionKm: Vector3, velocityKmPerSecond: Vector3) {
         let utcFraction = t.ttFraction - t.ttMinusUTCSeconds / Constants.secondsPerDay
         let teme = try propagate(minutesSinceEpoch: minutesSinceEpoch(jdUTCWhole: t.ttWhole, jdUTCFraction: utcFraction))

@@ -237,35 +237,22 @@ public struct EphemerisService: Sendable {
 
     /// Any body at one instant; a kernel body outside its kernels' coverage is a 422 problem.
     public func sample(_ ref: BodyRef, at t: Instant, _ s: FrameSelection) throws(ProblemDetails) -> PositionEntry {
-        if case let .engine(id) = ref { return sample(id, at: t, s) }
-        if case let .satellite(norad, name) = ref {
-            return try satelliteEntry(ref, norad: norad, name: name, at: t, s, catalogue: satellites.current.catalogue, annotate: false)
-        }
         switch (ref, s.frame) {
+        case let (.engine(id), _):
+            return sample(id, at: t, s)
+        case let (.satellite(norad, name), _):
+            return try satelliteEntry(ref, norad: norad, name: name, at: t, s, catalogue: satellites.current.catalogue, annotate: false)
         case let (.kernel(naif, name), .eclipticJ2000), let (.kernel(naif, name), .equatorialJ2000):
             let (state, theory) = try kernelState(naif, name: name, at: t)
             let origin = s.center == .sun ? StateVector(positionAU: .zero, velocityAUPerDay: .zero) : ephemeris.state(s.center, at: t)
             return convert(ref, state - origin, s, theory: theory)
-        default:
+        case let (.kernel(naif, name), .scene):
             let h = Self.sceneVelocityStepSeconds
-            let before = t.adding(seconds: -h), after = t.adding(seconds: h)
             func relative(_ at: Instant) throws(ProblemDetails) -> Vector3 {
-                let p: Vector3
-                switch ref {
-                case let .engine(id): p = scenePosition(id, at: at)
-                case let .kernel(naif, name): p = try kernelScenePosition(naif, name: name, at: at, state: nil)
-                case .satellite: preconditionFailure("satellites return above")
-                }
-                return p - scenePosition(s.center, at: at)
+                try kernelScenePosition(naif, name: name, at: at, state: nil) - scenePosition(s.center, at: at)
             }
-            let v = (try relative(after) - relative(before)) * (Constants.secondsPerDay / (2 * h))
-            let theory: TheorySpan
-            switch ref {
-            case let .engine(id): theory = ephemeris.theory(id, at: t)
-            case let .kernel(naif, name): theory = try kernelState(naif, name: name, at: t).1
-            case .satellite: preconditionFailure("satellites return above")
-            }
-            return PositionEntry(body: ref, position: try relative(t), velocity: v, theory: theory)
+            let v = (try relative(t.adding(seconds: h)) - relative(t.adding(seconds: -h))) * (Constants.secondsPerDay / (2 * h))
+            return PositionEntry(body: ref, position: try relative(t), velocity: v, theory: try kernelState(naif, name: name, at: t).1)
         }
     }
 

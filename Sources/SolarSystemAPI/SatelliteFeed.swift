@@ -16,6 +16,12 @@ public final class SatelliteFeed: Sendable, GeocentricStateSource {
     }
 
     private let state: Mutex<Current>
+    /// TEME → ecliptic J2000 at the last instant asked, reused within ten minutes of it (the
+    /// nutation and precession move it by under 1 mas, 3 cm at the ISS, in that time): the
+    /// engine asks for the ISS at every snapshot, and the 63-term nutation would cost more than
+    /// SGP4 itself.
+    private let rotation = Mutex((jdTT: -Double.infinity, matrix: Matrix3.identity))
+    static let rotationReuseDays = 600.0 / 86_400
 
     public init(_ catalogue: SatelliteCatalogue = .empty) {
         state = Mutex(Current(catalogue: catalogue, generation: 0))
@@ -29,9 +35,15 @@ public final class SatelliteFeed: Sendable, GeocentricStateSource {
     }
 
     public func geocentricEclipticState(at t: Instant) -> (positionKm: Vector3, velocityKmPerDay: Vector3)? {
-        guard let iss = current.catalogue.satellite(norad: SatelliteCatalogue.issNoradID),
-              let s = try? iss.propagator.icrfState(at: t) else { return nil }
-        let m = Precession.equatorialToEclipticJ2000
-        return (m * s.positionKm, m * s.velocityKmPerSecond * Constants.secondsPerDay)
+        guard let iss = current.catalogue.satellite(norad: SatelliteCatalogue.issNoradID) else { return nil }
+        let jd = t.jdTT
+        let m = rotation.withLock { r in
+            if abs(r.jdTT - jd) > Self.rotationReuseDays {
+                r = (jd, Precession.equatorialToEclipticJ2000 * TEMEFrame.temeToICRF(jdTT: jd))
+            }
+            return r.matrix
+        }
+        guard let s = try? iss.propagator.icrfState(at: t, rotation: m) else { return nil }
+        return (s.positionKm, s.velocityKmPerSecond * Constants.secondsPerDay)
     }
 }

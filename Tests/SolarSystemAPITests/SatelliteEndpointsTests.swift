@@ -163,7 +163,8 @@ struct SatelliteEndpointsTests {
         let iss = bodies.first { $0["id"] as? String == "iss" }
         let positions = try SatelliteServer.shared.get("/v1/positions?bodies=iss&date=2026-09-25&frame=scene").objects("bodies")[0]
         guard let a = vector(iss?["position"] ?? iss?["scenePosition"]), let b = vector(positions["position"]) else { Issue.record("scene vectors"); return }
-        #expect((a - b).length < 1e-9)
+        // The engine reuses its TEME rotation for ten minutes (centimetres): a few 1e-9 scene units.
+        #expect((a - b).length < 1e-6)
     }
 }
 
