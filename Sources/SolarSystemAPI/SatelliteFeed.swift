@@ -13,6 +13,14 @@ public final class SatelliteFeed: Sendable, GeocentricStateSource {
         public let catalogue: SatelliteCatalogue
         /// Counts the replacements: cached answers that used the element sets are keyed by it.
         public let generation: Int
+        /// NORAD 25544's propagator, looked up once per catalogue for the engine's every snapshot.
+        let iss: SGP4?
+
+        init(catalogue: SatelliteCatalogue, generation: Int) {
+            self.catalogue = catalogue
+            self.generation = generation
+            iss = catalogue.satellite(norad: SatelliteCatalogue.issNoradID)?.propagator
+        }
     }
 
     private let state: Mutex<Current>
@@ -35,7 +43,7 @@ public final class SatelliteFeed: Sendable, GeocentricStateSource {
     }
 
     public func geocentricEclipticState(at t: Instant) -> (positionKm: Vector3, velocityKmPerDay: Vector3)? {
-        guard let iss = current.catalogue.satellite(norad: SatelliteCatalogue.issNoradID) else { return nil }
+        guard let iss = state.withLock({ $0.iss }) else { return nil }
         let jd = t.jdTT
         let m = rotation.withLock { r in
             if abs(r.jdTT - jd) > Self.rotationReuseDays {
@@ -43,7 +51,7 @@ public final class SatelliteFeed: Sendable, GeocentricStateSource {
             }
             return r.matrix
         }
-        guard let s = try? iss.propagator.icrfState(at: t, rotation: m) else { return nil }
+        guard let s = try? iss.icrfState(at: t, rotation: m) else { return nil }
         return (s.positionKm, s.velocityKmPerSecond * Constants.secondsPerDay)
     }
 }

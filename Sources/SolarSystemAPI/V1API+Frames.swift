@@ -120,12 +120,15 @@ extension V1API {
     func orbitsPlan(_ req: HTTPRequest) throws -> Router.Plan {
         let q = req.query
         try q.rejectUnknown(["date", "bodies", "samples"])
-        let (t, freshness) = try q.instant(clock: services.clock)
+        let (t, dateFreshness) = try q.instant(clock: services.clock)
         let requested = try QueryParsing.bodies(try q.string("bodies"))
         let samples = try q.int("samples", in: 16...4096, default: 256)
         let services = self.services
+        // The ISS's osculating orbit starts from its SGP4 state when element sets serve it.
+        let key = services.keyed(.orbits(t, requested, samples: samples), usesElementSets: requested.contains(.iss) && services.issFromElementSets)
+        let freshness = dateFreshness.dependingOnElementSets(key.usesElementSets)
         if OrbitsEncoding.estimatedBytes(bodies: requested.count, samples: samples) <= Self.orbitsWholeBodyLimit {
-            return encodedPlan(.orbits(t, requested, samples: samples), freshness: freshness) {
+            return encodedPlan(key.key, freshness: freshness) {
                 OrbitsEncoding(services: services, instant: t, requested: requested, samples: samples).whole()
             }
         }

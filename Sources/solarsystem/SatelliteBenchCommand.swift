@@ -7,7 +7,7 @@ import SolarSystemAPI
 /// `solarsystem bench satellites`: the median time of one SGP4 evaluation (budget ≤ 2 µs) for a
 /// near-Earth set (the bundled ISS) and a deep-space one (Molniya 1-36 of the verification set,
 /// 12 h resonant), of the full fix (TEME, ICRF, Earth-fixed, ground point), of the engine's
-/// 25-body snapshot with the ISS from SGP4, and of a day of one-second ISS positions computed
+/// 25-body snapshot with the ISS from SGP4 and with the seed circle, and of a day of one-second ISS positions computed
 /// and written as CSV the way the server streams them (budget ≤ 0.2 s).
 struct SatelliteBenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -60,9 +60,19 @@ struct SatelliteBenchCommand: ParsableCommand {
             return try iss.propagator.fix(at: instants[k]).subpoint.latitudeDeg
         }
         let ephemeris = services.ephemeris
+        let feed = services.satellites
+        median("the engine's ISS source (SGP4, cached TEME rotation, the feed's lock)") { _ in
+            defer { k = (k + 1) % instants.count }
+            return feed.geocentricEclipticState(at: instants[k])?.positionKm.x ?? 0
+        }
         median("25-body snapshot with the ISS from SGP4") { _ in
             defer { k = (k + 1) % instants.count }
             return ephemeris.snapshot(at: instants[k]).heliocentricAU[BodyID.iss.index].x
+        }
+        let seedCircle = Ephemeris(catalogue: services.catalogue, kernel: ephemeris.kernel)
+        median("25-body snapshot with the seed circle (before element sets), same conditions") { _ in
+            defer { k = (k + 1) % instants.count }
+            return seedCircle.snapshot(at: instants[k]).heliocentricAU[BodyID.iss.index].x
         }
 
         // A day of one-second positions, computed and written as CSV chunk by chunk.
