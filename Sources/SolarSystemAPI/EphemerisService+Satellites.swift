@@ -172,7 +172,7 @@ struct SatelliteSeriesSampler: Sendable {
 
     /// The sample at `t`; NaNs where SGP4 gives nothing.
     mutating func entry(at t: Instant) -> PositionEntry {
-        guard selection.frame != .scene, selection.center == .earth else {
+        guard selection.frame != .scene else {
             guard case let .satellite(norad, name) = ref,
                   let e = try? engine.satelliteEntry(ref, norad: norad, name: name, at: t, selection, catalogue: catalogue, annotate: false)
             else { return Self.failed }
@@ -183,8 +183,15 @@ struct SatelliteSeriesSampler: Sendable {
             rotation = (jd, TEMEFrame.temeToICRF(jdTT: jd))
         }
         guard let s = try? satellite.propagator.icrfState(at: t, rotation: rotation.matrix) else { return Self.failed }
-        let geo = EphemerisService.heliocentric(icrfKm: s.positionKm, icrfKmPerSecond: s.velocityKmPerSecond,
-                                                earth: StateVector(positionAU: .zero, velocityAUPerDay: .zero))
-        return engine.convert(ref, geo, selection, theory: theory)
+        let zero = StateVector(positionAU: .zero, velocityAUPerDay: .zero)
+        if selection.center == .earth {
+            let geo = EphemerisService.heliocentric(icrfKm: s.positionKm, icrfKmPerSecond: s.velocityKmPerSecond, earth: zero)
+            return engine.convert(ref, geo, selection, theory: theory)
+        }
+        let ephemeris = engine.ephemeris
+        let helio = EphemerisService.heliocentric(icrfKm: s.positionKm, icrfKmPerSecond: s.velocityKmPerSecond,
+                                                  earth: ephemeris.state(.earth, at: t))
+        let origin = selection.center == .sun ? zero : ephemeris.state(selection.center, at: t)
+        return engine.convert(ref, helio - origin, selection, theory: theory)
     }
 }

@@ -78,12 +78,12 @@ extension V1API {
             }
         }
         let encode: @Sendable (Range<Int>) -> [UInt8] = { range in
+            // One sampler per chunk, so its TEME rotation serves the chunk's neighbouring instants.
+            var sampler = pinned
             let entries = range.map { k -> (Instant, PositionEntry) in
                 let t = series.instant(k)
-                if var sampler = pinned {
-                    // Checked at the ends above; SGP4 failing in between (a decay) gives NaNs.
-                    return (t, sampler.entry(at: t))
-                }
+                // Checked at the ends above; SGP4 failing in between (a decay) gives NaNs.
+                if let e = sampler?.entry(at: t) { return (t, e) }
                 // Coverage was checked above; a centre a user kernel leaves out mid-series gives NaNs.
                 return (t, (try? engine.sample(id, at: t, selection)) ?? PositionEntry(body: id, position: Vector3(.nan, .nan, .nan), velocity: Vector3(.nan, .nan, .nan),
                                                                                          theory: TheorySpan(name: "none", jdTDB: 0...0)))

@@ -151,6 +151,11 @@ struct SatelliteEndpointsTests {
         #expect(json.json["elementSetEpoch"] as? String == "2026-09-24T03:24:21.453Z")
         #expect(json.json["stale"] as? Bool == false)
         #expect(json.header("Cache-Control") == "public, max-age=60")
+        // Heliocentric (the default centre), km: the Earth's DE440 state plus the geocentric one.
+        let helio = try SatelliteServer.shared.get("/v1/positions/iss?start=2026-09-25T00:10:00Z&units=km&format=csv").csvRows
+        let helioSnap = try SatelliteServer.shared.get("/v1/positions?bodies=iss&date=2026-09-25T00:10:00Z&units=km").objects("bodies")[0]
+        guard helio.count == 2, let h = vector(helioSnap["position"]) else { Issue.record("heliocentric rows"); return }
+        #expect((Vector3(Double(helio[1][3]) ?? 0, Double(helio[1][4]) ?? 0, Double(helio[1][5]) ?? 0) - h).length < 0.001)
         let decayed = try SatelliteServer.shared.get("/v1/positions/iss?start=2026-09-25&stop=2036-01-01&step=1d")
         #expect(decayed.status == 422)
     }
