@@ -135,6 +135,9 @@ public struct EphemerisService: Sendable {
         return p
     }
 
+    /// How satellites are computed, for the `model` of answers that include one.
+    static let satelliteModel = "SGP4 (Vallado et al. 2006, WGS-72) from element sets for Earth satellites, TEME to J2000 by IAU 1980 nutation and IAU 1976 precession"
+
     /// Half-width of the central difference that gives scene-frame velocities.
     static let sceneVelocityStepSeconds = 60.0
 
@@ -148,7 +151,8 @@ public struct EphemerisService: Sendable {
 
     func computePositions(_ q: PositionsQuery) throws(ProblemDetails) -> PositionsResult {
         let s = q.selection
-        let model = ephemeris.modelSummary(jdTDB: q.instant.jdTDB)
+        var model = ephemeris.modelSummary(jdTDB: q.instant.jdTDB)
+        if q.bodies.contains(where: \.isSatellite) { model += "; " + Self.satelliteModel }
         let catalogue = satellites.current.catalogue
         var unavailable: [(id: String, reason: String)] = []
         /// A satellite's entry; from the default list, a failure is noted instead of thrown.

@@ -60,7 +60,7 @@ extension V1API {
                 stale = stale || abs(satellite.propagator.minutesSinceEpoch(instant: t) / 1440) > SatelliteAnnotation.staleAfterDays
             }
             header.elementSet = (satellite, EphemerisService.epoch(satellite), stale)
-            header.model = "SGP4"
+            header.model = EphemerisService.satelliteModel + (selection.center == .earth && selection.frame != .scene ? "" : "; " + header.model)
             sampler = SatelliteSeriesSampler(engine: engine, satellite: satellite, ref: id, catalogue: current.catalogue, selection: selection)
         }
         let pinned = sampler
