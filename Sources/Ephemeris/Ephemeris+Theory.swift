@@ -48,7 +48,7 @@ extension Ephemeris {
     public func theorySpans(_ body: BodyID) -> [TheorySpan] { theorySpans[body.index] }
 
     /// The layers of `body`, highest priority first.
-    static func layers(_ body: BodyID, kernel: PlanetaryKernel?) -> [TheoryLayer] {
+    static func layers(_ body: BodyID, kernel: PlanetaryKernel?, issFromElementSets: Bool = false) -> [TheoryLayer] {
         let all = servedJDTDB
         var list: [TheoryLayer]
         switch body {
@@ -62,7 +62,7 @@ extension Ephemeris {
             list = [TheoryLayer(name: "Meeus ch. 47", jdTDB: all, priority: 0)]
         default:
             guard let parent = body.parent else { preconditionFailure("satellites have parents") }
-            let own = satelliteTheoryName(body)
+            let own = body == .iss && issFromElementSets ? "SGP4 (seed circle where it fails)" : satelliteTheoryName(body)
             return layers(parent, kernel: kernel).map { TheoryLayer(name: "\(own) + \($0.name)", jdTDB: $0.jdTDB, priority: $0.priority) }
         }
         if let kernel, PlanetaryKernel.naifID(body) != nil {
@@ -180,6 +180,8 @@ extension Ephemeris {
             return EphemerisModelInfo(theory: "Meeus, Astronomical Algorithms ch. 37 (43-term fit to DE) in 1885-2099; Standish (1992) outside", accuracy: "direction within 80 arcsec of JPL DE440 (measured 2.9 arcsec max over 48 cases 1950-2096)", validity: "years -3000..3000 (Meeus 1885-2099, Standish outside)", rotation: rotation)
         case .moon:
             return EphemerisModelInfo(theory: "Meeus, Astronomical Algorithms ch. 47 (truncated ELP-2000/82), precessed to J2000", accuracy: "geocentric direction within 30 arcsec and distance within 50 km of JPL DE440 (tested 1950-2096)", validity: "years -3000..3000 (best within a few centuries of 2000)", rotation: rotation)
+        case .iss where issSource != nil:
+            return EphemerisModelInfo(theory: "SGP4 (Vallado et al. 2006) from the loaded element set of NORAD 25544, TEME to J2000 by IAU 1980 nutation and IAU 1976 precession; the seed app's circular orbit at dates SGP4 refuses", accuracy: "as the element set: about 1 km a day from its epoch for the ISS (see docs/satellites.md)", validity: "days to weeks around the element set's epoch", rotation: rotation)
         case .iss:
             return EphemerisModelInfo(theory: "the seed app's circular orbit: 408 km altitude, 51.6 deg inclination, 92.7 min period, node fixed at RA 0", accuracy: "illustrative only: not a real-time ISS ephemeris (no TLE)", validity: "any date", rotation: rotation)
         case .phobos, .deimos:

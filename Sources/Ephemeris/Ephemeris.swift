@@ -44,22 +44,34 @@ public struct Ephemeris: Sendable {
     /// The DE kernel, nil when only the analytical theories serve.
     public let kernel: PlanetaryKernel?
     let iss: ISSOrbit
+    /// SGP4 for the ISS when element sets are loaded (the seed circle where it gives nothing).
+    let issSource: (any GeocentricStateSource)?
     let iauElements: [IAURotationElements?]
     /// Per `BodyID.index`: the theories serving the body, by priority and as time spans.
     let theoryLayers: [[TheoryLayer]]
     let theorySpans: [[TheorySpan]]
 
-    public init(catalogue: Catalogue, kernel: PlanetaryKernel? = nil) {
+    public init(catalogue: Catalogue, kernel: PlanetaryKernel? = nil, issSource: (any GeocentricStateSource)? = nil) {
         self.catalogue = catalogue
         self.kernel = kernel
+        self.issSource = issSource
         guard let seed = catalogue[.iss].seedMeanOrbit else { preconditionFailure("catalogue validated: moons have seed orbits") }
         iss = ISSOrbit(seed: seed)
         iauElements = BodyID.allCases.map { id in
             if let e = catalogue[id].iauRotation { return e }
             return id == .pluto ? IAURotation.pluto : nil
         }
-        theoryLayers = BodyID.allCases.map { Self.layers($0, kernel: kernel) }
+        theoryLayers = BodyID.allCases.map { Self.layers($0, kernel: kernel, issFromElementSets: issSource != nil) }
         theorySpans = theoryLayers.map(Self.spans)
+    }
+
+    /// Whether the ISS comes from element sets (SGP4) rather than the seed circle alone.
+    public var issFromElementSets: Bool { issSource != nil }
+
+    /// The ISS relative to the Earth (km, km/day, ecliptic J2000): SGP4 when an element set
+    /// serves `t`, the seed circle otherwise.
+    @inline(__always) func issState(at t: Instant) -> (positionKm: Vector3, velocityKmPerDay: Vector3) {
+        issSource?.geocentricEclipticState(at: t) ?? iss.state(daysSinceJ2000: t.daysSinceJ2000TDB)
     }
 
     /// TDB seconds past J2000 when the kernel serves `t`, else nil.
@@ -123,7 +135,7 @@ public struct Ephemeris: Sendable {
             if let k = kernel, let seconds = kernelSeconds(t) { return k.moonGeocentricState(secondsPastJ2000: seconds) }
             return (LunarTheory.geocentricPositionKm(jdTDB: jd), LunarTheory.geocentricVelocityKmPerDay(jdTDB: jd))
         case .iss:
-            return iss.state(daysSinceJ2000: t.daysSinceJ2000TDB)
+            return issState(at: t)
         case .phobos, .deimos:
             return (MartianMoons.planetocentricPositionKm(body, jdTDB: jd), MartianMoons.planetocentricVelocityKmPerDay(body, jdTDB: jd))
         case .io, .europa, .ganymede, .callisto:
@@ -264,7 +276,7 @@ public struct Ephemeris: Sendable {
             rel[BodyID.moon.index] = moonKm
         }
 
-        let issNow = iss.state(daysSinceJ2000: d)
+        let issNow = issState(at: t)
         let phobos = MartianMoons.planetocentricState(.phobos, jdTDB: jd)
         let deimos = MartianMoons.planetocentricState(.deimos, jdTDB: jd)
         let galilean = GalileanMoons.positionsAndOrbitNormals(jdTDB: jd)
@@ -325,8 +337,8 @@ extension Ephemeris {
             out[body.index] = StateVector(positionAU: ps.positionAU + p / Constants.auKm, velocityAUPerDay: ps.velocityAUPerDay + v / Constants.auKm)
         }
         out[BodyID.moon.index] = StateVector(positionAU: earth.positionAU + moon.positionAU, velocityAUPerDay: earth.velocityAUPerDay + moon.velocityAUPerDay)
-        let issState = iss.state(daysSinceJ2000: t.daysSinceJ2000TDB)
-        place(.iss, km: issState.positionKm, kmPerDay: issState.velocityKmPerDay)
+        let issNow = issState(at: t)
+        place(.iss, km: issNow.positionKm, kmPerDay: issNow.velocityKmPerDay)
         for body in [BodyID.phobos, .deimos] {
             place(body, km: MartianMoons.planetocentricPositionKm(body, jdTDB: jd), kmPerDay: MartianMoons.planetocentricVelocityKmPerDay(body, jdTDB: jd))
         }

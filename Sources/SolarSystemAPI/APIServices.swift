@@ -4,6 +4,7 @@ import HTTP
 import Logging
 import Missions
 import Rendering
+import Satellites
 import Scene
 import Sky
 import Storage
@@ -65,6 +66,7 @@ public struct APIServices: Sendable {
         catalogue: Catalogue, kernel: PlanetaryKernel? = nil, stars: StarCatalogue, missions: MissionCatalogue, bodies: KernelBodies,
         kernelIdentities: [String] = [], sampleCache: SampleCache? = nil, deltaT: DeltaTTable? = nil,
         textures: TextureSet? = nil, web: StaticSite = .empty, openAPIDocument: [UInt8], responseCacheBytes: Int = APIServices.defaultResponseCacheBytes,
+        satellites: SatelliteFeed = SatelliteFeed(),
         logger: Logger = Logger(label: "api"), clock: @escaping @Sendable () -> Double
     ) throws(MissionDataError) {
         self.responses = ResponseCache(capacityBytes: responseCacheBytes)
@@ -72,11 +74,11 @@ public struct APIServices: Sendable {
         self.sampleCache = sampleCache
         self.logger = logger
         self.catalogue = catalogue
-        self.engine = EphemerisService(catalogue: catalogue, kernel: kernel, bodies: bodies)
+        self.engine = EphemerisService(catalogue: catalogue, kernel: kernel, bodies: bodies, satellites: satellites)
         self.sky = SkyEngine(ephemeris: engine.ephemeris, deltaT: deltaT)
         var aliases: [String: Int] = [:]
         for m in missions.missions { for v in m.vehicles { aliases[v.id] = v.naifID } }
-        self.bodyDirectory = BodyDirectory(kernelTargets: Set(bodies.targets), aliases: aliases)
+        self.bodyDirectory = BodyDirectory(kernelTargets: Set(bodies.targets), aliases: aliases, satellites: satellites)
         self.stars = stars
         self.starsByMagnitude = stars.stars.sorted {
             ($0.magnitude, $0.rightAscensionHours) < ($1.magnitude, $1.rightAscensionHours)
@@ -113,6 +115,8 @@ public struct APIServices: Sendable {
     }
 
     public var ephemeris: Ephemeris { engine.ephemeris }
+    /// The loaded element sets.
+    public var satellites: SatelliteFeed { engine.satellites }
     public var layout: SceneLayout { engine.layout }
 }
 
@@ -132,6 +136,9 @@ enum Freshness: Sendable {
     case now
     /// Fixed while the server's data files are: revalidate hourly (catalogue, stars).
     case catalogue
+    /// A fixed date, but computed from the element sets, which the operator's file replaces:
+    /// revalidate after a minute (the strong ETag changes with the sets' epochs in the body).
+    case elementSets
 
     init(dateParameter: String?) {
         self = (dateParameter == nil || dateParameter == "now") ? .now : .fixed
@@ -142,7 +149,17 @@ enum Freshness: Sendable {
         case .fixed: return r.immutable()
         case .now: return r.noStore()
         case .catalogue: return r.cacheable(maxAge: 3600)
+        case .elementSets: return r.cacheable(maxAge: Self.elementSetMaxAgeSeconds)
         }
+    }
+
+    /// How long a client may reuse an answer computed from element sets before revalidating.
+    static let elementSetMaxAgeSeconds = 60
+
+    /// This freshness for an answer that also depends on the element sets: a fixed date becomes
+    /// revalidated; `now` stays uncached.
+    func dependingOnElementSets(_ depends: Bool) -> Freshness {
+        depends && self == .fixed ? .elementSets : self
     }
 }
 
@@ -153,6 +170,7 @@ extension HTTPResponse {
         case .fixed: return withHeader("Cache-Control", "public, max-age=31536000, immutable")
         case .now: return noStore()
         case .catalogue: return withHeader("Cache-Control", "public, max-age=3600")
+        case .elementSets: return withHeader("Cache-Control", "public, max-age=\(Freshness.elementSetMaxAgeSeconds)")
         }
     }
 }

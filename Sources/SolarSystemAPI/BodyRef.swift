@@ -1,5 +1,6 @@
 import Ephemeris
 import HTTP
+import Satellites
 
 /// A body a positions request names: one of the engine's 25, or a body of the loaded SPK
 /// kernels — by `naif:<id>`, or by the id of the mission vehicle it is (`voyager2`).
@@ -7,12 +8,20 @@ public enum BodyRef: Sendable, Hashable, CustomStringConvertible {
     case engine(BodyID)
     /// `name` is how the request spelled it, and how the answer names it.
     case kernel(naifID: Int, name: String)
+    /// An Earth satellite from the loaded element sets (SGP4): `iss`, `norad:NNNNN` or a slug.
+    case satellite(noradID: Int, name: String)
 
     public var description: String {
         switch self {
         case let .engine(b): b.rawValue
         case let .kernel(_, name): name
+        case let .satellite(_, name): name
         }
+    }
+
+    var isSatellite: Bool {
+        if case .satellite = self { return true }
+        return false
     }
 }
 
@@ -23,12 +32,15 @@ public struct BodyDirectory: Sendable {
     let kernelTargets: Set<Int>
     /// Mission vehicle ids → their NAIF ids.
     let aliases: [String: Int]
+    /// The loaded element sets (nil: none; `iss` is then the engine's seed circle).
+    let satellites: SatelliteFeed?
 
     /// The engine's 25 bodies only (no kernels loaded).
     public static let engineOnly = BodyDirectory(kernelTargets: [], aliases: [:])
 
-    public init(kernelTargets: Set<Int>, aliases: [String: Int]) {
+    public init(kernelTargets: Set<Int>, aliases: [String: Int], satellites: SatelliteFeed? = nil) {
         self.kernelTargets = kernelTargets
+        self.satellites = satellites
         self.aliases = aliases.filter { kernelTargets.contains($0.value) && BodyID(rawValue: $0.key) == nil }
     }
 
@@ -37,7 +49,15 @@ public struct BodyDirectory: Sendable {
     public var validNames: [String] {
         let naif = kernelTargets.sorted().map { "naif:\($0)" }
         let shown = naif.count > 50 ? Array(naif.prefix(50)) + ["… \(naif.count - 50) more naif: ids"] : naif
-        return BodyID.allCases.map(\.rawValue) + aliases.keys.sorted() + shown
+        let sats = (satellites?.current.catalogue.satellites ?? []).filter { $0.id != "iss" }.map(\.id)
+        let shownSats = sats.count > 50 ? Array(sats.prefix(50)) + ["… \(sats.count - 50) more norad: ids"] : sats
+        return BodyID.allCases.map(\.rawValue) + aliases.keys.sorted() + shown + shownSats
+    }
+
+    /// The ISS as an element-set satellite when one is loaded for NORAD 25544.
+    var issFromElementSets: BodyRef? {
+        guard let feed = satellites, feed.current.catalogue.satellite(norad: SatelliteCatalogue.issNoradID) != nil else { return nil }
+        return .satellite(noradID: SatelliteCatalogue.issNoradID, name: "iss")
     }
 
     /// One body name, or a 404 problem listing the valid ones.
@@ -45,8 +65,22 @@ public struct BodyDirectory: Sendable {
         if text.isEmpty, let parameter {
             throw .invalidParameter(parameter, value: text, accepted: "a body id: \(BodyID.validList), naif:<id> or a mission vehicle id", reason: "empty")
         }
+        if text == "iss", let iss = issFromElementSets { return iss }
         if let b = BodyID(rawValue: text) { return .engine(b) }
         if let id = aliases[text] { return .kernel(naifID: id, name: text) }
+        if text.hasPrefix("norad:") {
+            let digits = text.dropFirst(6)
+            guard let n = Int(digits), String(n) == digits, n > 0 else {
+                throw ProblemDetails.unknownId("body", id: text, parameter: parameter, valid: validNames)
+                    .adding("reason", "norad: takes a NORAD catalogue number without leading zeros, e.g. norad:25544")
+            }
+            guard let s = satellites?.current.catalogue.satellite(norad: n) else {
+                throw ProblemDetails.unknownId("body", id: text, parameter: parameter, valid: validNames)
+                    .adding("reason", "no element set for NORAD \(n) is loaded (see --tle)")
+            }
+            return .satellite(noradID: n, name: s.id == "iss" ? text : s.id)
+        }
+        if let s = satellites?.current.catalogue.satellite(named: text) { return .satellite(noradID: s.noradID, name: text) }
         if text.hasPrefix("naif:"), let id = Int(text.dropFirst(5)), String(id) == text.dropFirst(5) {
             guard kernelTargets.contains(id) else {
                 throw ProblemDetails.unknownId("body", id: text, parameter: parameter, valid: validNames)
@@ -59,7 +93,10 @@ public struct BodyDirectory: Sendable {
 
     /// A comma-separated list (duplicates collapse, order kept); absent → the engine's 25.
     public func resolveList(_ text: String?, parameter: String = "bodies") throws(ProblemDetails) -> [BodyRef] {
-        guard let text else { return BodyID.allCases.map { .engine($0) } }
+        guard let text else {
+            let iss = issFromElementSets
+            return BodyID.allCases.map { $0 == .iss ? iss ?? .engine($0) : .engine($0) }
+        }
         guard text.utf8.count <= 2048 else {
             throw .invalidParameter(parameter, value: text, accepted: "a comma-separated list of at most 100 body ids")
         }

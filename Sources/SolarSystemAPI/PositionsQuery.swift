@@ -124,11 +124,16 @@ public struct PositionsQuery: Sendable {
     public var instant: Instant
     public var bodies: [BodyRef]
     public var selection: FrameSelection
+    /// Whether the request listed its bodies: a listed satellite SGP4 cannot place is a 422; one
+    /// of the default list is left out and named under `unavailable`.
+    public var bodiesListed: Bool
 
-    public init(instant: Instant, bodies: [BodyRef] = BodyID.allCases.map { .engine($0) }, selection: FrameSelection = FrameSelection()) {
+    public init(instant: Instant, bodies: [BodyRef] = BodyID.allCases.map { .engine($0) }, selection: FrameSelection = FrameSelection(),
+                bodiesListed: Bool = true) {
         self.instant = instant
         self.bodies = bodies
         self.selection = selection
+        self.bodiesListed = bodiesListed
     }
 
     /// `directory` resolves `naif:` ids and mission vehicle ids (the engine's 25 bodies only by
@@ -137,6 +142,7 @@ public struct PositionsQuery: Sendable {
                              directory: BodyDirectory = .engineOnly) throws(ProblemDetails) -> PositionsQuery {
         let instant = try QueryParsing.instant(date, now: now)
         let list = try directory.resolveList(bodies)
-        return PositionsQuery(instant: instant, bodies: list, selection: try FrameSelection.parse(frame: frame, center: center, units: units))
+        return PositionsQuery(instant: instant, bodies: list, selection: try FrameSelection.parse(frame: frame, center: center, units: units),
+                              bodiesListed: bodies != nil)
     }
 }

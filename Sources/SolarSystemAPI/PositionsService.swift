@@ -1,5 +1,6 @@
 import Ephemeris
 import HTTP
+import Satellites
 import Scene
 
 /// One body's row in a positions answer, already in the requested frame and units.
@@ -9,6 +10,8 @@ public struct PositionEntry: Sendable {
     public let velocity: Vector3
     /// The theory that gave the body's state and the span it serves.
     public let theory: TheorySpan
+    /// The element set and ground point of a satellite (nil for other bodies).
+    public var satellite: SatelliteAnnotation? = nil
     public var distance: Double { position.length }
 }
 
@@ -18,6 +21,8 @@ public struct PositionsResult: Sendable {
     public let entries: [PositionEntry]
     /// The theories serving the instant, in words.
     public let model: String
+    /// Satellites of the default body list SGP4 gives no state for at the instant, with why.
+    public var unavailable: [(id: String, reason: String)] = []
 
     /// `{date, jdTT, jdTDB, frame, center, units, velocityUnits, model, bodies:[{id, theory, validJdTDB, position, velocity, distance}]}`
     public func json() -> [UInt8] {
@@ -34,6 +39,18 @@ public struct PositionsResult: Sendable {
                         w.key("theory"); w.string(e.theory.name)
                         w.key("validJdTDB"); w.numbers([e.theory.jdTDB.lowerBound, e.theory.jdTDB.upperBound])
                         Self.writeVectors(e, into: &w)
+                        e.satellite?.write(into: &w)
+                    }
+                }
+            }
+            if !unavailable.isEmpty {
+                w.key("unavailable")
+                w.array { w in
+                    for u in unavailable {
+                        w.object { w in
+                            w.key("id"); w.string(u.id)
+                            w.key("reason"); w.string(u.reason)
+                        }
                     }
                 }
             }
@@ -73,9 +90,15 @@ public struct EphemerisService: Sendable {
     public let kernelBodies: KernelBodies?
     /// Body states answered, by theory (`/metrics`).
     public let answers = TheoryTally()
+    /// The loaded element sets (`iss`, `norad:` bodies).
+    public let satellites: SatelliteFeed
 
-    public init(catalogue: Catalogue, kernel: PlanetaryKernel? = nil, bodies: KernelBodies? = nil) {
-        ephemeris = Ephemeris(catalogue: catalogue, kernel: kernel)
+    /// With a `satellites` feed that holds NORAD 25544, the engine's `iss` (scene, rotations,
+    /// snapshots) comes from SGP4 too.
+    public init(catalogue: Catalogue, kernel: PlanetaryKernel? = nil, bodies: KernelBodies? = nil, satellites: SatelliteFeed = SatelliteFeed()) {
+        self.satellites = satellites
+        let hasISS = satellites.current.catalogue.satellite(norad: SatelliteCatalogue.issNoradID) != nil
+        ephemeris = Ephemeris(catalogue: catalogue, kernel: kernel, issSource: hasISS ? satellites : nil)
         layout = SceneLayout(catalogue: catalogue)
         placement = ScenePlacement(layout: layout)
         kernelBodies = bodies
@@ -112,6 +135,9 @@ public struct EphemerisService: Sendable {
         return p
     }
 
+    /// How satellites are computed, for the `model` of answers that include one.
+    static let satelliteModel = "SGP4 (Vallado et al. 2006, WGS-72) from element sets for Earth satellites, TEME to J2000 by IAU 1980 nutation and IAU 1976 precession"
+
     /// Half-width of the central difference that gives scene-frame velocities.
     static let sceneVelocityStepSeconds = 60.0
 
@@ -125,7 +151,20 @@ public struct EphemerisService: Sendable {
 
     func computePositions(_ q: PositionsQuery) throws(ProblemDetails) -> PositionsResult {
         let s = q.selection
-        let model = ephemeris.modelSummary(jdTDB: q.instant.jdTDB)
+        var model = ephemeris.modelSummary(jdTDB: q.instant.jdTDB)
+        if q.bodies.contains(where: \.isSatellite) { model += "; " + Self.satelliteModel }
+        let catalogue = satellites.current.catalogue
+        var unavailable: [(id: String, reason: String)] = []
+        /// A satellite's entry; from the default list, a failure is noted instead of thrown.
+        func satelliteEntry(_ ref: BodyRef, _ norad: Int, _ name: String, earth: StateVector?, origin: StateVector?) throws(ProblemDetails) -> PositionEntry? {
+            do {
+                return try self.satelliteEntry(ref, norad: norad, name: name, at: q.instant, s, catalogue: catalogue, earth: earth, origin: origin)
+            } catch {
+                if q.bodiesListed { throw error }
+                unavailable.append((name, error.detail ?? error.title))
+                return nil
+            }
+        }
         switch s.frame {
         case .eclipticJ2000, .equatorialJ2000:
             let states = ephemeris.allStates(at: q.instant)
@@ -139,9 +178,13 @@ public struct EphemerisService: Sendable {
                 case let .kernel(naif, name):
                     let (state, theory) = try kernelState(naif, name: name, at: q.instant)
                     entries.append(convert(ref, state - origin, s, theory: theory))
+                case let .satellite(norad, name):
+                    if let e = try satelliteEntry(ref, norad, name, earth: states[BodyID.earth.index], origin: origin) { entries.append(e) }
                 }
             }
-            return PositionsResult(query: q, entries: entries, model: model)
+            var result = PositionsResult(query: q, entries: entries, model: model)
+            result.unavailable = unavailable
+            return result
         case .scene:
             let h = Self.sceneVelocityStepSeconds
             let instants = (q.instant, q.instant.adding(seconds: -h), q.instant.adding(seconds: h))
@@ -164,9 +207,13 @@ public struct EphemerisService: Sendable {
                     let pa = try kernelScenePosition(naif, name: name, at: instants.2, state: nil)
                     let v = ((pa - after[c]) - (pb - before[c])) * perDay
                     entries.append(PositionEntry(body: ref, position: p0 - now[c], velocity: v, theory: theory))
+                case let .satellite(norad, name):
+                    if let e = try satelliteEntry(ref, norad, name, earth: nil, origin: nil) { entries.append(e) }
                 }
             }
-            return PositionsResult(query: q, entries: entries, model: model)
+            var result = PositionsResult(query: q, entries: entries, model: model)
+            result.unavailable = unavailable
+            return result
         }
     }
 
@@ -194,30 +241,22 @@ public struct EphemerisService: Sendable {
 
     /// Any body at one instant; a kernel body outside its kernels' coverage is a 422 problem.
     public func sample(_ ref: BodyRef, at t: Instant, _ s: FrameSelection) throws(ProblemDetails) -> PositionEntry {
-        if case let .engine(id) = ref { return sample(id, at: t, s) }
         switch (ref, s.frame) {
+        case let (.engine(id), _):
+            return sample(id, at: t, s)
+        case let (.satellite(norad, name), _):
+            return try satelliteEntry(ref, norad: norad, name: name, at: t, s, catalogue: satellites.current.catalogue, annotate: false)
         case let (.kernel(naif, name), .eclipticJ2000), let (.kernel(naif, name), .equatorialJ2000):
             let (state, theory) = try kernelState(naif, name: name, at: t)
             let origin = s.center == .sun ? StateVector(positionAU: .zero, velocityAUPerDay: .zero) : ephemeris.state(s.center, at: t)
             return convert(ref, state - origin, s, theory: theory)
-        default:
+        case let (.kernel(naif, name), .scene):
             let h = Self.sceneVelocityStepSeconds
-            let before = t.adding(seconds: -h), after = t.adding(seconds: h)
             func relative(_ at: Instant) throws(ProblemDetails) -> Vector3 {
-                let p: Vector3
-                switch ref {
-                case let .engine(id): p = scenePosition(id, at: at)
-                case let .kernel(naif, name): p = try kernelScenePosition(naif, name: name, at: at, state: nil)
-                }
-                return p - scenePosition(s.center, at: at)
+                try kernelScenePosition(naif, name: name, at: at, state: nil) - scenePosition(s.center, at: at)
             }
-            let v = (try relative(after) - relative(before)) * (Constants.secondsPerDay / (2 * h))
-            let theory: TheorySpan
-            switch ref {
-            case let .engine(id): theory = ephemeris.theory(id, at: t)
-            case let .kernel(naif, name): theory = try kernelState(naif, name: name, at: t).1
-            }
-            return PositionEntry(body: ref, position: try relative(t), velocity: v, theory: theory)
+            let v = (try relative(t.adding(seconds: h)) - relative(t.adding(seconds: -h))) * (Constants.secondsPerDay / (2 * h))
+            return PositionEntry(body: ref, position: try relative(t), velocity: v, theory: try kernelState(naif, name: name, at: t).1)
         }
     }
 

@@ -5,8 +5,11 @@ import Sky
 
 /// What a cached answer depends on: the parsed, canonical query (so `date=2026-11-22` and
 /// `date=2026-11-22T00:00:00Z` share an entry, and parameter order or percent-encoding do not
-/// matter). The data and engine are fixed for the process's life, so they are not part of it.
-public enum ResponseKey: Hashable, Sendable {
+/// matter). The data and engine are fixed for the process's life, so they are not part of it —
+/// except the element sets, which a reload replaces: answers that use them are keyed under
+/// ``elementSets(generation:_:)`` by the feed's generation.
+public indirect enum ResponseKey: Hashable, Sendable {
+    case elementSets(generation: Int, ResponseKey)
     case positions(Instant, [BodyRef], FrameSelection)
     case series(BodyRef, SeriesTimes, FrameSelection, csv: Bool)
     case rotations(Instant, [BodyID], equatorial: Bool)
@@ -56,4 +59,15 @@ extension HTTPResponse {
     static func catalogue(_ body: EncodedBody) -> HTTPResponse {
         HTTPResponse(encoded: body).cacheable(maxAge: 3600)
     }
+}
+
+extension APIServices {
+    /// `key` as the cache must hold it: under the element sets' generation when the answer uses
+    /// them, so an answer computed before a reload is never served after it.
+    func keyed(_ key: ResponseKey, usesElementSets: Bool) -> (key: ResponseKey, usesElementSets: Bool) {
+        usesElementSets ? (.elementSets(generation: satellites.current.generation, key), true) : (key, false)
+    }
+
+    /// Whether the engine's `iss` comes from SGP4 (an element set for NORAD 25544 was loaded).
+    var issFromElementSets: Bool { engine.ephemeris.issFromElementSets }
 }

@@ -11,7 +11,9 @@ extension V1API {
         let bodies = try QueryParsing.bodies(try q.string("bodies"))
         let frameName = try q.oneOf("frame", [OutputFrame.eclipticJ2000.rawValue, OutputFrame.equatorialJ2000.rawValue], default: OutputFrame.eclipticJ2000.rawValue)
         let equatorial = frameName == OutputFrame.equatorialJ2000.rawValue
-        return encodedPlan(.rotations(t, bodies, equatorial: equatorial), freshness: freshness) { [self] in
+        // The ISS turns with its SGP4 velocity when element sets serve it.
+        let key = services.keyed(.rotations(t, bodies, equatorial: equatorial), usesElementSets: bodies.contains(.iss) && services.issFromElementSets)
+        return encodedPlan(key.key, freshness: freshness.dependingOnElementSets(key.usesElementSets)) { [self] in
             rotationsJSON(t, bodies: bodies, frameName: frameName, equatorial: equatorial)
         }
     }
@@ -49,7 +51,9 @@ extension V1API {
         let q = req.query
         try q.rejectUnknown(["date"])
         let (t, freshness) = try q.instant(clock: services.clock)
-        return encodedPlan(.scene(t), freshness: freshness) { [self] in sceneJSON(t) }
+        // The ISS is placed by SGP4 when element sets serve it.
+        let key = services.keyed(.scene(t), usesElementSets: services.issFromElementSets)
+        return encodedPlan(key.key, freshness: freshness.dependingOnElementSets(key.usesElementSets)) { [self] in sceneJSON(t) }
     }
 
     func sceneJSON(_ t: Instant) -> [UInt8] {
@@ -116,12 +120,15 @@ extension V1API {
     func orbitsPlan(_ req: HTTPRequest) throws -> Router.Plan {
         let q = req.query
         try q.rejectUnknown(["date", "bodies", "samples"])
-        let (t, freshness) = try q.instant(clock: services.clock)
+        let (t, dateFreshness) = try q.instant(clock: services.clock)
         let requested = try QueryParsing.bodies(try q.string("bodies"))
         let samples = try q.int("samples", in: 16...4096, default: 256)
         let services = self.services
+        // The ISS's osculating orbit starts from its SGP4 state when element sets serve it.
+        let key = services.keyed(.orbits(t, requested, samples: samples), usesElementSets: requested.contains(.iss) && services.issFromElementSets)
+        let freshness = dateFreshness.dependingOnElementSets(key.usesElementSets)
         if OrbitsEncoding.estimatedBytes(bodies: requested.count, samples: samples) <= Self.orbitsWholeBodyLimit {
-            return encodedPlan(.orbits(t, requested, samples: samples), freshness: freshness) {
+            return encodedPlan(key.key, freshness: freshness) {
                 OrbitsEncoding(services: services, instant: t, requested: requested, samples: samples).whole()
             }
         }
@@ -136,7 +143,9 @@ extension V1API {
         let q = req.query
         try q.rejectUnknown(["date", "aspect"])
         let id = try QueryParsing.body(try ctx.parameters.require("id"), parameter: nil)
-        let (t, freshness) = try q.instant(clock: services.clock)
+        let (t, dateFreshness) = try q.instant(clock: services.clock)
+        // Framing the ISS follows its SGP4 position when element sets serve it.
+        let freshness = dateFreshness.dependingOnElementSets(id == .iss && services.issFromElementSets)
         let aspect = try q.double("aspect", in: 0.1...10, default: 16.0 / 9.0)
         let target = services.engine.scenePosition(id, at: t)
         let (extent, hasMoons) = CameraFraming.systemExtent(id, layout: services.layout)

@@ -1,5 +1,6 @@
 import Ephemeris
 import HTTP
+import Satellites
 
 extension V1API {
     static let positionsParameters: Set<String> = ["date", "bodies", "frame", "center", "units"]
@@ -25,7 +26,8 @@ extension V1API {
             center: try q.string("center"), units: try q.string("units"), now: services.clock, directory: services.bodyDirectory
         )
         let engine = services.engine
-        return encodedPlan(.positions(query.instant, query.bodies, query.selection), freshness: Freshness(dateParameter: date)) {
+        let key = services.keyed(.positions(query.instant, query.bodies, query.selection), usesElementSets: query.bodies.contains { $0.isSatellite })
+        return encodedPlan(key.key, freshness: Freshness(dateParameter: date).dependingOnElementSets(key.usesElementSets)) {
             try engine.positions(query).json()
         }
     }
@@ -41,8 +43,27 @@ extension V1API {
             start: try q.string("start"), stop: try q.string("stop"), step: try q.string("step"),
             times: try q.string("times"), clock: services.clock
         )
-        let header = SeriesHeader(id: id, selection: selection, count: series.count, truncated: series.truncated, model: series.modelSummary(services.ephemeris))
+        var header = SeriesHeader(id: id, selection: selection, count: series.count, truncated: series.truncated, model: series.modelSummary(services.ephemeris))
         let engine = services.engine
+        // A satellite: one catalogue for the whole series (a reload mid-stream does not mix two
+        // element sets), SGP4 checked at the series' ends (and every listed instant) before the
+        // first byte, the element set named in the head.
+        var sampler: SatelliteSeriesSampler?
+        if case let .satellite(norad, name) = id {
+            let current = services.satellites.current
+            let satellite = try engine.satellite(norad, name: name, in: current.catalogue)
+            let probes = series.count == 0 ? [] : series.isListed ? Array(0..<series.count) : [0, series.count / 2, series.count - 1]
+            var stale = false
+            for k in probes {
+                let t = series.instant(k)
+                do { _ = try satellite.propagator.icrfState(at: t) } catch { throw EphemerisService.unpropagatable(satellite, name: name, at: t, error) }
+                stale = stale || abs(satellite.propagator.minutesSinceEpoch(instant: t) / 1440) > SatelliteAnnotation.staleAfterDays
+            }
+            header.elementSet = (satellite, EphemerisService.epoch(satellite), stale)
+            header.model = EphemerisService.satelliteModel + (selection.center == .earth && selection.frame != .scene ? "" : "; " + header.model)
+            sampler = SatelliteSeriesSampler(engine: engine, satellite: satellite, ref: id, catalogue: current.catalogue, selection: selection)
+        }
+        let pinned = sampler
         // A kernel body must be covered over the whole series before the first byte is sent:
         // its first, middle and last instants (and every listed one) are checked here.
         if case let .kernel(naif, name) = id, series.count > 0 {
@@ -57,8 +78,12 @@ extension V1API {
             }
         }
         let encode: @Sendable (Range<Int>) -> [UInt8] = { range in
+            // One sampler per chunk, so its TEME rotation serves the chunk's neighbouring instants.
+            var sampler = pinned
             let entries = range.map { k -> (Instant, PositionEntry) in
                 let t = series.instant(k)
+                // Checked at the ends above; SGP4 failing in between (a decay) gives NaNs.
+                if let e = sampler?.entry(at: t) { return (t, e) }
                 // Coverage was checked above; a centre a user kernel leaves out mid-series gives NaNs.
                 return (t, (try? engine.sample(id, at: t, selection)) ?? PositionEntry(body: id, position: Vector3(.nan, .nan, .nan), velocity: Vector3(.nan, .nan, .nan),
                                                                                          theory: TheorySpan(name: "none", jdTDB: 0...0)))
@@ -73,14 +98,15 @@ extension V1API {
         // JSON or CSV by `format` or `Accept`: caches must key on Accept too.
         let vary: @Sendable (HTTPResponse) -> HTTPResponse = { $0.varying(on: "Accept") }
         if series.count <= Self.streamingThreshold {
-            return encodedPlan(.series(id, series, selection, csv: csv), freshness: series.freshness, contentType: contentType, finish: vary) {
+            let key = services.keyed(.series(id, series, selection, csv: csv), usesElementSets: id.isSatellite)
+            return encodedPlan(key.key, freshness: series.freshness.dependingOnElementSets(key.usesElementSets), contentType: contentType, finish: vary) {
                 head + encode(0..<series.count) + tail
             }
         }
         // A truncated series links to the rest (RFC 8288): the same query from the next instant.
         let next = series.nextStart.map { Self.link(req, replacing: "start", with: $0.iso8601, rel: "next") }
         return Self.streamedPlan(head: head, tail: tail, count: series.count, chunk: Self.samplesPerChunk, contentType: contentType,
-                                 freshness: series.freshness, link: next, finish: vary, encode: encode)
+                                 freshness: series.freshness.dependingOnElementSets(id.isSatellite), link: next, finish: vary, encode: encode)
     }
 
     /// A long series streamed: `head`, then `encode` over chunks of `chunk` samples as the
@@ -126,7 +152,9 @@ struct SeriesHeader {
     let selection: FrameSelection
     let count: Int
     let truncated: Bool
-    let model: String
+    var model: String
+    /// A satellite's element set, its epoch, and whether any sample lies beyond the staleness limit.
+    var elementSet: (satellite: Satellite, epoch: Instant, stale: Bool)?
 }
 
 /// The instants of a time series: an arithmetic sequence, or an explicit list.
@@ -246,6 +274,26 @@ public enum SeriesEncoding {
         return total
     }
 
+    /// A satellite's stepped series encoded as the server streams it (geocentric ecliptic km,
+    /// one element set, chunk by chunk), for `solarsystem bench satellites`; returns the length.
+    public static func satelliteEncodedLength(_ engine: EphemerisService, _ ref: BodyRef, start: Instant, stepSeconds: Double,
+                                              count: Int, csv: Bool) throws(ProblemDetails) -> Int {
+        guard case let .satellite(norad, name) = ref else { return 0 }
+        let catalogue = engine.satellites.current.catalogue
+        let satellite = try engine.satellite(norad, name: name, in: catalogue)
+        var sampler = SatelliteSeriesSampler(engine: engine, satellite: satellite, ref: ref, catalogue: catalogue,
+                                             selection: FrameSelection(center: .earth))
+        var total = 0
+        for first in stride(from: 0, to: count, by: V1API.samplesPerChunk) {
+            let entries = (first..<min(count, first + V1API.samplesPerChunk)).map { k -> (Instant, PositionEntry) in
+                let t = k == 0 ? start : start.adding(seconds: Double(k) * stepSeconds)
+                return (t, sampler.entry(at: t))
+            }
+            total += (csv ? csvRows(entries) : jsonRows(entries, first: first == 0)).count
+        }
+        return total
+    }
+
     static let csvHeader = Array("date,jd_tt,jd_tdb,x,y,z,vx,vy,vz,distance\n".utf8)
     static let jsonTail = Array("]}".utf8)
 
@@ -258,6 +306,12 @@ public enum SeriesEncoding {
             w.key("model"); w.string(h.model)
             w.key("count"); w.int(h.count)
             w.key("truncated"); w.bool(h.truncated)
+            if let set = h.elementSet {
+                w.key("noradId"); w.int(set.satellite.noradID)
+                w.key("name"); if let name = set.satellite.elements.name { w.string(name) } else { w.null() }
+                w.key("elementSetEpoch"); w.string(writingASCII: { set.epoch.utc.appendISO8601(to: &$0) })
+                w.key("stale"); w.bool(set.stale)
+            }
         }
         out = w.bytes
         // Re-open the object to append the samples array: `{…,"samples":[`.

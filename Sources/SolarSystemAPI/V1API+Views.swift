@@ -218,7 +218,9 @@ extension V1API {
         let contentType = format == .svg ? "image/svg+xml; charset=utf-8" : format.contentType
         let large = format != .svg && v.request.width * v.request.height > Self.largeViewPixels
         let services = self.services
-        return encodedPlan(.view(ViewCacheKey(request: v.request, format: format)), freshness: v.freshness, contentType: contentType) {
+        // Pictures draw the ISS, placed by SGP4 when element sets serve it.
+        let key = services.keyed(.view(ViewCacheKey(request: v.request, format: format)), usesElementSets: services.issFromElementSets)
+        return encodedPlan(key.key, freshness: v.freshness.dependingOnElementSets(key.usesElementSets), contentType: contentType) {
             let draw = { renderer.render(v.request, format: format, overlays: try v.overlays()) }
             guard large else { return try draw() }
             guard let image = try services.largeRenders.run(timeout: 10, draw) else {

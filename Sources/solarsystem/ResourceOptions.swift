@@ -23,6 +23,9 @@ struct ResourceOptions: ParsableArguments {
     @Option(name: .customLong("kernel"), help: ArgumentHelp("An SPK kernel (.bsp) whose bodies are served as naif:<id> (and replace the bundled mission kernels where they cover the same body); repeatable, later files outrank earlier ones (env SOLARSYSTEM_KERNELS, colon-separated; the flag wins).", valueName: "file"))
     var kernels: [String] = []
 
+    @Option(name: .customLong("tle"), help: ArgumentHelp("Element sets of Earth satellites served as iss, norad:<id> and by name: 2- or 3-line TLE text, or CCSDS OMM as JSON or XML (CelesTrak FORMAT=tle, json or xml); at most 32 MiB and 100,000 sets; re-read within seconds when it changes (env SOLARSYSTEM_TLE; default: the bundled ISS set only).", valueName: "file"))
+    var tle: String?
+
     static let marker = "bodies.json"
     /// The missions' bundled kernels, under the resource directory.
     static let missionKernelDirectory = "missions"
@@ -202,12 +205,14 @@ extension ResourceOptions {
     /// The API services as a command that is not `serve` uses them (no web site, no spec).
     func makeServices(textures: Bool = false, sampleCache: SampleCache? = nil, logger: Logger = Logger(label: "solarsystem")) throws -> APIServices {
         let missions = try loadMissions()
+        let elementSets = try loadElementSets(logger: logger)
         let loaded = try loadBodies(missions: missions)
         do {
             return try APIServices(
                 catalogue: try loadCatalogue(), kernel: try loadKernel()?.kernel, stars: try loadStars(), missions: missions,
                 bodies: loaded.bodies, kernelIdentities: loaded.identities, sampleCache: sampleCache, deltaT: try loadDeltaT(),
-                textures: textures ? try loadTextures() : nil, openAPIDocument: [], logger: logger, clock: { Date().timeIntervalSince1970 })
+                textures: textures ? try loadTextures() : nil, openAPIDocument: [], satellites: elementSets.feed,
+                logger: logger, clock: { Date().timeIntervalSince1970 })
         } catch let e as MissionDataError {
             throw CLIError(e.description)
         }

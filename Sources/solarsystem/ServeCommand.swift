@@ -62,18 +62,24 @@ struct ServeCommand: ParsableCommand {
         let cacheBytes = try memoryCacheBytes()
         let kernel = try resources.loadKernel(checksumInBackground: true)
         let web = try resources.loadWebSite()
+        let elementSets = try resources.loadElementSets(logger: logger)
         for reason in web.skipped { logger.warning("web viewer: file skipped", metadata: ["reason": "\(reason)"]) }
         let services = try APIServices(
             catalogue: resources.loadCatalogue(), kernel: kernel?.kernel, stars: resources.loadStars(), missions: missions,
             bodies: loaded.bodies, kernelIdentities: loaded.identities, sampleCache: cache, deltaT: resources.loadDeltaT(),
             textures: resources.loadTextures(), web: web, openAPIDocument: resources.loadOpenAPIDocument(), responseCacheBytes: cacheBytes,
-            logger: logger, clock: { Date().timeIntervalSince1970 })
+            satellites: elementSets.feed, logger: logger, clock: { Date().timeIntervalSince1970 })
+        // The operator's cron replaces the file; the server follows within two polls.
+        elementSets.watcher?.start(intervalSeconds: ServeCommand.elementSetPollSeconds)
+        defer { elementSets.watcher?.stop() }
         let directory = try resources.directory().path
         logger.info("resources loaded", metadata: [
             "directory": "\(directory)", "stars": .stringConvertible(services.stars.stars.count),
             "missions": .stringConvertible(missions.missions.count), "webFiles": .stringConvertible(web.files.count), "db": "\(database.path)",
             "kernels": .stringConvertible(loaded.bodies.kernels.count), "kernelBodies": .stringConvertible(loaded.bodies.targets.count),
             "userKernels": "\(loaded.userFiles.joined(separator: ":"))",
+            "satellites": .stringConvertible(elementSets.feed.current.catalogue.satellites.count),
+            "elementSets": "\(elementSets.watcher?.path ?? ResourceOptions.bundledElementSets)",
             "migrationsApplied": .stringConvertible(applied.count),
         ])
         let metrics = HTTPMetrics(registry: MetricsRegistry())
@@ -93,6 +99,10 @@ struct ServeCommand: ParsableCommand {
         cache.close()
         db.close()
     }
+
+    /// How often `--tle`'s file is checked for a change (a change is read once it has held still
+    /// for one more check, so within two).
+    static let elementSetPollSeconds = 2.0
 
     /// The router the server runs: `/healthz`, `/metrics`, then every `routes` closure in order
     /// (the API module registers `/readyz` and the v1 routes).
