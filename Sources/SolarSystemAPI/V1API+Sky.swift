@@ -122,10 +122,15 @@ extension V1API {
                 }
                 return Array(out.utf8)
             }
+            // ΔT at the start and the end: the Earth's rotation the events were found with.
+            let first = sky.time(start), last = sky.time(stop)
             return SkyEncoding.spanList(start: start, stop: stop, truncated: nil, key: "events", items: events, bytesPerItem: 140, head: { w in
                 SkyEncoding.writeSetting(observer, nil, model: nil, into: &w)
             }, extra: { w in
                 w.key("definitions"); w.string(SkyEncoding.eventDefinitions)
+                w.key("deltaTSeconds"); w.numbers([SkyEncoding.round6(first.deltaTSeconds), SkyEncoding.round6(last.deltaTSeconds)])
+                w.key("ut1MinusUtcSeconds"); w.numbers([SkyEncoding.round6(first.ut1MinusUTCSeconds), SkyEncoding.round6(last.ut1MinusUTCSeconds)])
+                w.key("deltaTSource"); w.string(first.deltaTSource == last.deltaTSource ? first.deltaTSource : first.deltaTSource + "; then " + last.deltaTSource)
             }) { e, w in
                 w.key("body"); w.string(e.body.rawValue)
                 w.key("kind"); w.string(e.kind.rawValue)

@@ -79,6 +79,8 @@ struct SkyEndpointsTests {
         #expect(!kinds.contains("sun rise") && !kinds.contains("sun set"))
         #expect(kinds.contains("sun civil-dawn"))
         for e in events { #expect(number(e["azimuthDeg"]) != nil && number(e["altitudeDeg"]) != nil && e["date"] is String) }
+        #expect((r.json["deltaTSeconds"] as? [Double])?.count == 2)
+        #expect(r.json["deltaTSource"] as? String == "IERS finals2000A (observed)")
         let csv = try APIServer.get("/v1/sky/events?lat=51.48&lon=0&start=2025-01-01&stop=2026-01-01&bodies=sun&kinds=rise&format=csv")
         #expect(csv.csvRows.count == 1 + 365)
         #expect(csv.csvRows.dropFirst().allSatisfy { $0[1] == "sun" && $0[2] == "rise" })
