@@ -126,6 +126,30 @@ struct ViewEndpointsTests {
         #expect(results == [200, 200, 200])
         #expect(gate.peak == 1 && peakBefore <= 1, "large renders in progress at once: \(gate.peak)")
         #expect(gate.active == 0)
+
+        // A small render is not held up behind a large one: with the gate held (a large render
+        // in progress, here for as long as the test wants), a small picture still completes.
+        // Were it queued at the gate it would wait the gate's 10 s and answer 503.
+        let (small, heldMeanwhile) = try Self.renderSmallWhileHeld(gate, server)
+        #expect(small.status == 200, "\(small.bodyText)")
+        #expect(heldMeanwhile == 1, "the gate was free while the small picture rendered")
+        #expect(TestServer.eventually(timeout: 10) { gate.active == 0 })
+    }
+
+    /// Holds `gate` on another thread while a small picture is asked for; the answer and how many
+    /// large renders were in progress when it came.
+    static func renderSmallWhileHeld(_ gate: RenderGate, _ server: TestServer) throws -> (RawResponse, Int) {
+        let entered = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            _ = gate.run(timeout: 60) {
+                entered.signal()
+                release.wait()
+            }
+        }
+        entered.wait()
+        defer { release.signal() }
+        let small = try server.get("/v1/views/system.png?date=2026-11-24T01:02:03Z&width=64&height=64&labels=none")
+        return (small, gate.active)
     }
 
     @Test("bad views are 400 problems with the reason; unknown mission 404", arguments: [
