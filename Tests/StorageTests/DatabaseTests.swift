@@ -264,4 +264,20 @@ struct DatabaseTests {
         // The connection is intact after 200 cross-thread prepare/step/finalise cycles.
         #expect(try db.perform { db in try db.query("SELECT 1") }.count == 1)
     }
+
+    @Test("re-entry on the connection's own queue runs directly; through another queue's sync it stops instead of deadlocking")
+    func reentry() async throws {
+        let db = try Database(path: ":memory:")
+        // Nested calls on the queue itself: run at once.
+        #expect(try db.perform { db in try db.perform { db in try db.query("SELECT 1") } }.count == 1)
+        // Another queue's sync in between (first from outside the connection): fine.
+        let other = DispatchQueue(label: "test.other")
+        #expect(other.sync { db.isOpen })
+        // From inside the connection's block, through that sync: the precondition, in a child process.
+        await #expect(processExitsWith: .failure) {
+            let db = try Database(path: ":memory:")
+            let other = DispatchQueue(label: "test.other")
+            _ = db.perform { db in other.sync { db.isOpen } }
+        }
+    }
 }
