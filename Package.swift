@@ -8,7 +8,8 @@ import PackageDescription
 //   Scene, Sky, Satellites -> Ephemeris; HTTP, Rendering -> Zlib -> CZlib; Storage -> CSQLite
 let package = Package(
     name: "SolarSystem",
-    platforms: [.macOS(.v15)],
+    // Linux only (no platform is claimed): Socket+Glibc.swift opens sockets with Linux's
+    // SOCK_NONBLOCK | SOCK_CLOEXEC flags and imports Glibc; no Darwin build is made or tested.
     products: [
         .executable(name: "solarsystem", targets: ["solarsystem"]),
     ],
@@ -57,7 +58,7 @@ let package = Package(
         .executableTarget(
             name: "solarsystem",
             dependencies: [
-                "SolarSystemAPI", "HTTP", "Storage", "Rendering", "Missions", "MissionKernels", "Satellites", "Scene", "Sky", "Ephemeris", "CZlib",
+                "SolarSystemAPI", "HTTP", "Storage", "Rendering", "Missions", "MissionKernels", "Satellites", "Scene", "Sky", "Ephemeris", "Zlib",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

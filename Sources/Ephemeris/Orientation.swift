@@ -37,8 +37,7 @@ public struct Orientation: Sendable, Hashable {
     /// written out (sin(α0 + 90°) = cos α0, sin(90° − δ0) = cos δ0) from sines and cosines taken
     /// in degrees, so W's thousands of turns are reduced exactly.
     public init(poleRADeg: Double, poleDecDeg: Double, primeMeridianDeg: Double) {
-        givenAngles = Angles(poleRADeg: Angle.normalizedDegrees(poleRADeg), poleDecDeg: poleDecDeg,
-                             primeMeridianDeg: Angle.normalizedDegrees(primeMeridianDeg))
+        givenAngles = Self.normalizedAngles(poleRADeg: poleRADeg, poleDecDeg: poleDecDeg, primeMeridianDeg: primeMeridianDeg)
         let (sa, ca) = SatelliteTrig.sinCos(degrees: poleRADeg)
         let (sd, cd) = SatelliteTrig.sinCos(degrees: poleDecDeg)
         let (sw, cw) = SatelliteTrig.sinCos(degrees: primeMeridianDeg)
@@ -58,6 +57,18 @@ public struct Orientation: Sendable, Hashable {
         givenAngles = nil
         bodyToEquatorial = Precession.eclipticToEquatorialJ2000 * ecl
         bodyToEcliptic = ecl
+    }
+
+    /// The same rotation's angles with δ0 in −90…90 and α0, W in [0, 360). The IAU polynomials
+    /// can pass the pole: the Earth's δ0 = 90° − 0.557° T exceeds 90° before 2000. The pole
+    /// (cos δ cos α, cos δ sin α, sin δ) is also at δ' = ±180° − δ, α' = α + 180°; the node
+    /// (α0 + 90° on the equator) then turns by 180°, so W, measured from it, gains 180°.
+    static func normalizedAngles(poleRADeg ra: Double, poleDecDeg dec: Double, primeMeridianDeg w: Double) -> Angles {
+        guard abs(dec) > 90 else {
+            return Angles(poleRADeg: Angle.normalizedDegrees(ra), poleDecDeg: dec, primeMeridianDeg: Angle.normalizedDegrees(w))
+        }
+        return Angles(poleRADeg: Angle.normalizedDegrees(ra + 180), poleDecDeg: (dec > 0 ? 180 : -180) - dec,
+                      primeMeridianDeg: Angle.normalizedDegrees(w + 180))
     }
 
     /// α0, δ0 and W of a body → ICRF rotation.

@@ -7,7 +7,7 @@
 /// ```swift
 /// let kernel = try PlanetaryKernel(bytes: mapping, file: "Resources/de440-1900-2100.bsp")
 /// kernel.label        // "DE440"
-/// kernel.spanJDTDB    // 2415016.5...2488070.5
+/// kernel.spanJDTDB    // 2415016.5...2488072.5 (SPKKernelTests checks it)
 /// let eph = Ephemeris(catalogue: catalogue, kernel: kernel)
 /// ```
 public final class PlanetaryKernel: Sendable {

@@ -356,9 +356,8 @@ struct Frame: @unchecked Sendable {
         if b.emissive {
             let mu = max(0, -n.dot(d))
             let intensity = 1 - limbDarkening * (1 - mu)
-            let white = SIMD3<Float>(1, 0.97, 0.9)
-            let core = sunLinear + (white - sunLinear) * Float(0.7 * mu)
-            return core * Float(intensity * 1.25)
+            let core = sunLinear + (RayCaster.Tuning.sunCoreWhite - sunLinear) * Float(RayCaster.Tuning.sunCoreWhitening * mu)
+            return core * Float(intensity * RayCaster.Tuning.sunDiscGain)
         }
         var albedo = b.baseLinear
         if let map = b.map {
@@ -381,7 +380,7 @@ struct Frame: @unchecked Sendable {
                     let r = (p + toSun * t - b.centre).length
                     if r >= ring.innerRadius && r <= ring.outerRadius {
                         let a = ringAlpha(rp, u: (r - ring.innerRadius) / (ring.outerRadius - ring.innerRadius))
-                        ndl *= 1 - 0.85 * a
+                        ndl *= 1 - RayCaster.Tuning.ringShadowDepth * a
                     }
                 }
             }
@@ -421,8 +420,8 @@ struct Frame: @unchecked Sendable {
         let b = bodies[ringIndex]
         guard let ring = b.ring else { return under }
         let span = ring.outerRadius - ring.innerRadius
-        var color = SIMD3<Float>(0.5, 0.42, 0.32)
-        var alpha: Float = r >= ring.innerRadius && r <= ring.outerRadius ? 0.6 : 0
+        var color = RayCaster.Tuning.fallbackRingColor
+        var alpha: Float = r >= ring.innerRadius && r <= ring.outerRadius ? RayCaster.Tuning.fallbackRingAlpha : 0
         if let rp = rings {
             let scale = Double(rp.count) / span
             let x0 = (r - footprint / 2 - ring.innerRadius) * scale
@@ -438,7 +437,7 @@ struct Frame: @unchecked Sendable {
         var light: Float = 1
         // The unlit face shows only light scattered through the ring.
         let sunSide = toSun.dot(ring.normal), eyeSide = (camera.eye - p).dot(ring.normal)
-        if sunSide * eyeSide < 0 { light = 0.3 }
+        if sunSide * eyeSide < 0 { light = RayCaster.Tuning.ringUnlitFaceLight }
         // The planet's shadow.
         let oc = p - b.centre
         let bq = oc.dot(toSun)
@@ -512,7 +511,7 @@ struct Frame: @unchecked Sendable {
                     let qx = a.x + dx * t - pxc, qy = a.y + dy * t - pyc
                     let dist = (qx * qx + qy * qy).squareRoot()
                     let cov = Float(max(0, min(1, hw + 0.5 - dist))) * opacity
-                    guard cov > 0.004 else { continue }
+                    guard cov > RayCaster.Tuning.minimumLineCoverage else { continue }
                     let depth = a.depth + (b.depth - a.depth) * t
                     if occluded(x: pxc, y: pyc, depth: depth) { continue }
                     let o = (y * px.width + x) * 3
@@ -535,7 +534,7 @@ struct Frame: @unchecked Sendable {
             let phase = Float((1 + toSun.dot(toEye)) / 2)
             let albedo = b.map?.meanLinear ?? b.baseLinear
             // Brighten toward the catalogue look: a dot stands for a whole lit disc.
-            let c = albedo * (0.25 + 0.95 * phase) * 1.6
+            let c = albedo * (RayCaster.Tuning.dotPhaseFloor + RayCaster.Tuning.dotPhaseGain * phase) * RayCaster.Tuning.dotGain
             let enc = SIMD3(Float(encode(c.x)), Float(encode(c.y)), Float(encode(c.z)))
             px.disc(x: s.x, y: s.y, radius: minR) { o, cov in
                 px.base[o] = UInt8(Float(px.base[o]) * (1 - cov) + enc.x * cov)

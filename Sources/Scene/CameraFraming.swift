@@ -69,11 +69,33 @@ public enum CameraFraming {
         return (extent, true)
     }
 
+    /// The seeds' mission camera: the bounding sphere's radius times this fills the half field
+    /// of view, leaving a margin around the vehicles' lines.
+    public static let missionFitMargin = 1.4
+    /// Half the vertical field of view the mission camera fits to: π/6, half of SceneKit's 60°
+    /// (`ViewCamera.defaultFieldOfViewDeg`).
+    public static let missionHalfFieldOfViewRad = Double.pi / 6
+    /// The mission camera comes no nearer, scene units (the seeds' floor: a small sphere around
+    /// the Earth still shows the Earth whole).
+    public static let missionMinimumDistance = 1.5
+
+    /// Distance that fits a sphere of `radius` (scene units) in a viewport `aspect` wide per unit
+    /// high: max(radius × 1.4 / (tan(π/6) · min(aspect, 1)), 1.5). A viewport narrower than tall
+    /// moves the camera back so the sphere fits the horizontal field: tan(hFOV/2) = aspect · tan(vFOV/2).
+    ///
+    /// ```swift
+    /// CameraFraming.missionDistance(radius: 1, aspect: 2)     // 2.4249 (1.4 · √3)
+    /// CameraFraming.missionDistance(radius: 1, aspect: 0.5)   // 4.8497
+    /// ```
+    public static func missionDistance(radius: Double, aspect: Double = 1) -> Double {
+        max(radius * missionFitMargin / (tan(missionHalfFieldOfViewRad) * min(aspect, 1)), missionMinimumDistance)
+    }
+
     /// Mission framing: fit a bounding sphere of `radius` around `center` (scene units):
-    /// distance = max(radius × 1.4 / tan(π/6), 1.5), Sun-side azimuth, 0.3 rad elevation.
+    /// `missionDistance(radius:)`, Sun-side azimuth, 0.3 rad elevation.
     public static func fit(center: Vector3, radius: Double, sunSideOf reference: Vector3) -> CameraPose {
         CameraPose(
-            target: center, distance: max(radius * 1.4 / tan(Double.pi / 6), 1.5),
+            target: center, distance: missionDistance(radius: radius),
             azimuthRad: sunSideAzimuth(target: reference), elevationRad: elevationRad
         )
     }

@@ -72,11 +72,19 @@ public final class ResponseCache<Key: Hashable & Sendable>: Sendable {
 
     /// The entry, now the most recently used; nil (a miss) when absent.
     public subscript(key: Key) -> EncodedBody? {
+        guard let body = lookUp(key) else {
+            recordMiss()
+            return nil
+        }
+        return body
+    }
+
+    /// The entry, now the most recently used, counting a hit; a miss is not counted (the caller
+    /// counts it with `recordMiss` once it computes the answer, so a request that looks twice,
+    /// before and after waiting for a worker, counts one miss).
+    public func lookUp(_ key: Key) -> EncodedBody? {
         state.withLock { s in
-            guard let i = s.slots[key] else {
-                s.stats.misses += 1
-                return nil
-            }
+            guard let i = s.slots[key] else { return nil }
             s.stats.hits += 1
             if s.head != i {
                 s.unlink(i)
@@ -84,6 +92,11 @@ public final class ResponseCache<Key: Hashable & Sendable>: Sendable {
             }
             return s.values[i]
         }
+    }
+
+    /// Counts an answer computed because the cache did not hold it.
+    public func recordMiss() {
+        state.withLock { $0.stats.misses += 1 }
     }
 
     /// Whether an entry of `bytes` would be kept.

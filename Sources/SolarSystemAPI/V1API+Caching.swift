@@ -37,16 +37,18 @@ extension V1API {
         compute: @escaping @Sendable () throws -> [UInt8]
     ) -> Router.Plan {
         let cacheable = freshness != .now
-        if cacheable, let hit = services.responses[key] {
+        // One miss per computed answer (`recordMiss` below), not one per look.
+        if cacheable, let hit = services.responses.lookUp(key) {
             return .respond(finish(freshness.apply(HTTPResponse(encoded: hit))))
         }
         let responses = services.responses
         return .offload(cost: cost) {
             // Requests that missed together queue together: by the time this one runs, an earlier
             // one may have computed the answer. Look again before computing it once more.
-            if cacheable, let hit = responses[key] {
+            if cacheable, let hit = responses.lookUp(key) {
                 return finish(freshness.apply(HTTPResponse(encoded: hit)))
             }
+            if cacheable { responses.recordMiss() }
             let body = EncodedBody(bytes: try compute(), contentType: contentType)
             if cacheable { responses.insert(body, for: key) }
             return finish(freshness.apply(HTTPResponse(encoded: body)))

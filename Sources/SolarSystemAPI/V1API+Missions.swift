@@ -199,7 +199,7 @@ extension V1API {
             w.key("mode"); w.string(f.mode.rawValue)
             w.key("referenceFrame"); w.string(engine.mission.referenceFrame.rawValue)
             if let pose = f.pose, let radius = f.radius {
-                let distance = max(radius * 1.4 / (tan(Double.pi / 6) * min(aspect, 1)), 1.5)
+                let distance = CameraFraming.missionDistance(radius: radius, aspect: aspect)
                 w.key("target"); w.numbers(pose.target.array)
                 w.key("distance"); w.number(distance)
                 w.key("azimuthRad"); w.number(pose.azimuthRad)
@@ -213,7 +213,7 @@ extension V1API {
                 w.key("distance"); w.null()
                 w.key("azimuthRad"); w.null()
                 w.key("elevationRad"); w.null()
-                w.key("fieldOfViewDeg"); w.number(60)
+                w.key("fieldOfViewDeg"); w.number(ViewCamera.defaultFieldOfViewDeg)
                 w.key("radius"); w.null()
                 w.key("localCenter"); w.null()
                 w.key("followLerp"); w.null()

@@ -1,6 +1,7 @@
 import CSQLite
 import Dispatch
 import Foundation
+import Synchronization
 
 /// One SQLite connection. Opened with `SQLITE_OPEN_NOMUTEX` (SQLite's own mutexes off): the
 /// connection owns one serial `DispatchQueue` and every call (including `Statement` calls and
@@ -33,6 +34,10 @@ public final class Database: @unchecked Sendable {
 
     private let queue: DispatchQueue
     private let queueKey = DispatchSpecificKey<Bool>()
+    /// The thread running a block on `queue` (0: none). `queueKey` answers only for the queue
+    /// the caller is on: a call nested in this connection's block through another queue's `sync`
+    /// sees that queue, would wait for its own queue and never return. The thread tells it apart.
+    private let queueThread = Atomic<UInt>(0)
 
     /// The default busy timeout.
     public static let defaultBusyTimeout: Duration = .seconds(5)
@@ -128,11 +133,29 @@ public final class Database: @unchecked Sendable {
 
     // MARK: - Serial queue
 
-    /// Runs `body` on the connection's queue (directly if already there).
+    /// Runs `body` on the connection's queue (directly if already there). A call from inside the
+    /// connection's own block by way of another queue's `sync` would deadlock: it stops with a
+    /// precondition instead, as GRDB's `SerializedDatabase.sync` does ("not reentrant").
     @inline(__always)
     func onQueue<T>(_ body: () throws -> T) rethrows -> T {
         if DispatchQueue.getSpecific(key: queueKey) == true { return try body() }
-        return try queue.sync(execute: body)
+        // Only a thread itself stores its id, so a relaxed load sees it if it is there.
+        precondition(queueThread.load(ordering: .relaxed) != Self.currentThread,
+                     "Database \(path): called from inside its own queue through another queue's sync; this would deadlock")
+        return try queue.sync {
+            queueThread.store(Self.currentThread, ordering: .relaxed)
+            defer { queueThread.store(0, ordering: .relaxed) }
+            return try body()
+        }
+    }
+
+    /// The calling thread's id, for `queueThread`.
+    private static var currentThread: UInt {
+        #if canImport(Glibc)
+        UInt(pthread_self())
+        #else
+        UInt(bitPattern: pthread_self())
+        #endif
     }
 
     /// Runs `body` with exclusive use of the connection: no other thread's call on this

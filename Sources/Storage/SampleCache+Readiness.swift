@@ -25,11 +25,15 @@ public struct DatabaseReadiness: Sendable, Hashable {
     public var checkedAt: Date?
     /// When a check last found the database writable.
     public var lastSuccess: Date?
+    /// What the writer's last batch met, if it failed (a full disk, a read-only file): the lock
+    /// check succeeds on a full disk, so only a write shows it. Nil once a batch commits.
+    public var lastWriteFailure: String?
 
-    public init(state: State = .unknown, checkedAt: Date? = nil, lastSuccess: Date? = nil) {
+    public init(state: State = .unknown, checkedAt: Date? = nil, lastSuccess: Date? = nil, lastWriteFailure: String? = nil) {
         self.state = state
         self.checkedAt = checkedAt
         self.lastSuccess = lastSuccess
+        self.lastWriteFailure = lastWriteFailure
     }
 
     /// Seconds since the last check finished; nil before the first.
@@ -44,10 +48,11 @@ extension SampleCache {
     public var readiness: DatabaseReadiness { readinessState.withLock { $0 } }
 
     /// Whether the last check found the database writable and is recent (at most three check
-    /// periods old, so a check stuck behind a long write reads as not ready). Never waits.
+    /// periods old, so a check stuck behind a long write reads as not ready), and the writer's
+    /// last batch did not fail. Never waits.
     public func isWritable(now: Date = Date()) -> Bool {
         let r = readiness
-        guard r.state == .ok, let age = r.age(now: now) else { return false }
+        guard r.state == .ok, r.lastWriteFailure == nil, let age = r.age(now: now) else { return false }
         return age <= max(3 * configuration.readinessInterval.seconds, 1)
     }
 
@@ -71,6 +76,16 @@ extension SampleCache {
             r.checkedAt = finished
             if state == .ok { r.lastSuccess = finished }
             return r
+        }
+    }
+
+    /// Keeps what a batch met for `isWritable`: a failure until a later batch commits. A lock
+    /// (busy) says nothing about the disk and is the lock check's to report.
+    func recordWriteOutcome(_ outcome: BatchOutcome) {
+        switch outcome {
+        case .committed: readinessState.withLock { $0.lastWriteFailure = nil }
+        case .failed(let error): readinessState.withLock { $0.lastWriteFailure = "\(error)" }
+        case .busy: break
         }
     }
 

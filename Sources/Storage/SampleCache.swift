@@ -39,7 +39,10 @@ public final class SampleCache: Sendable {
 
     /// How the cache bounds itself and how long it waits.
     public struct Configuration: Sendable, Hashable {
-        /// Cap on the stored bytes (payloads plus `rowOverheadBytes` per row); nil: no cap.
+        /// Cap on the stored bytes (payloads plus `rowOverheadBytes` per row); nil: no cap. The
+        /// WAL beside the file is emptied whenever the writer falls idle and at `close`, so the
+        /// files on disk stay within the cap plus a few pages; while batches are being written the
+        /// WAL holds up to `maxBatchBytes` (or SQLite's 1000-page checkpoint interval) more.
         public var maxBytes: Int?
         /// Eviction goes down to this fraction of `maxBytes`, so that it does not run on every write.
         public var evictionTarget: Double
@@ -250,6 +253,7 @@ public final class SampleCache: Sendable {
             state.withLock { $0.discard { $0 == key } }
             try database.execute("DELETE FROM \(Self.tableName) WHERE \(Self.keyClause)", arguments: key.arguments)
             try refreshTotals()
+            truncateWAL()
         }
     }
 
@@ -259,11 +263,13 @@ public final class SampleCache: Sendable {
             state.withLock { $0.discard { _ in true } }
             try database.execute("DELETE FROM \(Self.tableName)")
             try refreshTotals()
+            truncateWAL()
         }
     }
 
-    /// Stops the readiness checks, gives queued writes up to `timeout` to land and closes the read
-    /// connection (`database` stays open: its owner closes it). True when nothing was left queued.
+    /// Stops the readiness checks, gives queued writes up to `timeout` to land, closes the read
+    /// connection and empties the WAL (`database` stays open: its owner closes it). True when
+    /// nothing was left queued.
     @discardableResult
     public func close(timeout: Duration = .seconds(2)) -> Bool {
         readinessTimer.withLock { timer in
@@ -272,6 +278,8 @@ public final class SampleCache: Sendable {
         }
         let drained = waitForPendingWrites(timeout: timeout)
         if reader !== database { reader.close() }
+        // With the reader closed no snapshot holds the WAL's pages: this one truncates it.
+        writerQueue.sync { truncateWAL() }
         return drained
     }
 

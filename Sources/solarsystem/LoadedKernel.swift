@@ -3,10 +3,10 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import CZlib
 import Dispatch
 import Ephemeris
 import Logging
+import Zlib
 
 /// The DE kernel a command runs with: mapped, checked, and (for the start-up line) its CRC-32.
 ///
@@ -72,14 +72,14 @@ final class KernelChecksum: @unchecked Sendable {
         let chunk = 1 << 20
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: chunk, alignment: 16)
         defer { buffer.deallocate() }
-        var crc = CZlib.crc32(0, nil, 0)
+        var crc: UInt32 = 0
         var offset: off_t = 0
         while true {
             let n = pread(fd, buffer, chunk, offset)
             if n < 0, errno == EINTR { continue }
             guard n >= 0 else { return "unreadable: \(String(cString: strerror(errno)))" }
             if n == 0 { break }
-            crc = CZlib.crc32(crc, buffer.assumingMemoryBound(to: Bytef.self), uInt(n))
+            crc = CRC32.update(crc, UnsafeRawBufferPointer(start: buffer, count: n))
             offset += off_t(n)
         }
         let hex = String(crc, radix: 16)

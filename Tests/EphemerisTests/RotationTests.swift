@@ -20,12 +20,15 @@ struct RotationTests {
         let cases = ReferenceFixture.shared.cases
         var checked = 0
         for c in cases {
-            let ref = try #require(c.orientation_iau[body.rawValue], "\(body) missing from the reference at \(c.utc)")
+            let raw = try #require(c.orientation_iau[body.rawValue], "\(body) missing from the reference at \(c.utc)")
+            // The reference gives the IAU polynomials' raw angles (the Earth's δ0 passes 90° before
+            // 2000); the served angles are the same rotation's with δ0 in −90…90.
+            let ref = Orientation.normalizedAngles(poleRADeg: raw.pole_ra_deg, poleDecDeg: raw.pole_dec_deg, primeMeridianDeg: raw.w_deg)
             let t = TestEngine.instant(c)
             for o in [TestEngine.ephemeris.orientation(body, at: t), TestEngine.ephemeris.snapshot(at: t).orientation(body)] {
-                #expect(abs(angleDiff(o.poleRADeg, ref.pole_ra_deg)) <= 0.05, "\(body) α0 at \(c.utc): \(angleDiff(o.poleRADeg, ref.pole_ra_deg))°")
-                #expect(abs(o.poleDecDeg - ref.pole_dec_deg) <= 0.05, "\(body) δ0 at \(c.utc): \(o.poleDecDeg - ref.pole_dec_deg)°")
-                #expect(abs(angleDiff(o.primeMeridianDeg, ref.w_deg)) <= 0.1, "\(body) W at \(c.utc): \(angleDiff(o.primeMeridianDeg, ref.w_deg))°")
+                #expect(abs(angleDiff(o.poleRADeg, ref.poleRADeg)) <= 0.05, "\(body) α0 at \(c.utc): \(angleDiff(o.poleRADeg, ref.poleRADeg))°")
+                #expect(abs(o.poleDecDeg - ref.poleDecDeg) <= 0.05, "\(body) δ0 at \(c.utc): \(o.poleDecDeg - ref.poleDecDeg)°")
+                #expect(abs(angleDiff(o.primeMeridianDeg, ref.primeMeridianDeg)) <= 0.1, "\(body) W at \(c.utc): \(angleDiff(o.primeMeridianDeg, ref.primeMeridianDeg))°")
             }
             checked += 1
         }
@@ -91,6 +94,26 @@ struct RotationTests {
             let x = o.bodyToEcliptic * Vector3(1, 0, 0)
             #expect(x.angle(to: toEarth) < degrees(11), "\(c.utc): \(Angle.degrees(x.angle(to: toEarth)))°")
         }
+    }
+
+    @Test("a pole past 90° is reported as the same rotation with δ0 in −90…90: the Earth in 1991")
+    func declinationPastThePole() throws {
+        // The Earth's IAU pole: δ0 = 90° − 0.557° T, 90.05° in 1991 (T ≈ −0.09).
+        let earth = TestEngine.ephemeris.orientation(.earth, at: try TimeScale.parse("1991-01-01T00:00:00Z"))
+        #expect(earth.poleDecDeg <= 90 && earth.poleDecDeg > 89.9, "\(earth.poleDecDeg)")
+        // (Not exactly ±90°: there α0 and W are not separately defined.)
+        for (ra, dec, w) in [(0.06, 90.046, 100.0), (10, -91, 359), (350, 179, 0), (200, 45, 10)] {
+            let o = Orientation(poleRADeg: ra, poleDecDeg: dec, primeMeridianDeg: w)
+            #expect((-90...90).contains(o.poleDecDeg), "\(dec)")
+            // The reported angles are the rotation's own: derived from its matrix, and rebuilding it.
+            let derived = Orientation.derivedAngles(o.bodyToEquatorial)
+            #expect(abs(o.poleDecDeg - derived.poleDecDeg) < 1e-9 && abs(angleDiff(o.poleRADeg, derived.poleRADeg)) < 1e-6
+                    && abs(angleDiff(o.primeMeridianDeg, derived.primeMeridianDeg)) < 1e-6, "\(ra), \(dec), \(w): \(o.angles) vs \(derived)")
+            let rebuilt = Orientation(poleRADeg: o.poleRADeg, poleDecDeg: o.poleDecDeg, primeMeridianDeg: o.primeMeridianDeg)
+            #expect(rebuilt.quaternionEquatorial.angle(to: o.quaternionEquatorial) < 1e-9)
+        }
+        let flipped = Orientation(poleRADeg: 0.06, poleDecDeg: 90.046, primeMeridianDeg: 100).angles
+        #expect(abs(flipped.poleDecDeg - 89.954) < 1e-9 && abs(flipped.poleRADeg - 180.06) < 1e-9 && abs(flipped.primeMeridianDeg - 280) < 1e-9)
     }
 
     @Test("quaternions are unit, proper, and rotate +z onto the pole and +x onto the prime meridian")

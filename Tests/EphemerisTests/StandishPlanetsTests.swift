@@ -27,16 +27,21 @@ struct StandishPlanetsTests {
     @Test("heliocentric direction within Standish's error level, every reference case", arguments: bounds)
     func direction(body: BodyID, table1Bound: Double, table2Bound: Double) {
         var worst = [StandishPlanets.Table.table1: 0.0, .table2: 0.0]
+        var checked = [StandishPlanets.Table.table1: 0, .table2: 0]
         for c in ReferenceFixture.shared.cases {
             guard let truth = c.heliocentricAU(body.rawValue) else { continue }
             let table = StandishPlanets.table(forJDTDB: c.jd_tdb)
             let p = Self.standish(body, c)
             let err = p.angle(to: truth)
             worst[table] = max(worst[table] ?? 0, err)
+            checked[table, default: 0] += 1
             let bound = table == .table1 ? table1Bound : table2Bound
             #expect(err <= arcseconds(bound), "\(body) at \(c.utc) (\(table)): \(Angle.arcseconds(err))″")
             #expect(abs(p.length - truth.length) / truth.length < 3e-3, "\(body) at \(c.utc): distance")
         }
+        // Every case checked, and both tables met (the fixture runs 1950–2096, across 2050).
+        #expect((checked[.table1] ?? 0) + (checked[.table2] ?? 0) == DE440AccuracyTests.fixtureCases, "\(body): \(checked)")
+        #expect((checked[.table1] ?? 0) > 0 && (checked[.table2] ?? 0) > 0, "\(body): \(checked)")
         print("[accuracy] Standish \(body): table 1 \(Angle.arcseconds(worst[.table1] ?? 0))″, table 2 \(Angle.arcseconds(worst[.table2] ?? 0))″")
     }
 

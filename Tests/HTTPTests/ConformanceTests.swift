@@ -38,18 +38,16 @@ struct ConformanceTests {
 
     /// A TLS ClientHello on the plain port holds no line end: it must be refused at its first
     /// byte, not after the 10 s header timeout.
+    /// Order, not a stopwatch: the header timeout is set far beyond the client's receive timeout,
+    /// so any answer at all came before it.
     @Test func tlsHandshakeIsRefusedAtOnce() throws {
-        let s = try TestServer(routes: echoRoutes)
-        #expect(s.server.configuration.headerReadTimeout >= 10)
-        let c = try s.client(receiveTimeout: 5)
-        let started = Date()
+        let s = try TestServer(configure: { $0.headerReadTimeout = 600 }, routes: echoRoutes)
+        let c = try s.client(receiveTimeout: 60)
         try c.send([0x16, 0x03, 0x01, 0x00, 0xA5, 0x01, 0x00])
         let r = try c.readResponse()
-        let elapsed = Date().timeIntervalSince(started)
         #expect(r.status == 400)
         #expect(r.json["detail"] as? String != nil)
         #expect(r.header("connection") == "close")
-        #expect(elapsed < 2, "400 took \(elapsed) s")
         #expect(c.waitForClose(timeout: 5))
         #expect(try s.get("/hello").status == 200)
     }

@@ -34,6 +34,18 @@ struct FrameEndpointsTests {
         #expect(try APIServer.get("/v1/rotations?frame=scene").status == 400)
     }
 
+    @Test("rotations: a declination in −90…90 where the IAU polynomial passes the pole (the Earth in 1991: 90.046°)")
+    func rotationsDeclinationInRange() throws {
+        let earth = try #require(try APIServer.get("/v1/rotations?date=1991-06-01&bodies=earth&frame=equatorial-j2000").objects("bodies").first)
+        let dec = try #require(number(earth["poleDecDeg"])), ra = try #require(number(earth["poleRaDeg"]))
+        #expect(dec <= 90 && dec > 89.9, "poleDecDeg \(dec)")
+        // The same pole as the quaternion's: RA and Dec describe the rotation served.
+        let q = try #require(earth["quaternion"] as? [Double])
+        let pole = Quaternion(x: q[0], y: q[1], z: q[2], w: q[3]).rotate(Vector3(0, 0, 1))
+        let fromAngles = Vector3(cos(dec * .pi / 180) * cos(ra * .pi / 180), cos(dec * .pi / 180) * sin(ra * .pi / 180), sin(dec * .pi / 180))
+        #expect(pole.angle(to: fromAngles) < 1e-9)
+    }
+
     @Test("scene: every body with scene position, radius, quaternion, colour; moons offset from their parent; Saturn's ring plane")
     func scene() throws {
         let r = try APIServer.get("/v1/scene?date=2026-01-01")

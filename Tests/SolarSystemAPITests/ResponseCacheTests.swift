@@ -1,4 +1,5 @@
 import HTTP
+import HTTPTestSupport
 @testable import SolarSystemAPI
 import Testing
 
@@ -67,5 +68,32 @@ struct ResponseCacheTests {
         }
         let s = c.statistics
         #expect(s.bytes <= 1000 && s.bytes >= 0 && s.entries <= 100)
+    }
+}
+
+@Suite("The response cache's counters through the API")
+struct ResponseCacheCountingTests {
+    /// Its own services (no kernel, no textures), so no other test's requests touch the counters.
+    @Test("one miss per computed answer, one hit per answer served from memory, on /metrics too")
+    func oneMissPerComputedAnswer() throws {
+        let services = try APIServices(
+            catalogue: APIServer.services.catalogue, stars: APIServer.services.stars, missions: APIServer.missions,
+            bodies: APIServer.bodies, openAPIDocument: [], clock: { APIServer.pinnedNow })
+        let api = V1API(services: services)
+        let registry = MetricsRegistry()
+        api.registerMetrics(on: registry)
+        let server = try TestServer { api.register(on: $0) }
+        defer { server.stop() }
+        for target in ["/v1/positions?date=2026-01-01", "/v1/positions?date=2026-01-01T00:00:00Z", "/v1/positions?date=2026-01-02",
+                       "/v1/positions?date=2026-01-01", "/v1/positions?date=now"] {
+            #expect(try server.get(target).status == 200, "\(target)")
+        }
+        // Two answers computed (1 and 2 January; the second spelling is the same key), two served
+        // from memory; `now` is never cached, so neither.
+        let s = services.responses.statistics
+        #expect(s.misses == 2 && s.hits == 2 && s.insertions == 2, "\(s)")
+        let metrics = String(decoding: registry.render(), as: UTF8.self)
+        #expect(metrics.contains("solarsystem_response_cache_misses_total 2\n"), "\(metrics)")
+        #expect(metrics.contains("solarsystem_response_cache_hits_total 2\n"), "\(metrics)")
     }
 }

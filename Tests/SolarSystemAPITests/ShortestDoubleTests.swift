@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTestSupport
 import Testing
 @testable import SolarSystemAPI
 import Ephemeris
@@ -47,17 +48,30 @@ struct ShortestDoubleTests {
         #expect(Self.failures(values).isEmpty, "\(Self.failures(values))")
     }
 
+    /// The random tests' seed: `SHORTEST_DOUBLE_SEED` to replay a failure, else a new one each
+    /// run (so runs cover different values); every failure message names it.
+    static let seed: UInt64 = {
+        if let text = ProcessInfo.processInfo.environment["SHORTEST_DOUBLE_SEED"], let seed = UInt64(text) { return seed }
+        var system = SystemRandomNumberGenerator()
+        return system.next()
+    }()
+
     @Test("three million random bit patterns, a million uniform values in ±10⁴ and a million subnormals")
     func random() {
-        var rng = SystemRandomNumberGenerator()
+        let seed = Self.seed
+        print("[shortest] random values from seed \(seed) (SHORTEST_DOUBLE_SEED=\(seed) replays them)")
+        var rng = SplitMix64(seed: seed)
         let bits = (0..<3_000_000).lazy.map { _ in Double(bitPattern: rng.next()) }
-        #expect(Self.failures(bits).isEmpty, "\(Self.failures(bits))")
-        var rng2 = SystemRandomNumberGenerator()
+        let badBits = Self.failures(bits) // once: the lazy values draw from the generator
+        #expect(badBits.isEmpty, "seed \(seed): \(badBits)")
+        var rng2 = SplitMix64(seed: seed &+ 1)
         let uniform = (0..<1_000_000).lazy.map { _ in Double.random(in: -1e4...1e4, using: &rng2) }
-        #expect(Self.failures(uniform).isEmpty)
-        var rng3 = SystemRandomNumberGenerator()
+        let badUniform = Self.failures(uniform)
+        #expect(badUniform.isEmpty, "seed \(seed): \(badUniform)")
+        var rng3 = SplitMix64(seed: seed &+ 2)
         let subnormal = (0..<1_000_000).lazy.map { _ in Double(bitPattern: UInt64.random(in: 1..<(1 << 52), using: &rng3)) * (Bool.random(using: &rng3) ? 1 : -1) }
-        #expect(Self.failures(subnormal).isEmpty)
+        let badSubnormal = Self.failures(subnormal)
+        #expect(badSubnormal.isEmpty, "seed \(seed): \(badSubnormal)")
     }
 
     @Test("the first power-of-five entries are 5^i normalised to 125 bits; the tables have Ryū's sizes")
@@ -81,14 +95,14 @@ struct ShortestDoubleTests {
 
     @Test("JSONWriter.number: integers below 10¹⁵ bare, everything else as description, all round-tripping")
     func jsonNumbers() {
-        var rng = SystemRandomNumberGenerator()
+        var rng = SplitMix64(seed: Self.seed)
         for v in (0..<100_000).map({ _ in Double.random(in: -1e6...1e6, using: &rng) }) + [3, -3, 1e15, 1e16, 0.5, -0.0] {
             var w = JSONWriter()
             w.number(v)
             let s = String(decoding: w.bytes, as: UTF8.self)
             let expected = v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : v.description
-            #expect(s == expected)
-            #expect(Double(s) == v)
+            #expect(s == expected, "seed \(Self.seed)")
+            #expect(Double(s) == v, "seed \(Self.seed)")
         }
     }
 

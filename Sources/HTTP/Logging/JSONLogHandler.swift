@@ -8,26 +8,12 @@ import Logging
 /// ```swift
 /// LoggingSystem.bootstrap { JSONLogHandler(label: $0, level: .info) }
 /// ```
-public struct JSONLogHandler: LogHandler {
-    public var metadata: Logger.Metadata = [:]
-    public var metadataProvider: Logger.MetadataProvider?
-    public var logLevel: Logger.Level
-    public let label: String
-    let output: LogOutput
+public typealias JSONLogHandler = LineLogHandler<JSONLineFormat>
 
-    public init(label: String, level: Logger.Level = .info, output: LogOutput = .standardOutput, metadataProvider: Logger.MetadataProvider? = nil) {
-        self.label = label
-        self.logLevel = level
-        self.output = output
-        self.metadataProvider = metadataProvider
-    }
-
-    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
-
-    public func log(event: LogEvent) {
+/// `JSONLogHandler`'s lines: one JSON object, `ts`, `level`, `logger`, `message`, then the
+/// metadata's members, keys sorted.
+public enum JSONLineFormat: LogLineFormat {
+    public static func line(_ event: LogEvent, label: String, metadata: Logger.Metadata) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(320)
         out.append(contentsOf: "{\"ts\":\"".utf8)
@@ -42,18 +28,9 @@ public struct JSONLogHandler: LogHandler {
             out.append(contentsOf: ",\"error\":".utf8)
             JSONValue.writeString(String(describing: error), into: &out)
         }
-        // Most lines (the access log) carry only the event's own metadata: no merging then.
-        let provided = metadataProvider?.get()
-        if metadata.isEmpty, provided?.isEmpty ?? true {
-            if let m = event.metadata { Self.writeMembers(m, into: &out) }
-        } else {
-            var merged = metadata
-            if let provided { merged.merge(provided) { _, new in new } }
-            if let m = event.metadata { merged.merge(m) { _, new in new } }
-            Self.writeMembers(merged, into: &out)
-        }
+        writeMembers(metadata, into: &out)
         out.append(contentsOf: "}\n".utf8)
-        output.write(line: out)
+        return out
     }
 
     /// The metadata as members, keys sorted (stable lines), reserved keys skipped.

@@ -123,6 +123,9 @@ final class ServerCore: @unchecked Sendable {
     private var acceptSource: DispatchSourceRead?
     private var nextLoop = 0
     private let state = Mutex(LifeState.idle)
+    /// Set with `state` becoming `.draining` and never cleared: read on every request and loop
+    /// turn, so a load rather than a lock.
+    private let draining = Atomic<Bool>(false)
     private(set) var address: BoundAddress?
 
     enum LifeState { case idle, running, draining, stopped }
@@ -151,10 +154,8 @@ final class ServerCore: @unchecked Sendable {
         metrics.registry.gauge("http_worker_jobs", help: "Requests running or waiting on the worker pool.") { Double(workers.inFlight) }
     }
 
-    var isDraining: Bool {
-        let s = state.withLock { $0 }
-        return s == .draining || s == .stopped
-    }
+    /// Draining or stopped (`.stopped` is only reached from `.draining`).
+    var isDraining: Bool { draining.load(ordering: .acquiring) }
 
     func start() throws -> BoundAddress {
         try state.withLock { s in
@@ -179,6 +180,9 @@ final class ServerCore: @unchecked Sendable {
     }
 
     private var acceptPaused = false
+    /// The accept-failure warning, at most once per 10 s: at the descriptor limit accepts are
+    /// retried every 100 ms and each retry fails again. Confined to `acceptQueue`.
+    private var acceptFailureWarning = RepeatedWarning(intervalNanos: 10_000_000_000)
 
     private func acceptReady() {
         for _ in 0..<512 {
@@ -188,7 +192,11 @@ final class ServerCore: @unchecked Sendable {
             case .failed(let e):
                 if e == ECONNABORTED || e == EINTR || e == EPROTO { continue }
                 // Out of descriptors (EMFILE/ENFILE) or memory: pause accepting briefly rather than spin.
-                logger.warning("accept failed; pausing accepts for 100 ms", metadata: ["errno": "\(e)", "error": "\(String(cString: strerror(e)))"])
+                if let heldBack = acceptFailureWarning.record(nowNanos: DispatchTime.now().uptimeNanoseconds) {
+                    logger.warning("accept failed; pausing accepts for 100 ms", metadata: [
+                        "errno": "\(e)", "error": "\(String(cString: strerror(e)))", "suppressed": .stringConvertible(heldBack),
+                    ])
+                }
                 if let s = acceptSource, !acceptPaused {
                     acceptPaused = true
                     s.suspend()
@@ -220,20 +228,16 @@ final class ServerCore: @unchecked Sendable {
         }
     }
 
-    /// Shed connections since the last warning, and when it was logged (uptime ns).
-    private let shedLog = Mutex((count: 0, lastWarning: UInt64(0)))
+    /// The shed-connection warning, at most once a second.
+    private let shedWarning = Mutex(RepeatedWarning(intervalNanos: 1_000_000_000))
 
     /// Beyond max connections: a best-effort 503 problem, then close. A warning is logged at
     /// most once a second, with the number shed since the previous one.
     private func shed(_ fd: Int32, peer: String) {
         metrics.shedConnections.increment()
         let now = DispatchTime.now().uptimeNanoseconds
-        let report: Int? = shedLog.withLock { s in
-            s.count += 1
-            guard now - s.lastWarning >= 1_000_000_000 else { return nil }
-            defer { s = (0, now) }
-            return s.count
-        }
+        // The ones held back since the last warning, and this one.
+        let report = shedWarning.withLock { $0.record(nowNanos: now) }.map { $0 + 1 }
         if let report, !isDraining {
             logger.warning("connections shed: at the connection limit", metadata: [
                 "shed": .stringConvertible(report), "maxConnections": .stringConvertible(configuration.maxConnections), "peer": "\(peer)",
@@ -267,6 +271,7 @@ final class ServerCore: @unchecked Sendable {
         let proceed: Bool = state.withLock { s in
             guard s == .running else { return false }
             s = .draining
+            draining.store(true, ordering: .releasing)
             return true
         }
         guard proceed else { return }

@@ -20,15 +20,6 @@ enum ResponseWriter {
         }
     }
 
-    /// A header that could split the response (CR, LF, NUL) or has a bad name is dropped.
-    @inline(__always)
-    static func isSafe(_ name: String, _ value: String) -> Bool {
-        guard !name.isEmpty else { return false }
-        for b in name.utf8 where !isTokenChar(b) { return false }
-        for b in value.utf8 where b == 0x0D || b == 0x0A || b == 0 { return false }
-        return true
-    }
-
     /// Appends `s`'s bytes when every one passes `isValid`; false (with a partial append the
     /// caller takes back) otherwise.
     @inline(__always)

@@ -30,9 +30,9 @@ final class WorkerPool: Sendable {
     typealias Job = @Sendable () -> Void
 
     private struct State {
-        var continuations: [Job] = []
-        var compute: [Job] = []
-        var heavy: [Job] = []
+        var continuations = FIFOQueue<Job>()
+        var compute = FIFOQueue<Job>()
+        var heavy = FIFOQueue<Job>()
         var runningHeavy = 0
         /// Jobs admitted and not finished (running or waiting), continuations excluded.
         var admitted = 0
@@ -45,17 +45,17 @@ final class WorkerPool: Sendable {
         var computeRun = 0
 
         mutating func next(heavyConcurrency: Int) -> (Job, isHeavy: Bool)? {
-            if !continuations.isEmpty, computeRun >= 3 || compute.isEmpty {
+            if !continuations.isEmpty, computeRun >= 3 || compute.isEmpty, let job = continuations.popFirst() {
                 computeRun = 0
-                return (continuations.removeFirst(), false)
+                return (job, false)
             }
-            if !compute.isEmpty {
+            if let job = compute.popFirst() {
                 computeRun += 1
-                return (compute.removeFirst(), false)
+                return (job, false)
             }
-            if !heavy.isEmpty, runningHeavy < heavyConcurrency || stopped {
+            if runningHeavy < heavyConcurrency || stopped, let job = heavy.popFirst() {
                 runningHeavy += 1
-                return (heavy.removeFirst(), true)
+                return (job, true)
             }
             return nil
         }
@@ -74,8 +74,9 @@ final class WorkerPool: Sendable {
     /// - Parameters:
     ///   - size: threads.
     ///   - heavyConcurrency: heavy jobs running at once (default `size - 1`, at least 1).
-    ///   - computeQueueLimit, heavyQueueLimit: jobs that may wait in each lane.
-    init(size: Int, heavyConcurrency: Int? = nil, computeQueueLimit: Int = 256, heavyQueueLimit: Int = 16, name: String) {
+    ///   - computeQueueLimit, heavyQueueLimit: jobs that may wait in each lane (no defaults here:
+    ///     `HTTPServerConfiguration` holds them).
+    init(size: Int, heavyConcurrency: Int? = nil, computeQueueLimit: Int, heavyQueueLimit: Int, name: String) {
         self.size = max(1, size)
         self.heavyConcurrency = max(1, min(self.size, heavyConcurrency ?? (self.size - 1)))
         self.computeQueueLimit = max(0, computeQueueLimit)
@@ -89,24 +90,21 @@ final class WorkerPool: Sendable {
 
     /// Queues `job` in `lane`; false when that lane's wait list is full or the pool stopped.
     func trySubmit(_ lane: Lane, _ job: @escaping Job) -> Bool {
-        let wake: Int?? = state.withLock { s -> Int?? in
-            guard !s.stopped else { return .none }
-            let running = lane == .heavy ? s.runningHeavy : 0
+        let (admitted, wake) = state.withLock { s -> (Bool, Int?) in
+            guard !s.stopped else { return (false, nil) }
             switch lane {
             case .compute:
-                let waiting = s.compute.count
-                guard waiting < computeQueueLimit + idleCapacity(s) else { return .none }
+                guard s.compute.count < computeQueueLimit + idleCapacity(s) else { return (false, nil) }
                 s.compute.append(counted(job))
             case .heavy:
-                guard s.heavy.count < heavyQueueLimit + max(0, heavyConcurrency - running) else { return .none }
+                guard s.heavy.count < heavyQueueLimit + max(0, heavyConcurrency - s.runningHeavy) else { return (false, nil) }
                 s.heavy.append(counted(job))
             }
             s.admitted += 1
-            return .some(takeIdle(&s))
+            return (true, takeIdle(&s))
         }
-        guard let w = wake else { return false }
-        if let w { wakeups[w].signal() }
-        return true
+        if let wake { wakeups[wake].signal() }
+        return admitted
     }
 
     /// Queues the next piece of an admitted response; never refused while the pool runs.
