@@ -5,7 +5,7 @@ import PackageDescription
 //   solarsystem -> SolarSystemAPI -> HTTP, Storage, Rendering, Missions, Satellites, Scene, Sky, Ephemeris
 //   solarsystem -> MissionKernels (the kernel generator) -> Missions
 //   (the executable, the composition root, also imports the lower modules it assembles)
-//   Scene, Sky, Satellites -> Ephemeris; HTTP, Rendering -> Zlib -> CZlib; Storage -> CSQLite
+//   Scene, Satellites -> Ephemeris; Sky -> Satellites (passes), Ephemeris; HTTP, Rendering -> Zlib -> CZlib; Storage -> CSQLite
 let package = Package(
     name: "SolarSystem",
     // Linux only (no platform is claimed): Socket+Glibc.swift opens sockets with Linux's
@@ -35,7 +35,7 @@ let package = Package(
         .target(name: "Ephemeris"),
         .target(name: "Scene", dependencies: ["Ephemeris"]),
         // The observer's sky: apparent places, altitude and azimuth, rising and setting, phases.
-        .target(name: "Sky", dependencies: ["Ephemeris"]),
+        .target(name: "Sky", dependencies: ["Satellites", "Ephemeris"]),
         .target(name: "Missions", dependencies: ["Scene", "Ephemeris"]),
         // SGP4/SDP4, element sets (TLE, OMM), TEME and ground tracks: pure, above Ephemeris.
         .target(name: "Satellites", dependencies: ["Ephemeris"]),
@@ -69,7 +69,7 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "SceneTests", dependencies: ["Scene", "Ephemeris"]),
-        .testTarget(name: "SkyTests", dependencies: ["Sky", "Ephemeris"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "SkyTests", dependencies: ["Sky", "Satellites", "Ephemeris"], resources: [.copy("Fixtures")]),
         .testTarget(name: "SatellitesTests", dependencies: ["Satellites", "Ephemeris"], resources: [.copy("Fixtures")]),
         .testTarget(name: "MissionsTests", dependencies: ["Missions", "Scene", "Ephemeris"]),
         .testTarget(name: "MissionKernelsTests", dependencies: ["MissionKernels", "Missions", "Ephemeris"], exclude: ["Fixtures"]),

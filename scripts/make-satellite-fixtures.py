@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
-"""Writes Tests/SatellitesTests/Fixtures/teme-reference.json: SGP4 states of a few element sets
+"""Writes Tests/SatellitesTests/Fixtures/teme-reference.json (SGP4 states of a few element sets
 in TEME (python-sgp4, the reference C++ code) and in GCRS (Skyfield's TEME -> GCRS), and the
-sub-satellite point on WGS-84, for the Satellites tests. Test-time only:
+sub-satellite point on WGS-84, for the Satellites tests) and Tests/SkyTests/Fixtures/satellite-passes.json
+(Skyfield's ISS passes and topocentric altitude and azimuth over three places, for the pass search).
+Test-time only:
 
     pip install sgp4 skyfield
     python3 scripts/make-satellite-fixtures.py
@@ -50,4 +52,44 @@ for name, l1, l2 in SETS:
 path = os.path.join(os.path.dirname(__file__), "..", "Tests", "SatellitesTests", "Fixtures", "teme-reference.json")
 with open(path, "w") as f:
     json.dump(out, f, indent=1)
+print("wrote", os.path.normpath(path))
+
+# Passes of the bundled ISS set over a few places (Tests/SkyTests/Fixtures/satellite-passes.json):
+# Skyfield's EarthSatellite.find_events (geometric altitude, no refraction), and the ISS's
+# geometric topocentric altitude and azimuth at each event and between them.
+ISS = SETS[0]
+PLACES = [("London", 51.5074, -0.1278, 11.0), ("Houston", 29.7604, -95.3698, 15.0), ("Sydney", -33.8688, 151.2093, 40.0)]
+PASS_START, PASS_STOP, MIN_ALTITUDE = (2026, 9, 24), (2026, 9, 27), 10.0
+sat = EarthSatellite(ISS[1], ISS[2], ISS[0], ts)
+passes = {"generator": "scripts/make-satellite-fixtures.py",
+          "versions": {"sgp4": sgp4.__version__, "skyfield": skyfield.__version__},
+          "note": "EarthSatellite.find_events(topos, t0, t1, altitude_degrees) with wgs84.latlon; "
+                  "kinds 0 rise, 1 culmination, 2 set; altaz() of (satellite - topos), no refraction; "
+                  "UT1 from Skyfield's builtin table.",
+          "line1": ISS[1], "line2": ISS[2], "start": "%04d-%02d-%02dT00:00:00Z" % PASS_START,
+          "stop": "%04d-%02d-%02dT00:00:00Z" % PASS_STOP, "minAltitudeDeg": MIN_ALTITUDE, "places": []}
+t0, t1 = ts.utc(*PASS_START), ts.utc(*PASS_STOP)
+for name, lat, lon, height in PLACES:
+    topos = wgs84.latlon(lat, lon, elevation_m=height)
+    times, kinds = sat.find_events(topos, t0, t1, altitude_degrees=MIN_ALTITUDE)
+    events, samples = [], []
+    for t, k in zip(times, kinds):
+        alt, az, dist = (sat - topos).at(t).altaz()
+        events.append({"kind": int(k), "utcISO": t.utc_iso(places=3), "altitudeDeg": alt.degrees, "azimuthDeg": az.degrees})
+    # Alt/az every minute from each rise to its set.
+    for t, k in zip(times, kinds):
+        if k != 0:
+            continue
+        for m in range(0, 12):
+            ts_ = ts.tt_jd(t.tt + m / 1440.0)
+            alt, az, dist = (sat - topos).at(ts_).altaz()
+            if alt.degrees < 0:
+                break
+            samples.append({"utcISO": ts_.utc_iso(places=6), "altitudeDeg": alt.degrees, "azimuthDeg": az.degrees, "distanceKm": dist.km})
+    passes["places"].append({"name": name, "latitudeDeg": lat, "longitudeDeg": lon, "elevationM": height,
+                             "events": events, "altaz": samples})
+
+path = os.path.join(os.path.dirname(__file__), "..", "Tests", "SkyTests", "Fixtures", "satellite-passes.json")
+with open(path, "w") as f:
+    json.dump(passes, f, indent=1)
 print("wrote", os.path.normpath(path))

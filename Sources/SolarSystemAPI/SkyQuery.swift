@@ -46,31 +46,26 @@ struct SkyQuery: Sendable, Hashable {
         return on ? Atmosphere(temperatureC: t, pressureHPa: p) : nil
     }
 
-    /// `bodies`: observable ids (all but the Earth and the ISS), default `defaults`.
-    static func bodies(_ q: QueryParameters, defaults: [BodyID]) throws(ProblemDetails) -> [BodyID] {
-        guard let raw = try q.string("bodies") else { return defaults }
-        let list = try QueryParsing.bodies(raw)
-        for id in list where !SkyEngine.observable.contains(id) {
-            throw .invalidParameter("bodies", value: raw, accepted: "body ids seen from the Earth: \(SkyEngine.observable.map(\.rawValue).joined(separator: ", "))",
-                                    reason: id == .earth ? "the observer stands on the Earth" : "the ISS's catalogue orbit is too coarse for a place on the Earth")
-        }
-        return list
-    }
+    /// `minAltitude` of a pass, degrees.
+    static let passMinAltitudeRange = 0.0...89.0
 
-    static let kindsAccepted = "a comma-separated list of rise, set, transit, twilight, civil-dawn, civil-dusk, nautical-dawn, nautical-dusk, astronomical-dawn, astronomical-dusk, polar-day, polar-night, always-up, always-down"
+    static let kindsAccepted = "a comma-separated list of pass, rise, set, transit, twilight, civil-dawn, civil-dusk, nautical-dawn, nautical-dusk, astronomical-dawn, astronomical-dusk, polar-day, polar-night, always-up, always-down"
 
-    /// `kinds` (default all); `twilight` names the six dawns and dusks, and `rise`/`set` bring
-    /// the polar days and nights (a turn without either is reported, not left out).
-    static func kinds(_ q: QueryParameters) throws(ProblemDetails) -> Set<SkyEventKind> {
-        guard let raw = try q.string("kinds") else { return Set(SkyEventKind.allCases) }
+    /// `kinds` (default all, passes included); `twilight` names the six dawns and dusks, and
+    /// `rise`/`set` bring the polar days and nights (a turn without either is reported, not left
+    /// out); `pass` is the satellites' (their only kind).
+    static func kinds(_ q: QueryParameters) throws(ProblemDetails) -> (kinds: Set<SkyEventKind>, passes: Bool) {
+        guard let raw = try q.string("kinds") else { return (Set(SkyEventKind.allCases), true) }
         var out = Set<SkyEventKind>()
+        var passes = false
         for part in raw.split(separator: ",", omittingEmptySubsequences: false) {
             if part == "twilight" { out.formUnion(SkyEventKind.twilight); continue }
+            if part == "pass" { passes = true; continue }
             guard let k = SkyEventKind(rawValue: String(part)) else { throw .invalidParameter("kinds", value: raw, accepted: kindsAccepted) }
             out.insert(k)
             if k == .rise || k == .set { out.formUnion([.polarDay, .polarNight, .alwaysUp, .alwaysDown]) }
         }
-        return out
+        return (out, passes)
     }
 
     /// `start` (default now) and `stop` (default `start` + `defaultDays`); a `stop` before

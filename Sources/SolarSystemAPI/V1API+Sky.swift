@@ -22,7 +22,11 @@ extension V1API {
         try q.rejectUnknown(SkyQuery.observerParameters.union(SkyQuery.atmosphereParameters).union(["date", "bodies", "start", "stop", "step", "format"]))
         let observer = try SkyQuery.observer(q)
         let atmosphere = try SkyQuery.atmosphere(q)
-        let bodies = try SkyQuery.bodies(q, defaults: SkyEngine.defaultBodies)
+        let current = services.satellites.current
+        let scene = try SkyScene(try SkyTarget.list(q, defaults: SkyEngine.defaultBodies, directory: services.bodyDirectory),
+                                 engine: services.engine, catalogue: current.catalogue)
+        let bodies = scene.bodies, targets = scene.targets.count
+        let usesElementSets = !scene.satellites.isEmpty
         let csv = try wantsCSV(req)
         let sky = services.sky
         let contentType = csv ? "text/csv; charset=utf-8" : HTTPResponse.jsonContentType
@@ -30,10 +34,11 @@ extension V1API {
         let isSeries = q.contains("start") || q.contains("stop") || q.contains("step")
         if !isSeries {
             let (t, freshness) = try q.instant("date", clock: services.clock)
-            let key = SkyKey(route: "sky", instants: [t], observer: observer, atmosphere: atmosphere, bodies: bodies, detail: "", csv: csv)
-            return encodedPlan(.sky(key), freshness: freshness, contentType: contentType, finish: vary) {
+            let key = services.keyed(.sky(SkyKey(route: "sky", instants: [t], observer: observer, atmosphere: atmosphere, bodies: bodies,
+                                                 detail: scene.satelliteDetail, csv: csv)), usesElementSets: usesElementSets)
+            return encodedPlan(key.key, freshness: freshness.dependingOnElementSets(usesElementSets), contentType: contentType, finish: vary) {
                 let time = sky.time(t)
-                let view = sky.view(bodies, from: observer, at: time, atmosphere: atmosphere)
+                let view = try scene.view(sky, from: observer, at: time, atmosphere: atmosphere)
                 if csv { return SkyEncoding.csvHeader + SkyEncoding.csvRows(time, view) }
                 var w = JSONWriter(capacity: 4096)
                 w.object { w in
@@ -48,20 +53,29 @@ extension V1API {
         // only validated.
         _ = try q.instant("date", clock: services.clock)
         let series = try SeriesTimes.parse(start: try q.string("start"), stop: try q.string("stop"), step: try q.string("step"), times: nil, clock: services.clock)
-        let rows = series.count * bodies.count
+        let rows = series.count * targets
         guard !series.truncated, rows <= Self.maxSkyRows else {
             throw ProblemDetails.invalidParameter("step", value: try q.string("step") ?? "1d", accepted: "a step giving at most \(Self.maxSkyRows) rows (instants × bodies) between start and stop",
                                                   reason: series.truncated ? "over \(V1API.maxSeriesSamples) instants" : "\(rows) rows")
         }
-        let encode: @Sendable (Range<Int>) -> [UInt8] = { range in
+        // A satellite SGP4 cannot place at either end is a 422 before anything is sent (decay and
+        // runaway elements set in and stay); should it fail in between, a streamed table leaves it
+        // out of those rows.
+        if usesElementSets {
+            for t in series.count > 0 ? [series.instant(0), series.instant(series.count - 1)] : [] {
+                _ = try scene.view(sky, from: observer, at: sky.time(t), atmosphere: atmosphere)
+            }
+        }
+        let streamed = rows > Self.streamingThreshold
+        let encode: @Sendable (Range<Int>) throws -> [UInt8] = { range in
             var out: [UInt8] = []
-            out.reserveCapacity(range.count * bodies.count * 420)
+            out.reserveCapacity(range.count * targets * 420)
             for k in range {
                 let time = sky.time(series.instant(k))
-                let view = sky.view(bodies, from: observer, at: time, atmosphere: atmosphere)
+                let view = try scene.view(sky, from: observer, at: time, atmosphere: atmosphere, skippingFailures: streamed)
                 if csv { out += SkyEncoding.csvRows(time, view); continue }
                 if k > 0 { out.append(UInt8(ascii: ",")) }
-                var one = JSONWriter(capacity: bodies.count * 420)
+                var one = JSONWriter(capacity: targets * 420)
                 one.object { w in
                     SkyEncoding.writeTime(time, into: &w)
                     w.key("bodies"); w.array { w in for p in view { SkyEncoding.write(p, into: &w) } }
@@ -81,63 +95,86 @@ extension V1API {
         let head = csv ? SkyEncoding.csvHeader : jsonHead
         let tail = csv ? [] : SeriesEncoding.jsonTail
         let key = SkyKey(route: "sky-series", instants: [series.instant(0)], observer: observer, atmosphere: atmosphere, bodies: bodies,
-                         detail: "", csv: csv)
+                         detail: scene.satelliteDetail, csv: csv)
         if rows <= Self.streamingThreshold {
-            return encodedPlan(.skySeries(key, series), freshness: series.freshness, contentType: contentType, finish: vary) {
-                head + encode(0..<series.count) + tail
+            let cacheKey = services.keyed(.skySeries(key, series), usesElementSets: usesElementSets)
+            return encodedPlan(cacheKey.key, freshness: series.freshness.dependingOnElementSets(usesElementSets), contentType: contentType, finish: vary) {
+                head + (try encode(0..<series.count)) + tail
             }
         }
-        return Self.streamedPlan(head: head, tail: tail, count: series.count, chunk: max(1, Self.samplesPerChunk / bodies.count),
-                                 contentType: contentType, freshness: series.freshness, link: nil, finish: vary, encode: encode)
+        return Self.streamedPlan(head: head, tail: tail, count: series.count, chunk: max(1, Self.samplesPerChunk / targets),
+                                 contentType: contentType, freshness: series.freshness.dependingOnElementSets(usesElementSets), link: nil, finish: vary,
+                                 encode: { range in (try? encode(range)) ?? [] })
     }
 
-    /// `GET /v1/sky/events`: rising, setting, transits and twilight over `start`…`stop` (≤ 10 years).
+    /// `GET /v1/sky/events`: rising, setting, transits and twilight over `start`…`stop` (≤ 10
+    /// years), and satellites' passes (≤ 31 days of satellites).
     func skyEventsPlan(_ req: HTTPRequest) throws -> Router.Plan {
         let q = req.query
-        try q.rejectUnknown(SkyQuery.observerParameters.union(["start", "stop", "bodies", "kinds", "format"]))
+        try q.rejectUnknown(SkyQuery.observerParameters.union(["start", "stop", "bodies", "kinds", "minAltitude", "format"]))
         let observer = try SkyQuery.observer(q)
-        let bodies = try SkyQuery.bodies(q, defaults: [.sun, .moon])
-        let kinds = try SkyQuery.kinds(q)
+        let current = services.satellites.current
+        let scene = try SkyScene(try SkyTarget.list(q, defaults: [.sun, .moon], directory: services.bodyDirectory),
+                                 engine: services.engine, catalogue: current.catalogue)
+        let bodies = scene.bodies, satellites = scene.satellites
+        let (kinds, wantsPasses) = try SkyQuery.kinds(q)
+        let minAltitude = try q.double("minAltitude", in: SkyQuery.passMinAltitudeRange, default: SkyEngine.defaultPassMinAltitudeDeg)
+        if !satellites.isEmpty, !wantsPasses {
+            throw ProblemDetails.invalidParameter("kinds", value: try q.string("kinds") ?? "", accepted: "pass (with other kinds for the other bodies) when bodies names a satellite",
+                                                  reason: "a satellite's only events are its passes")
+        }
         let (start, stop, freshness, _) = try SkyQuery.span(q, clock: services.clock, defaultDays: 1, maxDays: SkyEngine.maxEventSpanDays)
         // Ten years of the Sun and the Moon are ~50,000 events (7 MB of JSON); every body for ten
         // years would be five times that, held in memory at once: bound days × bodies too.
-        let bodyDays = stop.seconds(since: start) / 86_400 * Double(bodies.count)
+        let days = stop.seconds(since: start) / 86_400
+        let bodyDays = days * Double(bodies.count)
         guard bodyDays <= Self.maxEventBodyDays else {
             throw ProblemDetails.invalidParameter("stop", value: try q.string("stop") ?? "", accepted: "a span whose days × bodies is at most \(Int(Self.maxEventBodyDays)) (10 years of two bodies)",
                                                   reason: "\(Int(bodyDays)) body-days")
         }
+        // A week of ISS passes is ~10,000 SGP4 samples; an element set is worn out within a month.
+        let satelliteDays = days * Double(satellites.count)
+        guard satelliteDays <= SkyEngine.maxPassSpanDays else {
+            throw ProblemDetails.invalidParameter("stop", value: try q.string("stop") ?? "", accepted: "a span whose days × satellites is at most \(Int(SkyEngine.maxPassSpanDays)) (a month of one satellite's passes)",
+                                                  reason: "\(Int(satelliteDays.rounded(.up))) satellite-days")
+        }
         let csv = try wantsCSV(req)
         let sky = services.sky
-        let key = SkyKey(route: "events", instants: [start, stop], observer: observer, atmosphere: nil, bodies: bodies,
-                         detail: kinds.map(\.rawValue).sorted().joined(separator: ","), csv: csv)
+        let detail = kinds.map(\.rawValue).sorted().joined(separator: ",") + (satellites.isEmpty ? "" : ";\(scene.satelliteDetail);\(minAltitude)")
+        let key = services.keyed(.sky(SkyKey(route: "events", instants: [start, stop], observer: observer, atmosphere: nil, bodies: bodies,
+                                             detail: detail, csv: csv)), usesElementSets: !satellites.isEmpty)
         let heavy = stop.seconds(since: start) * Double(bodies.count) > 2 * 366 * 86_400
-        return encodedPlan(.sky(key), freshness: freshness, contentType: csv ? "text/csv; charset=utf-8" : HTTPResponse.jsonContentType,
+        return encodedPlan(key.key, freshness: freshness.dependingOnElementSets(key.usesElementSets),
+                           contentType: csv ? "text/csv; charset=utf-8" : HTTPResponse.jsonContentType,
                            cost: heavy ? .heavy : nil, finish: { $0.varying(on: "Accept") }) {
-            let events = sky.events(bodies, kinds: kinds, from: observer, start: start, stop: stop)
+            var items = sky.events(bodies, kinds: kinds, from: observer, start: start, stop: stop).map { SkyEventItem.event($0) }
+            for (s, name) in satellites {
+                do throws(SatellitePropagationFailure) {
+                    items += try sky.passes(s.propagator, from: observer, start: start, stop: stop, minAltitudeDeg: minAltitude)
+                        .map { SkyEventItem.pass(name, $0) }
+                } catch {
+                    throw EphemerisService.unpropagatable(s, name: name, at: error.instant, error.error)
+                }
+            }
+            if !satellites.isEmpty { items.sort { $0.instant < $1.instant } }
             if csv {
                 var out = "date,body,kind,azimuth_deg,altitude_deg\n"
-                out.reserveCapacity(events.count * 64)
-                for e in events {
-                    out += "\(e.instant.iso8601),\(e.body.rawValue),\(e.kind.rawValue),\(SkyEncoding.round6(e.azimuthDeg)),\(SkyEncoding.round6(e.altitudeDeg))\n"
-                }
+                out.reserveCapacity(items.count * 64)
+                for item in items { item.csv(into: &out) }
                 return Array(out.utf8)
             }
             // ΔT at the start and the end: the Earth's rotation the events were found with.
             let first = sky.time(start), last = sky.time(stop)
-            return SkyEncoding.spanList(start: start, stop: stop, truncated: nil, key: "events", items: events, bytesPerItem: 140, head: { w in
+            return SkyEncoding.spanList(start: start, stop: stop, truncated: nil, key: "events", items: items, bytesPerItem: 140, head: { w in
                 SkyEncoding.writeSetting(observer, nil, model: nil, into: &w)
             }, extra: { w in
-                w.key("definitions"); w.string(SkyEncoding.eventDefinitions)
+                w.key("definitions"); w.string(SkyEncoding.eventDefinitions + (satellites.isEmpty ? "" : SkyEncoding.passDefinitions))
+                if !satellites.isEmpty { w.key("minAltitudeDeg"); w.number(minAltitude) }
                 w.key("deltaTSeconds"); w.numbers([SkyEncoding.round6(first.deltaTSeconds), SkyEncoding.round6(last.deltaTSeconds)])
                 w.key("ut1MinusUtcSeconds"); w.numbers([SkyEncoding.round6(first.ut1MinusUTCSeconds), SkyEncoding.round6(last.ut1MinusUTCSeconds)])
                 w.key("deltaTSource"); w.string(first.deltaTSource == last.deltaTSource ? first.deltaTSource : first.deltaTSource + "; then " + last.deltaTSource)
-            }) { e, w in
-                w.key("body"); w.string(e.body.rawValue)
-                w.key("kind"); w.string(e.kind.rawValue)
-                w.key("date"); w.string(e.instant.iso8601)
-                w.key("jdTT"); w.number(e.instant.jdTT)
-                w.key("azimuthDeg"); w.number(SkyEncoding.round6(e.azimuthDeg))
-                w.key("altitudeDeg"); w.number(SkyEncoding.round6(e.altitudeDeg))
+            }) { item, w in
+                item.write(into: &w, satellites: satellites)
             }
         }
     }
@@ -294,7 +331,7 @@ enum SkyEncoding {
         w.key("earthModel"); w.string(earthModel)
     }
 
-    static func write(_ p: SkyPosition, into w: inout JSONWriter) {
+    static func write(_ p: SkyPosition, into w: inout JSONWriter, extra: (inout JSONWriter) -> Void = { _ in }) {
         w.object { w in
             w.key("id"); w.string(p.body)
             w.key("raDeg"); w.number(p.raDeg)
@@ -311,6 +348,7 @@ enum SkyEncoding {
             optional("elongationDeg", p.elongationDeg.map(round6), into: &w)
             optional("magnitude", p.magnitude.map { ($0 * 100).rounded() / 100 }, into: &w)
             optional("angularDiameterArcsec", p.angularDiameterArcsec.map(round3), into: &w)
+            extra(&w)
         }
     }
 
@@ -319,17 +357,18 @@ enum SkyEncoding {
         if let v { w.number(v) } else { w.null() }
     }
 
-    static let csvHeader = Array("date,jd_tt,delta_t_s,body,ra_deg,dec_deg,ra_j2000_deg,dec_j2000_deg,azimuth_deg,altitude_deg,hour_angle_deg,distance_km,light_time_s,illuminated_fraction,phase_angle_deg,elongation_deg,magnitude,angular_diameter_arcsec\n".utf8)
+    static let csvHeader = Array("date,jd_tt,delta_t_s,body,ra_deg,dec_deg,ra_j2000_deg,dec_j2000_deg,azimuth_deg,altitude_deg,hour_angle_deg,distance_km,light_time_s,illuminated_fraction,phase_angle_deg,elongation_deg,magnitude,angular_diameter_arcsec,illumination\n".utf8)
 
-    static func csvRows(_ time: SkyTime, _ view: [SkyPosition]) -> [UInt8] {
+    /// `illumination`: the satellites' light (`sunlit`, `penumbra`, `umbra`), empty for other bodies.
+    static func csvRows(_ time: SkyTime, _ view: [SkyPosition], illumination: [String]) -> [UInt8] {
         var out = ""
         out.reserveCapacity(view.count * 260)
         let date = time.instant.iso8601, jd = "\(time.instant.jdTT)", dt = "\(round6(time.deltaTSeconds))"
         func opt(_ v: Double?) -> String { v.map { "\($0)" } ?? "" }
-        for p in view {
+        for (i, p) in view.enumerated() {
             out += "\(date),\(jd),\(dt),\(p.body),\(p.raDeg),\(p.decDeg),\(p.raJ2000Deg),\(p.decJ2000Deg),\(p.azimuthDeg),\(p.altitudeDeg),\(p.hourAngleDeg),"
             out += "\(round3(p.distanceKm)),\(round6(p.lightTimeS)),\(opt(p.illuminatedFraction.map(round6))),\(opt(p.phaseAngleDeg.map(round6))),"
-            out += "\(opt(p.elongationDeg.map(round6))),\(opt(p.magnitude.map { ($0 * 100).rounded() / 100 })),\(opt(p.angularDiameterArcsec.map(round3)))\n"
+            out += "\(opt(p.elongationDeg.map(round6))),\(opt(p.magnitude.map { ($0 * 100).rounded() / 100 })),\(opt(p.angularDiameterArcsec.map(round3))),\(illumination[i])\n"
         }
         return Array(out.utf8)
     }

@@ -4,17 +4,19 @@ import Dispatch
 import Glibc
 #endif
 import Ephemeris
+import Satellites
 import Sky
 
 /// `solarsystem bench sky`: the engine time of one `/v1/sky` answer for the ten default bodies
 /// (budget ≤ 50 µs) and of a year of the Sun's and the Moon's rising, setting, transits and
-/// twilight for one place (budget ≤ 20 ms); medians over distinct instants so nothing is reused.
+/// twilight for one place (budget ≤ 20 ms), and of a week of ISS passes over one place from the
+/// bundled element set (goal well under 100 ms); medians over distinct instants so nothing is reused.
 /// Wall time, and the thread's CPU time next to it: on a shared machine the CPU time is the
 /// engine's cost, the wall time also what other processes took.
 struct SkyBenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sky",
-        abstract: "Median engine time of one 10-body /v1/sky answer and of a year of Sun and Moon events."
+        abstract: "Median engine time of one 10-body /v1/sky answer, of a year of Sun and Moon events and of a week of ISS passes."
     )
 
     @Option(help: "Batches of views to time; the median batch is reported.")
@@ -68,6 +70,24 @@ struct SkyBenchCommand: ParsableCommand {
         yearMs.sort(); yearCPUMs.sort()
         print(String(format: "sky: a year of Sun and Moon rise/set/transit/twilight at Paris (%d events): median %.2f ms wall (min %.2f), %.2f ms CPU",
                      count, yearMs[yearMs.count / 2], yearMs[0], yearCPUMs[yearCPUMs.count / 2]))
+
+        guard let iss = SatelliteCatalogue(files: try resources.loadBundledElementSets(), reservedNames: [])
+            .satellite(norad: SatelliteCatalogue.issNoradID)?.propagator else { throw ValidationError("the bundled element sets hold no ISS") }
+        let epoch = try TimeScale.utc(julianDay: iss.elements.epochJDUTC)
+        var weekMs: [Double] = [], weekCPUMs: [Double] = []
+        var passes = 0, visible = 0
+        for k in 0..<years {
+            let a = epoch.adding(seconds: Double(k) * 3_600.7 - 3 * 86_400)
+            let t0 = DispatchTime.now().uptimeNanoseconds, c0 = Self.threadCPUNanoseconds()
+            let found = try sky.passes(iss, from: paris, start: a, stop: a.adding(seconds: 7 * 86_400))
+            weekMs.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
+            weekCPUMs.append((Self.threadCPUNanoseconds() - c0) / 1e6)
+            passes = found.count
+            visible = found.filter(\.visible).count
+        }
+        weekMs.sort(); weekCPUMs.sort()
+        print(String(format: "sky: a week of ISS passes above 10° at Paris (%d passes, %d visible): median %.2f ms wall (min %.2f), %.2f ms CPU",
+                     passes, visible, weekMs[weekMs.count / 2], weekMs[0], weekCPUMs[weekCPUMs.count / 2]))
     }
 
     /// The calling thread's CPU time, nanoseconds.

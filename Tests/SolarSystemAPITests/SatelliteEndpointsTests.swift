@@ -3,6 +3,7 @@ import Foundation
 import HTTPTestSupport
 import Logging
 import Satellites
+import Sky
 @testable import SolarSystemAPI
 import Testing
 
@@ -25,7 +26,9 @@ enum SatelliteServer {
             return try APIServices(
                 catalogue: try Catalogue(json: RepositoryFiles.bytes("Resources/bodies.json")), kernel: APIServer.kernel,
                 stars: try StarCatalogue(csv: RepositoryFiles.bytes("Resources/stars.csv")), missions: APIServer.missions,
-                bodies: APIServer.bodies, openAPIDocument: [], satellites: feed, clock: { APIServer.pinnedNow })
+                bodies: APIServer.bodies, deltaT: try DeltaTTable(csv: RepositoryFiles.bytes("Resources/iers-delta-t.csv")),
+                openAPIDocument: [], satellites: feed,
+                clock: { APIServer.pinnedNow })
         } catch {
             fatalError("services: \(error)")
         }
