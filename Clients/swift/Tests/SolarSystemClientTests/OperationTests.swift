@@ -212,7 +212,7 @@ struct OperationTests {
         #expect(try await text(csv).hasPrefix("name,ra_hours,dec_deg"))
     }
 
-    @Test("an unknown id is a typed 404 problem; a new body id decodes as a string")
+    @Test("an unknown id is a typed 404 problem; a mission id added later decodes as a string")
     func unknownIds() async throws {
         let answer = try await client.getBody(path: .init(id: "vulcan"))
         guard case .notFound(let notFound) = answer else { Issue.record("\(answer)"); return }
