@@ -18,7 +18,7 @@
 #
 # Needs nginx (Debian's; installed with apt-get when missing and run as root), curl, python3.
 # Loopback only: ports BASE_PORT (nginx) and BASE_PORT+1…+3 (replicas), default 18180.
-# Runs about a minute; not part of .ci/run.
+# Runs about a minute; .ci/run runs it (process mode) with the release binary it built.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -347,14 +347,19 @@ while not reader.done and not any(e["event"] == "end" for e in got[cut_at:]):
     got += reader.read()
 s.close()
 
-ids = [int(e["id"]) for e in got if e["id"] is not None]
+def event_key(i):
+    # Stream ids as the spec says: MET milliseconds, then `.n` when several events share one
+    # millisecond (`n = 0` written as the bare count): compare as (ms, n).
+    ms, _, n = i.partition(".")
+    return (int(ms), int(n or 0))
+ids = [event_key(e["id"]) for e in got if e["id"] is not None]
 keys = [(e["event"], e["id"], tuple(e["data"])) for e in got]
 problems = []
 if any(b < a for a, b in zip(ids, ids[1:])): problems.append("ids go backwards")
 if len(set(keys)) != len(keys): problems.append("an event arrived twice")
 if mission_events(got) != mission_events(reference): problems.append(f"mission events {mission_events(got)} != uncut {mission_events(reference)}")
 if got[-1]["event"] != "end": problems.append("no end event")
-if int(got[cut_at]["id"]) <= int(last_id) and got[cut_at]["event"] == "telemetry": problems.append("the resumed stream repeats the last telemetry")
+if event_key(got[cut_at]["id"]) <= event_key(last_id) and got[cut_at]["event"] == "telemetry": problems.append("the resumed stream repeats the last telemetry")
 print(f"[replicas] event stream: cut after {cut_at} events (id {last_id}) on {first_replica}, resumed on {h2.get('x-upstream')}: "
       f"{len(got)} events, {len(mission_events(got))} mission events as in the uncut replay, ids in order, none twice")
 if problems:

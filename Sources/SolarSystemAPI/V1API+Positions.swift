@@ -25,9 +25,12 @@ extension V1API {
             date: date, bodies: try q.string("bodies"), frame: try q.string("frame"),
             center: try q.string("center"), units: try q.string("units"), now: services.clock, directory: services.bodyDirectory
         )
+        // JSON only, but by the same rules: a client that accepts only CSV is told so (406).
+        _ = try req.negotiate([HTTPResponse.jsonContentType])
         let engine = services.engine
         let key = services.keyed(.positions(query.instant, query.bodies, query.selection), usesElementSets: query.bodies.contains { $0.isSatellite })
-        return encodedPlan(key.key, freshness: Freshness(dateParameter: date).dependingOnElementSets(key.usesElementSets)) {
+        return encodedPlan(key.key, freshness: Freshness(dateParameter: date).dependingOnElementSets(key.usesElementSets),
+                           finish: { $0.varying(on: "Accept") }) {
             try engine.positions(query).json()
         }
     }
@@ -93,7 +96,7 @@ extension V1API {
         }
         let head = csv ? SeriesEncoding.csvHeader : SeriesEncoding.jsonHead(header)
         let tail = csv ? [] : SeriesEncoding.jsonTail
-        let contentType = csv ? "text/csv; charset=utf-8" : HTTPResponse.jsonContentType
+        let contentType = csv ? Self.csvContentType : HTTPResponse.jsonContentType
 
         // JSON or CSV by `format` or `Accept`: caches must key on Accept too.
         let vary: @Sendable (HTTPResponse) -> HTTPResponse = { $0.varying(on: "Accept") }
@@ -139,11 +142,14 @@ extension V1API {
         return "<\(req.path)?\(query)>; rel=\"\(rel)\""
     }
 
-    /// `format=csv`, or `Accept: text/csv` when `format` is absent.
+    /// The media type CSV answers are sent as.
+    static let csvContentType = "text/csv; charset=utf-8"
+
+    /// JSON or CSV: `format=` when given, else the `Accept` fields by RFC 9110 §12.5.1 (JSON
+    /// among equals); a 406 problem when neither is acceptable.
     func wantsCSV(_ req: HTTPRequest) throws(ProblemDetails) -> Bool {
         if let f = try req.query.oneOf("format", ["json", "csv"]) { return f == "csv" }
-        let accept = req.headers.values(for: "accept").joined(separator: ",")
-        return accept.contains("text/csv")
+        return try req.negotiate([HTTPResponse.jsonContentType, Self.csvContentType]) == Self.csvContentType
     }
 }
 

@@ -39,7 +39,7 @@ extension V1API {
         // The whole catalogue is ~1.5 MB to encode and compress (once): the heavy lane.
         return encodedPlan(
             .stars(maxMagnitude: maxMagnitude, named: namedOnly, csv: csv), freshness: .catalogue,
-            contentType: csv ? "text/csv; charset=utf-8" : HTTPResponse.jsonContentType,
+            contentType: csv ? Self.csvContentType : HTTPResponse.jsonContentType,
             cost: maxMagnitude > 4.5 ? .heavy : .compute, finish: { $0.varying(on: "Accept") }
         ) { [self] in
             starsBody(maxMagnitude: maxMagnitude, namedOnly: namedOnly, csv: csv)

@@ -33,7 +33,7 @@ enum Setting {
         }
         guard let text = env(name) else { return value }
         guard let v = Int(text), range.contains(v) else {
-            throw ValidationError("\(name)=\(text) (environment): must be an integer \(range.lowerBound)…\(range.upperBound)")
+            throw invalid(name, text, "must be an integer \(range.lowerBound)…\(range.upperBound)")
         }
         return v
     }
@@ -45,7 +45,7 @@ enum Setting {
         }
         guard let text = env(name) else { return value }
         guard let v = Double(text), v.isFinite, range.contains(v) else {
-            throw ValidationError("\(name)=\(text) (environment): must be a number \(range.lowerBound)…\(range.upperBound)")
+            throw invalid(name, text, "must be a number \(range.lowerBound)…\(range.upperBound)")
         }
         return v
     }
@@ -53,9 +53,21 @@ enum Setting {
     static func oneOf(flag: String?, env name: String, flagName: String, default value: String, allowed: [String]) throws -> String {
         let (text, fromFlag) = flag.map { ($0, true) } ?? (env(name).map { ($0, false) } ?? (value, true))
         guard allowed.contains(text) else {
-            let origin = fromFlag ? "\(flagName) \(text)" : "\(name)=\(text) (environment)"
-            throw ValidationError("\(origin): must be one of \(allowed.joined(separator: ", "))")
+            let rule = "must be one of \(allowed.joined(separator: ", "))"
+            if !fromFlag { throw invalid(name, text, rule) }
+            throw ValidationError("\(flagName) \(text): \(rule)")
         }
         return text
+    }
+
+    /// An invalid environment value: one line naming the variable and its value, not a usage
+    /// error (the command line was fine). A `tcp://…` value is what Kubernetes injects for a
+    /// Service named `solarsystem` (`SOLARSYSTEM_PORT=tcp://10.0.0.1:80`), so that case says so.
+    static func invalid(_ name: String, _ value: String, _ rule: String) -> CLIError {
+        var message = "\(name)=\(value) (environment): \(rule)"
+        if value.hasPrefix("tcp://") || value.hasPrefix("udp://") {
+            message += "; this looks like a Kubernetes service link for a Service named after the prefix: set enableServiceLinks: false in the pod spec, or set \(name) explicitly"
+        }
+        return CLIError(message)
     }
 }

@@ -28,7 +28,9 @@ struct HealthcheckCommand: ParsableCommand {
             let (host, port, path) = try Self.parse(url: url)
             return (host, port, path, url)
         }
-        let port = try Setting.int(flag: nil, env: "SOLARSYSTEM_PORT", flagName: "--port", default: 8080, in: 1...65535)
+        // A bad port is a usage error here (exit 64), not "unhealthy" (1).
+        let port: Int
+        do { port = try Setting.int(flag: nil, env: "SOLARSYSTEM_PORT", flagName: "--port", default: 8080, in: 1...65535) } catch let e as CLIError { throw ValidationError(e.description) }
         let host = Self.connectHost(forListenHost: Setting.string(flag: nil, env: "SOLARSYSTEM_HOST", default: "0.0.0.0"))
         let display = host.contains(":") ? "http://[\(host)]:\(port)/healthz" : "http://\(host):\(port)/healthz"
         return (host, String(port), "/healthz", display)

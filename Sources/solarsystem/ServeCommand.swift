@@ -243,11 +243,15 @@ struct ServerOptions: ParsableArguments {
         }
         let address = try server.start()
         if state.started() { server.shutdown(deadline: grace) }
+        // The loops follow the container's CPU quota when one is set (`CPUQuota`): say which.
+        let cpuQuota: Logger.MetadataValue = CPUQuota.limit.map { .stringConvertible($0) } ?? "none"
         logger.info("listening", metadata: startup.merging([
             "version": "\(SolarSystemVersion.current)",
             "address": "\(address)", "host": "\(address.host)", "port": .stringConvertible(address.port),
             "maxConnections": .stringConvertible(config.maxConnections), "fdLimit": .stringConvertible(fdLimit),
             "eventLoops": .stringConvertible(config.eventLoopCount),
+            "workerThreads": .stringConvertible(config.workerPoolSize),
+            "cpuQuota": cpuQuota, "onlineCPUs": .stringConvertible(CPUQuota.onlineCPUs),
         ]) { $1 })
         server.waitUntilStopped()
         withExtendedLifetime(signals) {}

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import Testing
 @testable import HTTP
 import HTTPTestSupport
@@ -148,6 +149,32 @@ struct ServerFeatureTests {
         #expect(object["bytes"] as? Int == 7)
         #expect(object["durationMs"] is Double || object["durationMs"] is Int)
         #expect((object["peer"] as? String)?.hasPrefix("127.0.0.1:") == true)
+    }
+
+    @Test("probes (/healthz, /readyz) are logged at debug, other requests at info")
+    func probesLogAtDebug() throws {
+        let routes: (Router) -> Void = { r in
+            featureRoutes(r)
+            r.get("/healthz") { _, _ in .json(Array(#"{"status":"ok"}"#.utf8)) }
+        }
+        let s = try TestServer(routes: routes)
+        _ = try s.get("/healthz", headers: ["X-Request-Id": "probe-1"])
+        _ = try s.get("/small", headers: ["X-Request-Id": "log-2"])
+        #expect(TestServer.eventually { s.logs.lines.contains { $0.contains("log-2") } })
+        #expect(!s.logs.lines.contains { $0.contains("probe-1") })
+        // With the logger at debug the probe is there, at debug, through the direct writer.
+        let out = LogOutput.memory()
+        let debug = Logger(label: "http") { JSONLogHandler(label: $0, level: .debug, output: out) }
+        let middleware = AccessLogMiddleware(logger: debug)
+        #expect(middleware.directProbe != nil && middleware.probeLevel == .debug && middleware.probePaths == ["/healthz", "/readyz"])
+    }
+
+    @Test("the event loops and the CPU quota are gauges")
+    func loopGauges() throws {
+        let s = try TestServer(configure: { $0.eventLoopCount = 3 }, routes: featureRoutes)
+        let text = String(decoding: s.server.metrics.registry.render(), as: UTF8.self)
+        #expect(text.contains("http_event_loops 3"))
+        #expect(text.contains("process_cpu_quota_cores "))
     }
 
     @Test func metricsEndpointReportsRoutesStatusesAndConnections() throws {

@@ -140,6 +140,8 @@ struct ConfigurationTests {
     @Test("invalid settings stop start-up with a message naming the flag or variable", arguments: [
         (["serve", "--port", "99999"], [:], "--port"),
         (["serve"], ["SOLARSYSTEM_PORT": "abc"], "SOLARSYSTEM_PORT=abc"),
+        // What Kubernetes injects for a Service named solarsystem: named, value and all.
+        (["serve"], ["SOLARSYSTEM_PORT": "tcp://10.0.0.1:80"], "SOLARSYSTEM_PORT=tcp://10.0.0.1:80 (environment): must be an integer 0…65535; this looks like a Kubernetes service link"),
         (["serve"], ["SOLARSYSTEM_LOG_FORMAT": "xml"], "SOLARSYSTEM_LOG_FORMAT=xml"),
         (["serve"], ["SOLARSYSTEM_MAX_CONNECTIONS": "0"], "SOLARSYSTEM_MAX_CONNECTIONS=0"),
         (["serve", "--cache-max-mb", "0"], [:], "--cache-max-mb"),
@@ -153,6 +155,10 @@ struct ConfigurationTests {
         let (status, output) = try Self.run(args, environment: environment)
         #expect(status != 0)
         #expect(output.contains(message), "\(output)")
+        if environment.keys.contains(where: { $0 != "SOLARSYSTEM_RESOURCES" }) {
+            // A bad environment value is not a malformed command line: no usage text.
+            #expect(!output.contains("USAGE"), "\(output)")
+        }
     }
 
     @Test("a flag wins over its variable; the variable over the default")

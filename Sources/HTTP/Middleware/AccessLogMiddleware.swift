@@ -8,26 +8,38 @@ import Logging
 /// line is formatted straight into bytes — exactly the line the handler would write (same members,
 /// same sorted order) — instead of building a metadata dictionary for the handler to merge, sort
 /// and convert: on every request that was half the server's own cost of a `/healthz`.
+///
+/// Probes (`/healthz`, `/readyz`: an orchestrator asks every few seconds) are logged at
+/// `probeLevel`, debug by default, so they do not drown the requests at info.
 public struct AccessLogMiddleware: HTTPMiddleware {
     let logger: Logger
     let level: Logger.Level
-    /// Set when the line can be written directly (see above).
+    let probeLevel: Logger.Level
+    let probePaths: Set<String>
+    /// Set when the line can be written directly (see above), for requests and for probes.
     let direct: DirectJSONLine?
+    let directProbe: DirectJSONLine?
 
-    public init(logger: Logger, level: Logger.Level = .info) {
+    public init(logger: Logger, level: Logger.Level = .info, probeLevel: Logger.Level = .debug, probePaths: Set<String> = ["/healthz", "/readyz"]) {
         self.logger = logger
         self.level = level
+        self.probeLevel = probeLevel
+        self.probePaths = probePaths
         if let json = logger.handler as? JSONLogHandler, json.metadata.isEmpty, json.metadataProvider == nil {
             direct = DirectJSONLine(output: json.output, label: json.label, level: level)
+            directProbe = DirectJSONLine(output: json.output, label: json.label, level: probeLevel)
         } else {
             direct = nil
+            directProbe = nil
         }
     }
 
     public func handle(_ request: HTTPRequest, context: RequestContext, next: HTTPNext) throws -> HTTPResponse {
+        let probe = probePaths.contains(request.path)
+        let level = probe ? probeLevel : self.level
         guard logger.logLevel <= level else { return try next(request, context) }
         let response = try next(request, context)
-        let logger = self.logger, level = self.level, direct = self.direct
+        let logger = self.logger, direct = probe ? directProbe : self.direct
         let method = request.method.rawValue, path = request.path, peer = context.peer, id = context.requestId
         let route = context.route, start = context.receivedAtNanos
         context.onResponseComplete { outcome in

@@ -152,6 +152,11 @@ final class ServerCore: @unchecked Sendable {
         metrics.registry.gauge("http_response_memory_bytes", help: "Bytes held for responses: shared encoded bodies plus what lagging connections hold on their own.") { Double(memory.used) }
         metrics.registry.gauge("http_response_memory_limit_bytes", help: "The response-memory limit beyond which offloaded requests get 503.") { Double(memory.limit) }
         metrics.registry.gauge("http_worker_jobs", help: "Requests running or waiting on the worker pool.") { Double(workers.inFlight) }
+        let loops = Double(configuration.eventLoopCount), pool = Double(configuration.workerPoolSize)
+        metrics.registry.gauge("http_event_loops", help: "Event loops (serial queues) connections are spread over.") { loops }
+        metrics.registry.gauge("http_worker_threads", help: "Worker-pool threads.") { pool }
+        let quota = CPUQuota.limit
+        metrics.registry.gauge("process_cpu_quota_cores", help: "CPUs the cgroup CPU quota allows (quota / period); 0 when no quota is set.") { quota ?? 0 }
     }
 
     /// Draining or stopped (`.stopped` is only reached from `.draining`).

@@ -11,8 +11,9 @@ public struct HTTPServerConfiguration: Sendable {
     /// TCP port; 0 picks an ephemeral one (reported by `HTTPServer.start()`).
     public var port: Int = 8080
     public var backlog: Int32 = 4096
-    /// Serial queues connections are spread over (default: one per core).
-    public var eventLoopCount: Int = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    /// Serial queues connections are spread over (default: one per CPU the process may use:
+    /// the cgroup CPU quota rounded up when one is set, else the online cores; `CPUQuota`).
+    public var eventLoopCount: Int = CPUQuota.effectiveCores
     /// Open connections beyond which new ones get 503 and are closed.
     public var maxConnections: Int = 16_384
     /// Time allowed to receive a request's head once its first byte arrived (408 after).
@@ -32,7 +33,8 @@ public struct HTTPServerConfiguration: Sendable {
     /// zlib level for streamed (`.pull`) bodies, compressed anew for every request.
     public var gzipStreamLevel: Int32 = 1
     /// Worker-pool threads, for `.compute` and `.heavy` routes and streamed body chunks.
-    public var workerPoolSize: Int = max(2, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    /// Default: the same count as the event loops, at least 2.
+    public var workerPoolSize: Int = max(2, CPUQuota.effectiveCores)
     /// `.heavy` requests that may wait for a worker; beyond them the answer is 503 with Retry-After.
     public var workerQueueLimit: Int = 16
     /// `.compute` requests that may wait for a worker (cheap work: a long list drains quickly).
