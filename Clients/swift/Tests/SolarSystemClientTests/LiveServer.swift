@@ -26,7 +26,7 @@ enum LiveServer {
         // The log goes to a file (a pipe nobody drains would block the server); the
         // "listening" line there names the port the kernel picked.
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("solarsystem-client-tests-\(getpid()).log")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)   // a failure shows when the log is read
         let p = Process()
         p.executableURL = URL(fileURLWithPath: binary)
         // From the repository, where ./Resources and ./Migrations are.

@@ -117,6 +117,33 @@ struct OperationTests {
         #expect(stars.stars.first?.name == "Sirius" && stars.count == stars.stars.count)
     }
 
+    @Test func getSky() async throws {
+        let now = try await client.getSky(query: .init(lat: 48.8566, lon: 2.3522, date: "2026-11-22T20:00:00Z", bodies: "moon,mars,iss")).ok.body.json
+        guard case .SkyView = now else { Issue.record("one instant answered \(now)"); return }
+        let table = try await client.getSky(query: .init(lat: 48.8566, lon: 2.3522, bodies: "sun", start: "2026-11-22", stop: "2026-11-23", step: "6h")).ok.body.json
+        guard case .SkyTable = table else { Issue.record("a table answered \(table)"); return }
+    }
+
+    @Test func getSkyEvents() async throws {
+        let events = try await client.getSkyEvents(query: .init(lat: 51.5074, lon: -0.1278, start: "2027-01-01", stop: "2027-01-03", bodies: "sun,moon,iss")).ok.body.json
+        #expect(!events.deltaTSeconds.isEmpty && !events.deltaTSource.isEmpty)
+    }
+
+    @Test func getMoonPhases() async throws {
+        _ = try await client.getMoonPhases(query: .init(start: "2027-01-01", stop: "2027-02-01")).ok.body.json
+        _ = try await client.getMoonPhases(query: .init(date: "2027-01-01")).ok.body.json
+    }
+
+    @Test func getMoonApsides() async throws {
+        let apsides = try await client.getMoonApsides(query: .init(start: "2027-01-01", stop: "2027-02-01")).ok.body.json
+        #expect(apsides.count >= 2 && !apsides.truncated)
+    }
+
+    @Test func getSeasons() async throws {
+        let seasons = try await client.getSeasons(query: .init(year: 2027)).ok.body.json
+        #expect(seasons.year == 2027 && seasons.events.count == 6)
+    }
+
     @Test func getCameraFocus() async throws {
         let focus = try await client.getCameraFocus(path: .init(id: "jupiter"), query: .init(date: "2026-01-01")).ok.body.json
         #expect(focus.value2.id == "jupiter")
