@@ -149,14 +149,18 @@ public final class KernelBodies: Sendable {
         return nil
     }
 
+    /// ``segment(of:at:)``, or why there is none: no kernel has `id`, or none covers `seconds`.
+    func coveringSegment(of id: Int, at seconds: Double) throws(KernelBodyError) -> Entry {
+        if let e = segment(of: id, at: seconds) { return e }
+        guard entries[id] != nil else { throw .unknown(id: id) }
+        throw .notCovered(id: id, seconds: seconds, spans: coverage(of: id))
+    }
+
     /// The state of `id` at `t`, heliocentric ecliptic J2000 km and km/s. Throws
     /// ``KernelBodyError`` when no segment covers the body (or a centre it hangs from) then.
     public func state(_ id: Int, at t: Instant, ephemeris: Ephemeris) throws(KernelBodyError) -> State {
         let seconds = t.daysSinceJ2000TDB * Constants.secondsPerDay
-        guard let e = segment(of: id, at: seconds) else {
-            guard entries[id] != nil else { throw .unknown(id: id) }
-            throw .notCovered(id: id, seconds: seconds, spans: coverage(of: id))
-        }
+        let e = try coveringSegment(of: id, at: seconds)
         let local = relativeState(e, seconds: seconds, at: t, ephemeris: ephemeris)
         let centre = try place(e.center, at: t, seconds: seconds, ephemeris: ephemeris, depth: 1, for: id)
         return State(positionKm: centre.positionKm + local.positionKm, velocityKmS: centre.velocityKmS + local.velocityKmS, segment: e)
@@ -172,10 +176,7 @@ public final class KernelBodies: Sendable {
     /// segments allow (the velocity is then zero): what drawing a line needs.
     public func state(_ id: Int, relativeTo origin: Int, tdbSecondsPastJ2000 seconds: Double, ephemeris: Ephemeris,
                       velocity: Bool = true) throws(KernelBodyError) -> State {
-        guard let first = segment(of: id, at: seconds) else {
-            guard entries[id] != nil else { throw .unknown(id: id) }
-            throw .notCovered(id: id, seconds: seconds, spans: coverage(of: id))
-        }
+        let first = try coveringSegment(of: id, at: seconds)
         var instant: Instant?
         func at() -> Instant {
             if let instant { return instant }

@@ -44,13 +44,13 @@ struct SkyBenchCommand: ParsableCommand {
         var perViewNs: [Double] = [], perViewCPUNs: [Double] = []
         var sink = 0.0
         for _ in 0..<batches {
-            let t0 = DispatchTime.now().uptimeNanoseconds, c0 = Self.threadCPUNanoseconds()
+            let t0 = DispatchTime.now().uptimeNanoseconds, c0 = BenchCommand.threadCPUNanoseconds()
             for t in instants {
                 let view = sky.view(SkyEngine.defaultBodies, from: paris, at: sky.time(t), atmosphere: .standard)
                 sink += view[0].altitudeDeg
             }
             perViewNs.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / Double(instants.count))
-            perViewCPUNs.append((Self.threadCPUNanoseconds() - c0) / Double(instants.count))
+            perViewCPUNs.append((BenchCommand.threadCPUNanoseconds() - c0) / Double(instants.count))
         }
         perViewNs.sort(); perViewCPUNs.sort()
         print(String(format: "sky: one /v1/sky answer, 10 bodies (Sun, Moon, planets, Pluto), refracted, engine time: median %.1f µs wall (min %.1f), %.1f µs CPU  checksum %.3f",
@@ -61,10 +61,10 @@ struct SkyBenchCommand: ParsableCommand {
         for k in 0..<years {
             let a = start.adding(seconds: Double(k) * 86_400 * 7.3)
             let b = a.adding(seconds: 365 * 86_400)
-            let t0 = DispatchTime.now().uptimeNanoseconds, c0 = Self.threadCPUNanoseconds()
+            let t0 = DispatchTime.now().uptimeNanoseconds, c0 = BenchCommand.threadCPUNanoseconds()
             let events = sky.events([.sun, .moon], kinds: Set(SkyEventKind.allCases), from: paris, start: a, stop: b)
             yearMs.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
-            yearCPUMs.append((Self.threadCPUNanoseconds() - c0) / 1e6)
+            yearCPUMs.append((BenchCommand.threadCPUNanoseconds() - c0) / 1e6)
             count = events.count
         }
         yearMs.sort(); yearCPUMs.sort()
@@ -78,22 +78,15 @@ struct SkyBenchCommand: ParsableCommand {
         var passes = 0, visible = 0
         for k in 0..<years {
             let a = epoch.adding(seconds: Double(k) * 3_600.7 - 3 * 86_400)
-            let t0 = DispatchTime.now().uptimeNanoseconds, c0 = Self.threadCPUNanoseconds()
+            let t0 = DispatchTime.now().uptimeNanoseconds, c0 = BenchCommand.threadCPUNanoseconds()
             let found = try sky.passes(iss, from: paris, start: a, stop: a.adding(seconds: 7 * 86_400))
             weekMs.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
-            weekCPUMs.append((Self.threadCPUNanoseconds() - c0) / 1e6)
+            weekCPUMs.append((BenchCommand.threadCPUNanoseconds() - c0) / 1e6)
             passes = found.count
             visible = found.filter(\.visible).count
         }
         weekMs.sort(); weekCPUMs.sort()
         print(String(format: "sky: a week of ISS passes above 10° at Paris (%d passes, %d visible): median %.2f ms wall (min %.2f), %.2f ms CPU",
                      passes, visible, weekMs[weekMs.count / 2], weekMs[0], weekCPUMs[weekCPUMs.count / 2]))
-    }
-
-    /// The calling thread's CPU time, nanoseconds.
-    static func threadCPUNanoseconds() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
-        return Double(ts.tv_sec) * 1e9 + Double(ts.tv_nsec)
     }
 }

@@ -33,19 +33,11 @@ struct TrajectoryBenchCommand: ParsableCommand {
         let cache = SampleCache(database: db)
         let services = try resources.makeServices(sampleCache: cache, logger: logger)
         let api = V1API(services: services)
-        // Wall time, and this thread's CPU time beside it: on a shared machine the wall time
-        // of a cold run also counts the time other processes held the core.
-        var coldCPU: [Double] = []
-        func threadCPUMilliseconds() -> Double {
-            var ts = timespec()
-            clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
-            return Double(ts.tv_sec) * 1e3 + Double(ts.tv_nsec) / 1e6
-        }
-        func time(_ body: () throws -> Int) rethrows -> (Double, Int) {
-            let start = DispatchTime.now().uptimeNanoseconds, cpu = threadCPUMilliseconds()
+        // Wall time, and this thread's CPU time beside it (milliseconds).
+        func time(_ body: () throws -> Int) rethrows -> (wall: Double, cpu: Double, bytes: Int) {
+            let start = DispatchTime.now().uptimeNanoseconds, cpu = BenchCommand.threadCPUNanoseconds()
             let n = try body()
-            coldCPU.append(threadCPUMilliseconds() - cpu)
-            return (Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6, n)
+            return (Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6, (BenchCommand.threadCPUNanoseconds() - cpu) / 1e6, n)
         }
         var cold: [Double] = [], cpu: [Double] = [], disk: [Double] = [], memory: [Double] = []
         var bytes = 0
@@ -55,16 +47,15 @@ struct TrajectoryBenchCommand: ParsableCommand {
             // Memory: the encoded body in the in-memory tier.
             try cache.removeAll()
             services.responses.removeAll()
-            coldCPU.removeAll()
-            let (c, n) = try time(body)
-            cold.append(c)
-            cpu.append(coldCPU[0])
-            bytes = n
+            let c = try time(body)
+            cold.append(c.wall)
+            cpu.append(c.cpu)
+            bytes = c.bytes
             // The samples must be in SQLite, not in the writer's queue, for the next run.
             cache.waitForPendingWrites()
             services.responses.removeAll()
-            disk.append(try time(body).0)
-            memory.append(try time(body).0)
+            disk.append(try time(body).wall)
+            memory.append(try time(body).wall)
         }
         let mc = median(cold), md = median(disk), mm = median(memory)
         print(String(format: "trajectory %@ samples=%d (%d bytes), medians of %d runs: cold %.2f ms (thread CPU %.2f ms); SQLite samples (after a restart) %.2f ms, %.1f×; in memory %.3f ms, %.0f×",
