@@ -8,7 +8,7 @@ import Darwin
 ///
 /// ```swift
 /// let t = try TimeScale.parse("2026-11-22T00:00:00Z")
-/// t.jdTT   // 2461001.5008007...
+/// t.jdTT   // 2461366.5008007...
 /// ```
 public enum TimeScale {
     /// Earliest and latest accepted calendar years (the range of the Standish table 2 elements).

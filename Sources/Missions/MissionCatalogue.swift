@@ -11,7 +11,7 @@ import Ephemeris
 /// ```swift
 /// let missions = try MissionCatalogue(json: bytes)   // throws MissionDataError
 /// for w in missions.warnings { logger.warning("\(w)") }
-/// missions["apollo11"]?.endHours                      // 195.3
+/// missions["apollo11"]?.endHours                      // 195.31 (splashdown)
 /// ```
 public struct MissionCatalogue: Sendable {
     /// In file order.

@@ -9,9 +9,9 @@
 /// clock reaches ``endHours``.
 ///
 /// ```swift
-/// var cursor = ReplayCursor(mission: apollo11, from: 0, endHours: 195.3)
+/// var cursor = ReplayCursor(mission: apollo11, from: 0, endHours: 195.31)
 /// cursor.advance(to: 0)      // [Launch (id 0), telemetry at 0 (id 0.1)]
-/// cursor.advance(to: 3)      // [TLI (id 10188000), telemetry at 3 h (id 10800000)]
+/// cursor.advance(to: 3)      // [TLI (id 9856000), telemetry at 3 h (id 10800000)]
 /// ```
 public struct ReplayCursor: Sendable {
     public enum Item: Sendable, Equatable {

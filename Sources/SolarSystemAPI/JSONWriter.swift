@@ -4,7 +4,7 @@ import Ephemeris
 ///
 /// ```swift
 /// var w = JSONWriter()
-/// w.object { w.key("id"); w.string("earth"); w.key("position"); w.numbers([1, 2, 3]) }
+/// w.object { w in w.key("id"); w.string("earth"); w.key("position"); w.numbers([1, 2, 3]) }
 /// w.bytes // {"id":"earth","position":[1,2,3]}
 /// ```
 public struct JSONWriter: Sendable {

@@ -95,3 +95,13 @@ struct ViewCameraTests {
         #expect(hidden.map(\.text) == ["Jupiter"])
     }
 }
+
+/// ViewCamera's documentation example, run as written: the target at the picture's centre, at
+/// the eye's distance (√1000 = 31.62 scene units).
+@Test("ViewCamera's documentation example: the target projects to (640, 360) at depth 31.6")
+func viewCameraDocumentationExample() throws {
+    let cam = ViewCamera(eye: Vector3(0, 10, 30), target: .zero, width: 1280, height: 720)
+    let p = try #require(cam.project(.zero))
+    #expect(abs(p.x - 640) < 1e-9 && abs(p.y - 360) < 1e-9, "\(p)")
+    #expect(abs(p.depth - 1000.0.squareRoot()) < 1e-9 && String(format: "%.1f", p.depth) == "31.6", "\(p)")
+}

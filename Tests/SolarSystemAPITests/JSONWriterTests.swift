@@ -22,6 +22,16 @@ struct JSONWriterTests {
         return s == "-0" ? "0" : s
     }
 
+    @Test("the type's documentation example, run as written; ShortestDouble's too")
+    func documentationExamples() {
+        var w = JSONWriter()
+        w.object { w in w.key("id"); w.string("earth"); w.key("position"); w.numbers([1, 2, 3]) }
+        #expect(String(decoding: w.bytes, as: UTF8.self) == #"{"id":"earth","position":[1,2,3]}"#)
+        var out: [UInt8] = []
+        ShortestDouble.append(0.1 + 0.2, to: &out)
+        #expect(String(decoding: out, as: UTF8.self) == "0.30000000000000004")
+    }
+
     @Test("zeros padded inside the fraction, none trailing; signs; whole numbers; rounding")
     func examples() {
         #expect(Self.fixed(0, 3) == "0")
