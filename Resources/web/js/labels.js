@@ -14,8 +14,7 @@ export function layoutLabels(ctx, items, obstacles, width, height) {
   const placed = [];
   const sorted = [...items].sort((a, b) => a.priority - b.priority || b.r - a.r);
   for (const item of sorted) {
-    ctx.font = item.font;
-    const w = Math.ceil(ctx.measureText(item.text).width) + 2 * PAD;
+    const w = textWidth(ctx, item.font, item.text) + 2 * PAD;
     const h = fontPixels(item.font) + 2 * PAD;
     const off = Math.max(8, item.r + 4);
     const candidates = [];
@@ -41,6 +40,20 @@ export function layoutLabels(ctx, items, obstacles, width, height) {
     if (spot) placed.push({ ...item, box: { x: spot.x, y: spot.y, w, h } });
   }
   return placed;
+}
+
+/** Label widths, measured once per font and text (measuring every label every frame showed in the frame time). */
+const widths = new Map();
+function textWidth(ctx, font, text) {
+  const key = `${font}|${text}`;
+  let w = widths.get(key);
+  if (w === undefined) {
+    ctx.font = font;
+    w = Math.ceil(ctx.measureText(text).width);
+    if (widths.size > 2000) widths.clear();
+    widths.set(key, w);
+  }
+  return w;
 }
 
 /** The size in a CSS font shorthand (`600 13px system-ui` → 13). */

@@ -275,8 +275,9 @@ const cameraHandlers = {
     requestDraw();
   },
   reset() {
+    // Counted as pending, so the page is not `ready` until the flight toward the preset has begun.
     if (state.focus === 'mission') resetMissionCamera();
-    else applyFocus(state.focus).catch(showError);
+    else task(() => applyFocus(state.focus));
   },
   togglePlay() { togglePlay(); },
   /** A tap: the body drawn under it (the nearest within its disc + 8 px) becomes the focus. */
@@ -589,6 +590,14 @@ function render(now) {
   publish(view);
 }
 
+/** Draws now and returns the WebGL canvas's pixels as a PNG data URL (for the browser check: the buffer is not preserved). */
+window.__solarsystemCapture = () => {
+  render(performance.now());
+  return gl ? ui.gl.toDataURL('image/png') : ui.canvas.toDataURL('image/png');
+};
+/** Draws now (so the WebGL canvas can be read in the same task). */
+window.__solarsystemDraw = () => render(performance.now());
+
 function loop(now) {
   if (state.playing) {
     advance(now);
@@ -637,7 +646,7 @@ function publish(view) {
   const planets = {};
   const bodies = {};
   for (const [id, s] of state.drawn.screen) {
-    bodies[id] = { x: s.x, y: s.y, r: s.r, visible: s.visible };
+    bodies[id] = { x: s.x, y: s.y, r: s.r, ringR: s.ringR, visible: s.visible };
     if (s.entry.type === 'planet' || s.entry.type === 'dwarf_planet') planets[id] = [s.x, s.y];
   }
   const m = state.mission;
