@@ -26,7 +26,6 @@ const ui = {
 const ctx = ui.canvas.getContext('2d');
 const reducedMotion = matchMedia('(prefers-reduced-motion: reduce)');
 const params = new URLSearchParams(location.search);
-const started = performance.now();
 
 /** WebGL2 unless it is missing or `?renderer=2d`; `?spin=deg` turns the Earth's map (only to show the check can fail). */
 let gl = null;
@@ -203,6 +202,7 @@ function moveCamera(pose) {
 
 async function applyFocus(id) {
   state.focus = id;
+  gl?.prefetch(id);
   ui.focus.value = id === 'mission' ? 'overview' : id;
   if (id === 'overview') {
     moveCamera(overview());
@@ -542,6 +542,8 @@ function missionOverlay() {
 // ---- Drawing -----------------------------------------------------------------------------
 
 let drawRequested = false;
+/** What the 2D layer over the WebGL canvas shows (drawOverlay redraws it only when that changes). */
+const overlayCache = { signature: null };
 function requestDraw() {
   drawRequested = true;
 }
@@ -555,6 +557,7 @@ function resize() {
   ui.canvas.height = Math.round(state.height * dpr);
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
   gl?.resize(ui.canvas.width, ui.canvas.height);
+  overlayCache.signature = null;
   requestDraw();
 }
 new ResizeObserver(resize).observe(ui.canvas);
@@ -563,6 +566,7 @@ function render(now) {
   stepTransition(now);
   const view = state.camera.view(state.width, state.height);
   if (!state.bodies.size) {
+    overlayCache.signature = null;
     ctx.fillStyle = '#03040c';
     ctx.fillRect(0, 0, state.width, state.height);
     gl?.draw({ view, bodies: new Map(), positions: new Map(), orbits: null, orbitCenters: new Map(), stars: null, mission: null, focus: state.focus });
@@ -580,9 +584,8 @@ function render(now) {
   };
   if (gl) {
     const drawn = gl.draw(frame);
-    ctx.clearRect(0, 0, state.width, state.height);
-    state.drawn = drawOverlay(ctx, view, frame, drawn.screen);
-    if (drawn.textured && state.firstTexturedMs === null) state.firstTexturedMs = performance.now() - started;
+    state.drawn = drawOverlay(ctx, view, frame, drawn.screen, overlayCache);
+    if (drawn.textured && state.firstTexturedMs === null) state.firstTexturedMs = performance.now(); // since the navigation began
   } else {
     state.drawn = drawFrame(ctx, frame);
   }
@@ -726,6 +729,9 @@ attachControls(ui.canvas, cameraHandlers);
 
 async function start() {
   resize();
+  // The maps a linked view will show first start loading with the catalogue, not after it.
+  const first = params.get('mission') ? ['earth', 'moon'] : [params.get('focus')];
+  for (const id of first) if (id) gl?.prefetch(id);
   requestAnimationFrame(loop);
   await task(async () => {
     await loadCatalogue();

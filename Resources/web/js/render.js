@@ -35,24 +35,18 @@ export function drawFrame(ctx, frame) {
 
 /**
  * What both renderers draw on the 2D canvas last: focus rings, vehicle markers and the labels.
- * Label priority: 0 the Sun and planets, 1 Pluto, 2 mission vehicles and events, 3 the focused
- * system's moons, 4 named stars, 5 other moons. Obstacles: every drawn disc, and a ringed
+ * Label priority: 0 the Sun and planets, 1 Pluto and mission vehicles and events, 3 the
+ * focused system's moons, 4 named stars, 5 other moons. With a `cache` (over the WebGL canvas)
+ * the layer is cleared and redrawn only when what it shows has moved. Obstacles: every drawn disc, and a ringed
  * planet's ring system as a disc of the rings' outer radius.
  */
-export function drawOverlay(ctx, view, frame, screen) {
+export function drawOverlay(ctx, view, frame, screen, cache = null) {
   const W = view.width;
   const H = view.height;
   const order = [...screen.values()].filter((s) => s.visible).sort((a, b) => b.depth - a.depth);
-  for (const s of order) {
-    if (frame.focus === s.entry.id && s.r < 6) {
-      ctx.strokeStyle = 'rgba(255, 210, 120, 0.7)';
-      ctx.lineWidth = 1;
-      ctx.beginPath();
-      ctx.arc(s.x, s.y, s.r + 4, 0, 2 * Math.PI);
-      ctx.stroke();
-    }
-  }
-  const markers = frame.mission ? drawVehicles(ctx, view, frame.mission) : [];
+  const rings = order.filter((s) => frame.focus === s.entry.id && s.r < 6);
+  const glows = [];
+  const markers = frame.mission ? vehicleItems(view, frame.mission, glows) : [];
   const system = focusSystem(frame);
   const items = [];
   for (const s of order) {
@@ -80,7 +74,34 @@ export function drawOverlay(ctx, view, frame, screen) {
     if (s.ringR) obstacles.push({ id: `${s.entry.id}:rings`, x: s.x, y: s.y, r: s.ringR });
   }
   const placed = frame.labelsOn === false ? [] : layoutLabels(ctx, items, obstacles, W, H);
-  drawLabels(ctx, placed);
+  // Over the WebGL canvas this layer is transparent and drawn again only when something on it
+  // moved by a tenth of a pixel (in a mission's view the labels mostly stand still).
+  const signature = cache ? [W, H, ...rings.map((s) => `${s.x.toFixed(1)},${s.y.toFixed(1)},${s.r.toFixed(1)}`),
+    ...glows.map((g) => `${g.x.toFixed(1)},${g.y.toFixed(1)}`), ...placed.map((l) => `${l.id}@${l.box.x.toFixed(1)},${l.box.y.toFixed(1)}`)].join('|') : null;
+  if (!cache || cache.signature !== signature) {
+    if (cache) {
+      ctx.clearRect(0, 0, W, H);
+      cache.signature = signature;
+    }
+    for (const s of rings) {
+      ctx.strokeStyle = 'rgba(255, 210, 120, 0.7)';
+      ctx.lineWidth = 1;
+      ctx.beginPath();
+      ctx.arc(s.x, s.y, s.r + 4, 0, 2 * Math.PI);
+      ctx.stroke();
+    }
+    for (const g of glows) {
+      const glow = ctx.createRadialGradient(g.x, g.y, 0, g.x, g.y, 9);
+      glow.addColorStop(0, rgb(g.colorRgb, 1));
+      glow.addColorStop(0.35, rgb(g.colorRgb, 0.6));
+      glow.addColorStop(1, rgb(g.colorRgb, 0));
+      ctx.fillStyle = glow;
+      ctx.beginPath();
+      ctx.arc(g.x, g.y, 9, 0, 2 * Math.PI);
+      ctx.fill();
+    }
+    drawLabels(ctx, placed);
+  }
   return { screen, labels: placed, markers: frame.mission?.markers.map((m) => {
     const p = view.project(m.position);
     return p ? { id: m.id, x: p[0], y: p[1] } : { id: m.id, x: null, y: null };
@@ -278,19 +299,13 @@ function drawMissionPaths(ctx, view, mission) {
   }
 }
 
-export function drawVehicles(ctx, view, mission) {
+/** Label items for the mission's vehicles and events; each vehicle's marker glow goes into `glows`. */
+function vehicleItems(view, mission, glows) {
   const items = [];
   for (const m of mission.markers) {
     const p = view.project(m.position);
     if (!p) continue;
-    const glow = ctx.createRadialGradient(p[0], p[1], 0, p[0], p[1], 9);
-    glow.addColorStop(0, rgb(m.colorRgb, 1));
-    glow.addColorStop(0.35, rgb(m.colorRgb, 0.6));
-    glow.addColorStop(1, rgb(m.colorRgb, 0));
-    ctx.fillStyle = glow;
-    ctx.beginPath();
-    ctx.arc(p[0], p[1], 9, 0, 2 * Math.PI);
-    ctx.fill();
+    glows.push({ x: p[0], y: p[1], colorRgb: m.colorRgb });
     items.push({ id: `vehicle:${m.id}`, text: m.name, x: p[0], y: p[1], r: 4, priority: 1, font: '600 12px system-ui, sans-serif', color: rgb(m.colorRgb, 1, 1.1) });
   }
   for (const e of mission.eventLabels) {

@@ -16,6 +16,7 @@ import { sub, normalize, dot } from './vec.js';
 
 /** A body whose disc is smaller than this (CSS px radius) is drawn as a dot. */
 export const DOT_RADIUS_PX = 3;
+const SMALL_SPHERE_PX = 40;
 const STAR_SIZE_PX = [3.0, 2.2, 1.6, 1.2];
 const AMBIENT = 0.02;
 const EXPOSURE = 1.5;
@@ -290,7 +291,10 @@ export class GLRenderer {
     this.textures = new Map(); // id → {texture, ready}
     this.pendingTextures = 0;
     this.texturedFrames = 0;
-    this.buildSphere(64, 32);
+    // Two meshes: 64 × 32 for a disc over SMALL_SPHERE_PX in radius, 24 × 12 below (a few
+    // hundred pixels do not show the difference, and SwiftShader transforms every vertex).
+    this.large = this.buildSphere(64, 32);
+    this.small = this.buildSphere(24, 12);
     this.buildRing(128);
     this.pointBuffer = gl.createBuffer();
     this.starBuffer = null;
@@ -322,16 +326,16 @@ export class GLRenderer {
         idx.push(a, b, a + 1, a + 1, b, b + 1);
       }
     }
-    this.sphereVAO = gl.createVertexArray();
-    gl.bindVertexArray(this.sphereVAO);
+    const vao = gl.createVertexArray();
+    gl.bindVertexArray(vao);
     gl.bindBuffer(gl.ARRAY_BUFFER, gl.createBuffer());
     gl.bufferData(gl.ARRAY_BUFFER, new Float32Array(pos), gl.STATIC_DRAW);
     gl.enableVertexAttribArray(this.sphere.a.aPos);
     gl.vertexAttribPointer(this.sphere.a.aPos, 3, gl.FLOAT, false, 0, 0);
     gl.bindBuffer(gl.ELEMENT_ARRAY_BUFFER, gl.createBuffer());
     gl.bufferData(gl.ELEMENT_ARRAY_BUFFER, new Uint16Array(idx), gl.STATIC_DRAW);
-    this.sphereCount = idx.length;
     gl.bindVertexArray(null);
+    return { vao, count: idx.length };
   }
 
   buildRing(seg) {
@@ -381,6 +385,11 @@ export class GLRenderer {
       });
     }
     return t.ready ? t.texture : null;
+  }
+
+  /** Starts loading a body's map before it is first drawn (a focus preset's body, while its framing loads). */
+  prefetch(id) {
+    if (TEXTURED.has(id)) this.texture(id);
   }
 
   resize(width, height) {
@@ -442,7 +451,6 @@ export class GLRenderer {
     gl.uniform3fv(this.sphere.u.uSun, new Float32Array(sub([0, 0, 0], eye)));
     gl.uniform1i(this.sphere.u.uTex, 0);
     gl.uniform1i(this.sphere.u.uRingTex, 1);
-    gl.bindVertexArray(this.sphereVAO);
     const ringTex = this.texture('saturn-rings');
     for (const s of order) {
       const e = s.entry;
@@ -472,7 +480,9 @@ export class GLRenderer {
         gl.uniform3fv(this.sphere.u.uRingNormal, new Float32Array(normalize(ring.normal)));
         gl.uniform2f(this.sphere.u.uRingRadii, ring.innerRadius, ring.outerRadius);
       }
-      gl.drawElements(gl.TRIANGLES, this.sphereCount, gl.UNSIGNED_SHORT, 0);
+      const mesh = s.r > SMALL_SPHERE_PX ? this.large : this.small;
+      gl.bindVertexArray(mesh.vao);
+      gl.drawElements(gl.TRIANGLES, mesh.count, gl.UNSIGNED_SHORT, 0);
     }
     gl.bindVertexArray(null);
     this.drawDots(dots, eye, proj, rot, dpr, view);
