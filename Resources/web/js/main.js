@@ -4,13 +4,13 @@
 // Labels and vehicle markers are drawn on the 2D canvas (#sky, above the WebGL one) either way.
 // State for the browser check is published on `window.__solarsystem` after every frame.
 
-import { getJSON, apiURL } from './api.js';
+import { getJSON, apiURL, prefetchJSON } from './api.js';
 import { OrbitCamera, overviewPose, MAX_ELEVATION, MAX_DISTANCE } from './camera.js';
 import { attachControls } from './controls.js';
 import { Motion } from './motion.js';
 import { MissionReplay } from './mission.js';
 import { drawFrame, drawOverlay } from './render.js';
-import { GLRenderer } from './render3d.js';
+import { GLRenderer, loadImage, hasTexture } from './render3d.js';
 import { dateParam, isoSeconds, parseDateInput, MS } from './time.js';
 import { add, sub, scale, normalize, lerp } from './vec.js';
 
@@ -30,7 +30,9 @@ const params = new URLSearchParams(location.search);
 /** WebGL2 unless it is missing or `?renderer=2d`; `?spin=deg` turns the Earth's map (only to show the check can fail). */
 let gl = null;
 let glFailure = '';
-if (params.get('renderer') !== '2d') {
+/** Called once the first requests are on their way: compiling the shaders blocks the page for a while in software WebGL. */
+function startGL() {
+  if (params.get('renderer') === '2d') return;
   try {
     gl = new GLRenderer(ui.gl, {
       textureURL: (id) => apiURL(`v1/textures/${id}.png`),
@@ -42,7 +44,6 @@ if (params.get('renderer') !== '2d') {
     gl = null;
   }
 }
-ui.gl.hidden = !gl;
 
 const state = {
   catalogue: new Map(), // id → /v1/bodies entry
@@ -728,13 +729,36 @@ ui.panelToggle.addEventListener('click', () => {
 attachControls(ui.canvas, cameraHandlers);
 
 async function start() {
-  resize();
-  // The maps a linked view will show first start loading with the catalogue, not after it.
+  const catalogue = loadCatalogue();
+  catalogue.catch(() => {}); // reported when awaited below
+  // The maps a linked view will show first load with the catalogue, while the shaders compile.
   const first = params.get('mission') ? ['earth', 'moon'] : [params.get('focus')];
+  if (params.get('renderer') !== '2d') for (const id of first) if (id && hasTexture(id)) loadImage(apiURL(`v1/textures/${id}.png`)).catch(() => {});
+  // So are the first scene, orbits and framing when the link names the date: creating the first
+  // WebGL context starts the GPU process's software renderer, which blocks this page for most
+  // of a second on a loaded two-core machine (so does sizing the 2D canvas: only the layout is
+  // read here).
+  const rect = ui.canvas.getBoundingClientRect();
+  state.width = Math.max(1, Math.round(rect.width));
+  state.height = Math.max(1, Math.round(rect.height));
+  let linked = null;
+  try {
+    linked = params.get('date') ? parseDateInput(params.get('date')) : null;
+  } catch { /* reported below */ }
+  if (linked !== null) {
+    const date = dateParam(linked);
+    prefetchJSON('v1/scene', { date });
+    prefetchJSON('v1/orbits', { date, samples: 160 });
+    const f = params.get('focus');
+    if (f && f !== 'overview' && !params.get('mission')) prefetchJSON(`v1/camera/focus/${f}`, { date, aspect: aspect().toFixed(4) });
+  }
+  startGL();
+  ui.gl.hidden = !gl;
+  resize();
   for (const id of first) if (id) gl?.prefetch(id);
   requestAnimationFrame(loop);
   await task(async () => {
-    await loadCatalogue();
+    await catalogue;
     let ms = Date.now();
     const date = params.get('date');
     if (date) {

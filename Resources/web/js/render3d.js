@@ -231,17 +231,27 @@ void main() {
   outColor = vec4(vec3(1.0, 0.82, 0.5) * g, 1.0);
 }`;
 
-function compile(gl, vs, fs) {
+/** Starts compiling and linking a program; `finish` asks for the result. (Asking at once for each
+ * stage made the GPU process compile the five programs one after another, ~1.2 s in SwiftShader.) */
+function startProgram(gl, vs, fs) {
   const program = gl.createProgram();
+  const shaders = [];
   for (const [type, src] of [[gl.VERTEX_SHADER, vs], [gl.FRAGMENT_SHADER, fs]]) {
     const sh = gl.createShader(type);
     gl.shaderSource(sh, src);
     gl.compileShader(sh);
-    if (!gl.getShaderParameter(sh, gl.COMPILE_STATUS)) throw new Error(`shader: ${gl.getShaderInfoLog(sh)}`);
     gl.attachShader(program, sh);
+    shaders.push(sh);
   }
   gl.linkProgram(program);
-  if (!gl.getProgramParameter(program, gl.LINK_STATUS)) throw new Error(`program: ${gl.getProgramInfoLog(program)}`);
+  return { program, shaders };
+}
+
+function finish(gl, { program, shaders }) {
+  if (!gl.getProgramParameter(program, gl.LINK_STATUS)) {
+    const log = shaders.map((sh) => gl.getShaderInfoLog(sh)).join(' ');
+    throw new Error(`program: ${gl.getProgramInfoLog(program)} ${log}`);
+  }
   const u = {};
   const n = gl.getProgramParameter(program, gl.ACTIVE_UNIFORMS);
   for (let i = 0; i < n; i++) {
@@ -271,6 +281,27 @@ function quatMatrix([x, y, z, w]) {
 // cost another 15 %. Whoever reads the pixels (the browser check) draws and reads in one task.
 const CONTEXT_ATTRIBUTES = { antialias: false, alpha: false, preserveDrawingBuffer: false, powerPreference: 'high-performance' };
 
+/**
+ * Surface maps by URL, asked once (possibly before the renderer exists) with fetch, whose
+ * requests leave at once (an <img>'s are held back as low priority while the page starts) and
+ * decoded off the main thread, unpremultiplied (the ring strip's colour must keep its values
+ * where its alpha is low).
+ */
+const images = new Map();
+export function loadImage(url) {
+  let job = images.get(url);
+  if (!job) {
+    job = fetch(url)
+      .then((r) => (r.ok ? r.blob() : Promise.reject(new Error(`${url}: ${r.status}`))))
+      .then((blob) => createImageBitmap(blob, { premultiplyAlpha: 'none', colorSpaceConversion: 'none' }));
+    images.set(url, job);
+  }
+  return job;
+}
+
+/** Whether `id` has a map at /v1/textures/{id}.png. */
+export const hasTexture = (id) => TEXTURED.has(id) || id === 'saturn-rings';
+
 const linearColor = (c) => c.map((v) => (v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4));
 
 export class GLRenderer {
@@ -283,11 +314,9 @@ export class GLRenderer {
     this.textureURL = textureURL;
     this.onTexture = onTexture;
     this.spin = spin;
-    this.sphere = compile(gl, SPHERE_VS, SPHERE_FS);
-    this.ring = compile(gl, RING_VS, RING_FS);
-    this.points = compile(gl, POINT_VS, POINT_FS);
-    this.lines = compile(gl, LINE_VS, LINE_FS);
-    this.glow = compile(gl, GLOW_VS, GLOW_FS);
+    const started = [[SPHERE_VS, SPHERE_FS], [RING_VS, RING_FS], [POINT_VS, POINT_FS], [LINE_VS, LINE_FS], [GLOW_VS, GLOW_FS]]
+      .map(([vs, fs]) => startProgram(gl, vs, fs));
+    [this.sphere, this.ring, this.points, this.lines, this.glow] = started.map((p) => finish(gl, p));
     this.textures = new Map(); // id → {texture, ready}
     this.pendingTextures = 0;
     this.texturedFrames = 0;
@@ -362,10 +391,7 @@ export class GLRenderer {
       t = { texture: null, ready: false };
       this.textures.set(id, t);
       this.pendingTextures += 1;
-      const img = new Image();
-      img.crossOrigin = 'anonymous';
-      img.src = this.textureURL(id);
-      img.decode().then(() => {
+      loadImage(this.textureURL(id)).then((img) => {
         const gl = this.gl;
         const tex = gl.createTexture();
         gl.bindTexture(gl.TEXTURE_2D, tex);
