@@ -426,6 +426,18 @@ def check_phone(browser, base, checks, shots):
     time.sleep(0.2)
     pinched = page.evaluate("window.__solarsystem.camera")
     checks.check(pinched["distance"] < turned["distance"] * 0.8, "phone: pinching zooms in")
+    # A double tap on empty sky brings back the overview's preset.
+    sx, sy = rect[0] + 30, rect[1] + 60
+    for _ in range(2):
+        page.touch("touchStart", [(sx, sy)])
+        page.touch("touchEnd", [])
+        time.sleep(0.08)
+    try:
+        reset = page.wait_for(f"Math.abs(window.__solarsystem.camera.distance - {state['camera']['distance']!r}) < 1e-6 * {state['camera']['distance']!r} && " + READY + " && window.__solarsystem.camera", timeout=10, interval=0.05)
+    except CDPError:
+        reset = page.evaluate("window.__solarsystem.camera")
+    checks.check(abs(reset["distance"] - state["camera"]["distance"]) < 1e-6 * state["camera"]["distance"] and abs(reset["azimuth"] - state["camera"]["azimuth"]) < 1e-6,
+                 f"phone: a double tap resets the view (distance {pinched['distance']:.1f} → {reset['distance']:.1f}, preset {state['camera']['distance']:.1f})")
     checks.check(not page.problems, "no console errors at 390x844" + (f": {page.problems}" if page.problems else ""))
     page.close()
 

@@ -9,6 +9,7 @@ export function attachControls(canvas, handlers) {
   let mode = null;
   let last = null;
   let tap = null;
+  let lastTap = null;
 
   const centroid = () => {
     const ps = [...pointers.values()];
@@ -49,7 +50,16 @@ export function attachControls(canvas, handlers) {
   const end = (e) => {
     if (e.type === 'pointerup' && tap && pointers.size === 1 && tap.moved < 6 && performance.now() - tap.at < 400) {
       const r = canvas.getBoundingClientRect();
-      handlers.select?.(e.clientX - r.left, e.clientY - r.top);
+      const now = performance.now();
+      // A second tap within 350 ms and 24 px of the first is a double tap: reset. (A mouse's
+      // double click comes as `dblclick`; a finger's is recognised here.)
+      if (e.pointerType === 'touch' && lastTap && now - lastTap.at < 350 && Math.hypot(e.clientX - lastTap.x, e.clientY - lastTap.y) < 24) {
+        lastTap = null;
+        handlers.reset();
+      } else {
+        if (e.pointerType === 'touch') lastTap = { x: e.clientX, y: e.clientY, at: now };
+        handlers.select?.(e.clientX - r.left, e.clientY - r.top);
+      }
     }
     tap = null;
     pointers.delete(e.pointerId);
@@ -62,7 +72,10 @@ export function attachControls(canvas, handlers) {
   canvas.addEventListener('pointerup', end);
   canvas.addEventListener('pointercancel', end);
   canvas.addEventListener('contextmenu', (e) => e.preventDefault());
-  canvas.addEventListener('dblclick', () => handlers.reset());
+  canvas.addEventListener('dblclick', (e) => {
+    if (e.sourceCapabilities?.firesTouchEvents) return; // a finger's double tap was handled on pointerup
+    handlers.reset();
+  });
   canvas.addEventListener('wheel', (e) => {
     e.preventDefault();
     handlers.interact();
