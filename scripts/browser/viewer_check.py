@@ -18,7 +18,7 @@ Fails (exit 1, naming each failed check) unless:
     page with every mission event exactly once and ends;
   - the page works behind a reverse proxy that serves it under /solar/ (relative URLs only);
   - the page draws with WebGL2, and the matrices it drew with put every planet within 2 px of the
-    same projection; every planet is labelled in the overview at 1280x720 and 390x844 and no label
+    same projection, as do the centroids of the pixels it drew for each planet in the overview; every planet is labelled in the overview at 1280x720 and 390x844 and no label
     covers Saturn's disc or rings; the 2D fallback (?renderer=2d) draws and projects the same;
   - an Earth close-up correlates with the server's ray-cast /v1/views/system.png of the same
     camera above EARTH_CORRELATION_BOUND, and the same Earth with its map turned 180° does not;
@@ -148,6 +148,7 @@ def check_desktop(browser, base, checks, shots):
     scene = get_json(urllib.parse.urljoin(base, f"v1/scene?date={urllib.parse.quote(state['dateParam'])}"))
     check_projection(checks, state, scene, "overview", at_least=9)
     check_gl_matrices(checks, state, scene, "overview")
+    check_drawn_centres(checks, page, scene, "overview", at_least=9)
     check_labels(checks, state)
     check_planets_labelled(checks, state, "1280x720")
 
@@ -236,6 +237,54 @@ def check_gl_matrices(checks, state, scene, what):
         compared += 1
         worst = max(worst, math.hypot(x - expected[0], y - expected[1]))
     checks.check(compared >= 1 and worst <= 2, f"{what}: through the WebGL matrices, {compared} planets within 2 px of the projection (worst {worst:.4f} px)")
+
+
+def check_drawn_centres(checks, page, scene, what, at_least=1):
+    """Where the WebGL canvas really drew each planet: the centroid of the pixels that are not
+    sky within (drawn radius + 2 px) of the reported centre, from a capture with labels off,
+    against this script's projection of /v1/scene. (The orbit line through a planet and
+    Saturn's rings are symmetric about its centre; a dot's unlit side is still drawn, at a
+    quarter of its light, so the silhouette is whole.)"""
+    labels = page.evaluate("document.getElementById('labels').checked")
+    if labels:
+        page.evaluate("document.getElementById('labels').click()")
+    state = page.wait_for(READY + " && window.__solarsystem", timeout=30)
+    image = png_pixels(base64.b64decode(page.evaluate("window.__solarsystemCapture()").split(",", 1)[1]))
+    if labels:
+        page.evaluate("document.getElementById('labels').click()")
+        page.wait_for("window.__solarsystem.labels.length > 0", timeout=10, interval=0.05)
+    w, h, bpp, rows = image
+    cam, vp = state["camera"], state["viewport"]
+    scale = w / vp["width"]
+    worst, compared, missing = 0.0, 0, []
+    for body in scene["bodies"]:
+        if body["type"] not in ("planet", "dwarf_planet"):
+            continue
+        expected = project(body["position"], cam["eye"], cam["target"], cam["up"], cam["fovDeg"], vp["width"], vp["height"])
+        drawn = state["bodies"].get(body["id"])
+        if expected is None or not drawn or not drawn["visible"] or drawn["r"] > 40:
+            continue
+        reach = (drawn["r"] + 2) * scale
+        cx, cy = expected[0] * scale, expected[1] * scale
+        sx = sy = n = 0
+        for y in range(max(0, int(cy - reach)), min(h, int(cy + reach) + 2)):
+            row = rows[y]
+            for x in range(max(0, int(cx - reach)), min(w, int(cx + reach) + 2)):
+                if (x + 0.5 - cx) ** 2 + (y + 0.5 - cy) ** 2 > reach * reach:
+                    continue
+                o = x * bpp
+                if 0.2126 * row[o] + 0.7152 * row[o + 1] + 0.0722 * row[o + 2] > 25:
+                    sx += x + 0.5
+                    sy += y + 0.5
+                    n += 1
+        if n < 3:
+            missing.append(body["id"])
+            continue
+        compared += 1
+        worst = max(worst, math.hypot(sx / n / scale - expected[0], sy / n / scale - expected[1]))
+    checks.check(compared >= at_least and not missing and worst <= 2,
+                 f"{what}: {compared} planets drawn (centroid of their pixels) within 2 px of the projection of /v1/scene (worst {worst:.2f} px)"
+                 + (f"; not found in the picture: {missing}" if missing else ""))
 
 
 PLANETS = ["mercury", "venus", "earth", "mars", "jupiter", "saturn", "uranus", "neptune"]
@@ -407,6 +456,8 @@ def check_phone(browser, base, checks, shots):
     checks.check(overflow <= 390, f"phone: nothing wider than the screen ({overflow} px)")
     if shots:
         page.screenshot(os.path.join(shots, "viewer-phone.png"))
+    state = page.evaluate("window.__solarsystem")
+    check_drawn_centres(checks, page, get_json(urllib.parse.urljoin(base, f"v1/scene?date={urllib.parse.quote(state['dateParam'])}")), "phone", at_least=9)
     state = page.evaluate("window.__solarsystem")
     check_planets_labelled(checks, state, "phone 390x844")
     check_labels(checks, state)
