@@ -766,6 +766,21 @@ def check_2d_fallback(browser, base, checks):
     check_planets_labelled(checks, state, "2D 1280x720")
     checks.check(not page.problems, "no console errors in 2D" + (f": {page.problems}" if page.problems else ""))
     page.close()
+    # A browser without WebGL2: the page falls back by itself.
+    page = browser.new_page(1280, 720)
+    page.send("Page.addScriptToEvaluateOnNewDocument", {"source": """(() => {
+      const original = HTMLCanvasElement.prototype.getContext;
+      HTMLCanvasElement.prototype.getContext = function (kind, ...rest) {
+        return kind === 'webgl2' ? null : original.call(this, kind, ...rest);
+      };
+    })()"""})
+    page.goto(urllib.parse.urljoin(base, f"?date={FIXED_DATE}"))
+    state = page.wait_for(READY + " && window.__solarsystem", timeout=60)
+    stats = canvas_stats(page)
+    checks.check(state["renderer"] == "2d" and stats["lit"] > 0.003 and not page.problems,
+                 f"without WebGL2 the page draws in 2D by itself ({state['renderer']}: {state['rendererNote']!r}, {stats['lit']:.2%} lit)"
+                 + (f"; errors: {page.problems}" if page.problems else ""))
+    page.close()
 
 
 def check_error_display(browser, base, checks):
