@@ -212,8 +212,9 @@ async function applyFocus(id) {
   const f = await getJSON(`v1/camera/focus/${id}`, { date: dateParam(state.simMs), aspect: aspect().toFixed(4) });
   if (state.focus !== id) return;
   const pose = { azimuth: f.azimuthRad, elevation: f.elevationRad, distance: f.distance };
-  // The server frames the Earth alone; the Earth–Moon system is what one wants to see (the Moon's
-  // phases): the camera backs off along its own direction until the Moon is in shot too.
+  // The server's Earth framing can leave the Moon out of shot (at the Apollo 11 landing it does,
+  // though its systemExtent covers the Moon); the Earth–Moon system is what one wants to see
+  // (the Moon's phases): the camera backs off along its own direction until the Moon is in shot.
   if (id === 'earth') keepInFrame(pose, state.positions.get('earth'), [state.positions.get('moon')]);
   moveCamera(pose);
 }
