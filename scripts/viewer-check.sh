@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # The web viewer in headless Chromium (scripts/browser/viewer_check.py): page load without
-# console errors, non-blank canvas, planets within 2 px of /v1/scene's projection, presets,
-# the picture link showing the page's view (pan included), controls, accessibility basics, API
-# errors shown, a mission replay surviving a cut stream, path traversal refused. Exits non-zero and names each failed check.
+# console errors, non-blank canvas, planets within 2 px of /v1/scene's projection (WebGL2 and the
+# 2D fallback), presets, the picture link showing the page's view (pan included), controls and
+# the reset keys in every view, labels, accessibility basics, API errors shown, a mission replay
+# surviving a cut stream, the Earth close-up against the server's ray-cast picture, Eagle on the
+# Moon, requests and frame rate of a 40 s replay, path traversal refused. Exits non-zero and
+# names each failed check.
 #
 #   scripts/viewer-check.sh                         # builds and starts a release server itself
 #   scripts/viewer-check.sh http://127.0.0.1:8080/  # checks a server that is already running
 #
-# Screenshots for the README go to docs/viewer.png (1280x720) and docs/viewer-phone.png
-# (390x844); VIEWER_SCREENSHOTS=dir writes them elsewhere, VIEWER_SCREENSHOTS= (empty) skips
+# Screenshots for the README go to docs/viewer.png (1280x720), docs/viewer-phone.png (390x844)
+# and docs/viewer-saturn.png (1280x720); VIEWER_SCREENSHOTS=dir writes them elsewhere, VIEWER_SCREENSHOTS= (empty) skips
 # them. Needs python3 and Chromium (apt-get install -y chromium).
 set -euo pipefail
 cd "$(dirname "$0")/.."

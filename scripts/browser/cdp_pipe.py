@@ -129,7 +129,9 @@ class Browser:
     def new_page(self, width=1280, height=720, mobile=False, scale=1):
         target = self.send("Target.createTarget", {"url": "about:blank"})["targetId"]
         session = self.send("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
-        return Page(self, session, width, height, mobile, scale)
+        page = Page(self, session, width, height, mobile, scale)
+        page.target = target
+        return page
 
     def close(self):
         try:
@@ -170,6 +172,13 @@ class Page:
 
     def send(self, method, params=None, timeout=60):
         return self.browser.send(method, params, session=self.session, timeout=timeout)
+
+    def close(self):
+        """Closes the tab (so that it draws no more frames while later checks measure)."""
+        try:
+            self.browser.send("Target.closeTarget", {"targetId": self.target}, timeout=10)
+        except CDPError:
+            pass
 
     def _event(self, message):
         if message.get("sessionId") != self.session:

@@ -5,7 +5,7 @@
 
 Fails (exit 1, naming each failed check) unless:
   - the page loads with no console errors and draws a non-blank canvas, at 1280x720 and 390x844
-    (screenshots written to --screenshots as viewer.png and viewer-phone.png);
+    (screenshots written to --screenshots as viewer.png, viewer-phone.png and viewer-saturn.png);
   - for a fixed date, every planet the viewer reports is where this script's own perspective
     projection of /v1/scene puts it, through the camera the viewer reports, within 2 px; the
     camera of a focus preset is the server's /v1/camera/focus framing; labels do not overlap;
@@ -17,12 +17,26 @@ Fails (exit 1, naming each failed check) unless:
   - a mission replayed at high speed through a proxy that cuts the event stream once reaches the
     page with every mission event exactly once and ends;
   - the page works behind a reverse proxy that serves it under /solar/ (relative URLs only);
+  - the page draws with WebGL2, and the matrices it drew with put every planet within 2 px of the
+    same projection, as do the centroids of the pixels it drew for each planet in the overview; every planet is labelled in the overview at 1280x720 and 390x844 and no label
+    covers Saturn's disc or rings; the 2D fallback (?renderer=2d) draws and projects the same;
+  - an Earth close-up correlates with the server's ray-cast /v1/views/system.png of the same
+    camera above EARTH_CORRELATION_BOUND, and the same Earth with its map turned 180° does not;
+  - the first textured frame comes within 1.5 s on a cold cache; 0 and Home bring back the preset
+    in the overview, a focus preset and a mission view; Apollo 11's Eagle is drawn on the Moon's
+    disc while landed;
+  - a 40 s Apollo 11 replay asks each body's series at most once per playback window and the
+    orbits not at all, and draws at >= 30 frames/s (the figure is printed);
   - path-traversal attempts get 400 or 404 and never a file.
 Only the standard library and Chromium (apt-get install -y chromium) are needed.
 """
 
 import argparse
+import base64
 import json
+import statistics
+import struct
+import zlib
 import math
 import os
 import re
@@ -95,10 +109,19 @@ def project(point, eye, target, up, fov_deg, width, height):
 
 
 def canvas_stats(page):
-    """Fraction of canvas pixels that differ from the background, and distinct colours."""
+    """Fraction of the view's pixels that differ from the background, and distinct colours: the
+    WebGL canvas (when shown) with the 2D canvas of labels and markers drawn over it."""
     return page.evaluate("""(() => {
-      const c = document.getElementById('sky');
-      const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+      const sky = document.getElementById('sky');
+      const gl = document.getElementById('gl');
+      const c = document.createElement('canvas');
+      c.width = sky.width; c.height = sky.height;
+      const x = c.getContext('2d');
+      // The WebGL buffer is not preserved after a frame: draw, then copy it, in this one task.
+      if (window.__solarsystemDraw) window.__solarsystemDraw();
+      if (!gl.hidden) x.drawImage(gl, 0, 0, c.width, c.height);
+      x.drawImage(sky, 0, 0);
+      const d = x.getImageData(0, 0, c.width, c.height).data;
       let lit = 0; const colours = new Set();
       for (let i = 0; i < d.length; i += 4) {
         if (Math.abs(d[i] - 3) + Math.abs(d[i + 1] - 4) + Math.abs(d[i + 2] - 12) > 30) lit++;
@@ -121,9 +144,13 @@ def check_desktop(browser, base, checks, shots):
     checks.check(stats["lit"] > 0.003 and stats["colours"] > 20, f"canvas is drawn ({stats['lit']:.2%} lit, {stats['colours']} colours)")
     if shots:
         page.screenshot(os.path.join(shots, "viewer.png"))
+    checks.check(state["renderer"] == "webgl2", f"the page draws with WebGL2 ({state['renderer']}{': ' + state['rendererNote'] if state['rendererNote'] else ''})")
     scene = get_json(urllib.parse.urljoin(base, f"v1/scene?date={urllib.parse.quote(state['dateParam'])}"))
     check_projection(checks, state, scene, "overview", at_least=9)
+    check_gl_matrices(checks, state, scene, "overview")
+    check_drawn_centres(checks, page, scene, "overview", at_least=9)
     check_labels(checks, state)
+    check_planets_labelled(checks, state, "1280x720")
 
     # The "picture" link: the server's PNG, the size of the view.
     with urllib.request.urlopen(state["picture"], timeout=60) as r:
@@ -145,8 +172,21 @@ def check_desktop(browser, base, checks, shots):
             and abs(cam["distance"] - focus["distance"]) < 1e-9 * focus["distance"]
             and max(abs(a - b) for a, b in zip(cam["target"], focus["target"])) < 1e-9)
     checks.check(same, "Saturn preset is /v1/camera/focus/saturn's framing")
+
     check_projection(checks, state, scene, "Saturn preset")
+    check_gl_matrices(checks, state, scene, "Saturn preset")
     check_labels(checks, state)
+    check_labels_off_rings(checks, state, "saturn")
+    # In 2026 the rings are nearly edge-on; in mid-2017 they were open 26°.
+    open_rings = browser.new_page(1280, 720)
+    open_rings.goto(urllib.parse.urljoin(base, "?date=2017-06-15T00:00:00Z&focus=saturn"))
+    state = open_rings.wait_for(READY + " && window.__solarsystem.gl && window.__solarsystem.gl.texturesPending === 0 && window.__solarsystem", timeout=60)
+    check_labels(checks, state)
+    check_labels_off_rings(checks, state, "saturn")
+    if shots:
+        time.sleep(0.3)
+        open_rings.screenshot(os.path.join(shots, "viewer-saturn.png"))
+    open_rings.close()
     checks.check(not page.problems, "no console errors at 1280x720" + (f": {page.problems}" if page.problems else ""))
     return page
 
@@ -169,6 +209,112 @@ def check_projection(checks, state, scene, what, at_least=1):
     checks.check(not missing and compared >= at_least and worst <= 2,
                  f"{what}: {compared} planets within 2 px of the projection of /v1/scene (worst {worst:.3f} px)"
                  + (f"; not reported: {missing}" if missing else ""))
+
+
+def check_gl_matrices(checks, state, scene, what):
+    """The matrices the WebGL renderer drew with (projection, view rotation, eye) put every planet
+    where this script's own projection does: the GL picture is the reported camera's."""
+    g, vp, cam = state["gl"], state["viewport"], state["camera"]
+    if not g:
+        checks.check(False, f"{what}: no WebGL matrices reported")
+        return
+    P, R, eye = g["proj"], g["view"], g["eye"]
+    worst, compared = 0.0, 0
+    for body in scene["bodies"]:
+        if body["type"] not in ("planet", "dwarf_planet"):
+            continue
+        expected = project(body["position"], cam["eye"], cam["target"], cam["up"], cam["fovDeg"], vp["width"], vp["height"])
+        if expected is None:
+            continue
+        d = sub(body["position"], eye)
+        v = [R[0] * d[0] + R[3] * d[1] + R[6] * d[2], R[1] * d[0] + R[4] * d[1] + R[7] * d[2], R[2] * d[0] + R[5] * d[1] + R[8] * d[2]]
+        clip = [sum(P[c * 4 + r] * (v + [1])[c] for c in range(4)) for r in range(4)]
+        if clip[3] <= 0:
+            worst = math.inf
+            continue
+        x = (clip[0] / clip[3] + 1) / 2 * vp["width"]
+        y = (1 - clip[1] / clip[3]) / 2 * vp["height"]
+        compared += 1
+        worst = max(worst, math.hypot(x - expected[0], y - expected[1]))
+    checks.check(compared >= 1 and worst <= 2, f"{what}: through the WebGL matrices, {compared} planets within 2 px of the projection (worst {worst:.4f} px)")
+
+
+def check_drawn_centres(checks, page, scene, what, at_least=1):
+    """Where the WebGL canvas really drew each planet: the centroid of the pixels that are not
+    sky within (drawn radius + 2 px) of the reported centre, from a capture with labels off,
+    against this script's projection of /v1/scene. (The orbit line through a planet and
+    Saturn's rings are symmetric about its centre; a dot's unlit side is still drawn, at a
+    quarter of its light, so the silhouette is whole.)"""
+    labels = page.evaluate("document.getElementById('labels').checked")
+    if labels:
+        page.evaluate("document.getElementById('labels').click()")
+    state = page.wait_for(READY + " && window.__solarsystem", timeout=30)
+    image = png_pixels(base64.b64decode(page.evaluate("window.__solarsystemCapture()").split(",", 1)[1]))
+    if labels:
+        page.evaluate("document.getElementById('labels').click()")
+        page.wait_for("window.__solarsystem.labels.length > 0", timeout=10, interval=0.05)
+    w, h, bpp, rows = image
+    cam, vp = state["camera"], state["viewport"]
+    scale = w / vp["width"]
+    worst, compared, missing = 0.0, 0, []
+    for body in scene["bodies"]:
+        if body["type"] not in ("planet", "dwarf_planet"):
+            continue
+        expected = project(body["position"], cam["eye"], cam["target"], cam["up"], cam["fovDeg"], vp["width"], vp["height"])
+        drawn = state["bodies"].get(body["id"])
+        if expected is None or not drawn or not drawn["visible"] or drawn["r"] > 40:
+            continue
+        reach = (drawn["r"] + 2) * scale
+        cx, cy = expected[0] * scale, expected[1] * scale
+        sx = sy = n = 0
+        for y in range(max(0, int(cy - reach)), min(h, int(cy + reach) + 2)):
+            row = rows[y]
+            for x in range(max(0, int(cx - reach)), min(w, int(cx + reach) + 2)):
+                if (x + 0.5 - cx) ** 2 + (y + 0.5 - cy) ** 2 > reach * reach:
+                    continue
+                o = x * bpp
+                if 0.2126 * row[o] + 0.7152 * row[o + 1] + 0.0722 * row[o + 2] > 25:
+                    sx += x + 0.5
+                    sy += y + 0.5
+                    n += 1
+        if n < 3:
+            missing.append(body["id"])
+            continue
+        compared += 1
+        worst = max(worst, math.hypot(sx / n / scale - expected[0], sy / n / scale - expected[1]))
+    checks.check(compared >= at_least and not missing and worst <= 2,
+                 f"{what}: {compared} planets drawn (centroid of their pixels) within 2 px of the projection of /v1/scene (worst {worst:.2f} px)"
+                 + (f"; not found in the picture: {missing}" if missing else ""))
+
+
+PLANETS = ["mercury", "venus", "earth", "mars", "jupiter", "saturn", "uranus", "neptune"]
+
+
+def check_planets_labelled(checks, state, what):
+    """Every planet drawn inside the view has its label (planets go before moons and stars)."""
+    vp = state["viewport"]
+    shown = [p for p in PLANETS if p in state["planets"] and 0 <= state["planets"][p][0] <= vp["width"] and 0 <= state["planets"][p][1] <= vp["height"]]
+    labelled = {l["id"] for l in state["labels"]}
+    missing = [p for p in shown if p not in labelled]
+    checks.check(len(shown) == 8 and not missing, f"{what}: all {len(shown)} planets in view are labelled" + (f"; unlabelled: {missing}" if missing else ""))
+
+
+def check_labels_off_rings(checks, state, planet):
+    """No label box over the planet's disc or its rings (the rings' outer radius, as drawn)."""
+    b = state["bodies"].get(planet)
+    if not b:
+        checks.check(False, f"{planet} not reported")
+        return
+    ring = b.get("ringR") or b["r"]
+    covering = []
+    for l in state["labels"]:
+        if l["id"] == planet:
+            continue
+        x, y, w, h = l["box"]["x"], l["box"]["y"], l["box"]["w"], l["box"]["h"]
+        cx, cy = max(x, min(b["x"], x + w)), max(y, min(b["y"], y + h))
+        if (cx - b["x"]) ** 2 + (cy - b["y"]) ** 2 < ring ** 2:
+            covering.append(l["id"])
+    checks.check(not covering and ring > b["r"], f"no label on {planet}'s disc or rings (ring radius {ring:.0f} px)" + (f": {covering}" if covering else ""))
 
 
 def check_picture_is_view(checks, state, what, at_least=1):
@@ -237,6 +383,7 @@ def check_controls(page, checks):
     checks.check(abs(keyed["azimuth"] - panned["azimuth"]) > 0.01 and keyed["distance"] < panned["distance"], "arrow keys orbit and + zooms")
 
     unlabelled = page.evaluate("""[...document.querySelectorAll('input, select, button, a, canvas')]
+      .filter(e => e.getAttribute('aria-hidden') !== 'true')
       .filter(e => !(e.labels && e.labels.length) && !e.getAttribute('aria-label') && !e.textContent.trim()).map(e => e.id)""")
     checks.check(not unlabelled, "every control has a label" + (f": missing {unlabelled}" if unlabelled else ""))
     # Tab from the top of a freshly loaded page.
@@ -278,6 +425,7 @@ def check_playback(browser, base, checks):
     page.evaluate("document.getElementById('play').click()")
     page.wait_for(READY, timeout=30)
     checks.check(not page.problems, "no console errors while playing" + (f": {page.problems}" if page.problems else ""))
+    page.close()
 
 
 def check_reduced_motion(browser, base, checks):
@@ -293,6 +441,7 @@ def check_reduced_motion(browser, base, checks):
     focus = get_json(urllib.parse.urljoin(base, f"v1/camera/focus/jupiter?date={FIXED_DATE}&aspect={1280 / 720:.4f}"))
     checks.check(abs(cam["distance"] - focus["distance"]) < 1e-9 * focus["distance"], "with reduced motion a preset is reached at once, without a camera flight")
     checks.check(not page.problems, "no console errors with reduced motion" + (f": {page.problems}" if page.problems else ""))
+    page.close()
 
 
 def check_phone(browser, base, checks, shots):
@@ -308,6 +457,10 @@ def check_phone(browser, base, checks, shots):
     if shots:
         page.screenshot(os.path.join(shots, "viewer-phone.png"))
     state = page.evaluate("window.__solarsystem")
+    check_drawn_centres(checks, page, get_json(urllib.parse.urljoin(base, f"v1/scene?date={urllib.parse.quote(state['dateParam'])}")), "phone", at_least=9)
+    state = page.evaluate("window.__solarsystem")
+    check_planets_labelled(checks, state, "phone 390x844")
+    check_labels(checks, state)
     rect = page.evaluate("(() => { const r = document.getElementById('sky').getBoundingClientRect(); return [r.left, r.top]; })()")
     x, y = rect[0] + 195, rect[1] + 250
     page.touch("touchStart", [(x, y)])
@@ -324,7 +477,310 @@ def check_phone(browser, base, checks, shots):
     time.sleep(0.2)
     pinched = page.evaluate("window.__solarsystem.camera")
     checks.check(pinched["distance"] < turned["distance"] * 0.8, "phone: pinching zooms in")
+    # A double tap on empty sky brings back the overview's preset.
+    sx, sy = rect[0] + 30, rect[1] + 60
+    for _ in range(2):
+        page.touch("touchStart", [(sx, sy)])
+        page.touch("touchEnd", [])
+        time.sleep(0.08)
+    try:
+        reset = page.wait_for(f"Math.abs(window.__solarsystem.camera.distance - {state['camera']['distance']!r}) < 1e-6 * {state['camera']['distance']!r} && " + READY + " && window.__solarsystem.camera", timeout=10, interval=0.05)
+    except CDPError:
+        reset = page.evaluate("window.__solarsystem.camera")
+    checks.check(abs(reset["distance"] - state["camera"]["distance"]) < 1e-6 * state["camera"]["distance"] and abs(reset["azimuth"] - state["camera"]["azimuth"]) < 1e-6,
+                 f"phone: a double tap resets the view (distance {pinched['distance']:.1f} → {reset['distance']:.1f}, preset {state['camera']['distance']:.1f})")
     checks.check(not page.problems, "no console errors at 390x844" + (f": {page.problems}" if page.problems else ""))
+    page.close()
+
+
+def png_pixels(data):
+    """(width, height, bytes per pixel, rows) of an 8-bit, non-interlaced RGB or RGBA PNG."""
+    if data[:8] != b"\x89PNG\r\n\x1a\n":
+        raise ValueError("not a PNG")
+    pos, idat = 8, b""
+    while pos < len(data):
+        n, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + n]
+        pos += 12 + n
+        if kind == b"IHDR":
+            w, h, depth, ctype, _, _, interlace = struct.unpack(">IIBBBBB", body)
+            if depth != 8 or interlace or ctype not in (2, 6):
+                raise ValueError(f"unsupported PNG (depth {depth}, colour type {ctype}, interlace {interlace})")
+        elif kind == b"IDAT":
+            idat += body
+    bpp = 3 if ctype == 2 else 4
+    raw, stride, rows, prev, i = zlib.decompress(idat), w * bpp, [], bytearray(w * bpp), 0
+    for _ in range(h):
+        f, line = raw[i], bytearray(raw[i + 1:i + 1 + stride])
+        i += 1 + stride
+        for x in range(stride):
+            a = line[x - bpp] if x >= bpp else 0
+            b, c = prev[x], (prev[x - bpp] if x >= bpp else 0)
+            if f == 1:
+                line[x] = (line[x] + a) & 255
+            elif f == 2:
+                line[x] = (line[x] + b) & 255
+            elif f == 3:
+                line[x] = (line[x] + (a + b) // 2) & 255
+            elif f == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[x] = (line[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append(bytes(line))
+        prev = line
+    return w, h, bpp, rows
+
+
+def disc_correlation(one, two, x0, y0, r):
+    """Pearson correlation of the two images' luminance (Rec. 709 weights on the sRGB bytes) over
+    the pixels within 0.95 r of (x0, y0): the disc only, so neither the black sky around it nor
+    the lines and stars drawn over the sky count."""
+    xs, ys = [], []
+    for y in range(max(0, int(y0 - r)), min(one[1], two[1], int(y0 + r) + 1)):
+        for x in range(max(0, int(x0 - r)), min(one[0], two[0], int(x0 + r) + 1)):
+            if (x - x0) ** 2 + (y - y0) ** 2 >= (0.95 * r) ** 2:
+                continue
+            for img, out in ((one, xs), (two, ys)):
+                row, o = img[3][y], x * img[2]
+                out.append(0.2126 * row[o] + 0.7152 * row[o + 1] + 0.0722 * row[o + 2])
+    if len(xs) < 100:
+        return float("nan"), len(xs)
+    mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
+    sxy = sum((a - mx) * (b - my) for a, b in zip(xs, ys))
+    sxx, syy = sum((a - mx) ** 2 for a in xs), sum((b - my) ** 2 for b in ys)
+    return (sxy / math.sqrt(sxx * syy) if sxx > 0 and syy > 0 else 0.0), len(xs)
+
+
+# The Earth close-up must correlate with the server's ray-cast picture of the same camera above
+# this. Both draw the same map, turned by the same sceneQuaternion, lit the same way (Lambert,
+# 2 % ambient, ×1.5 exposure, sRGB); what differs is the sampling (GPU mipmaps and the
+# rasteriser's edge against the ray-caster's bilinear taps) and the lines each draws over the disc
+# (the page hides heliocentric orbits there, the picture does not). Measured: 0.98 when right; the
+# same page with the map turned 90° or 180° about the pole (`spin=`) gives −0.2 to −0.3, so 0.8
+# leaves room for sampling differences and none for a wrongly oriented globe.
+EARTH_CORRELATION_BOUND = 0.8
+EARTH_CAMERA = "date=2026-11-22T00:00:00Z&focus=earth&azimuth=-0.45&elevation=0.2&distance=0.3"
+
+
+def earth_correlation(browser, base, spin):
+    page = browser.new_page(480, 480)
+    page.goto(urllib.parse.urljoin(base, f"?{EARTH_CAMERA}&spin={spin}"))
+    page.wait_for(READY + " && window.__solarsystem.gl && window.__solarsystem.gl.texturesPending === 0", timeout=60)
+    page.evaluate("document.getElementById('labels').click()")
+    time.sleep(0.3)
+    state = page.wait_for(READY + " && window.__solarsystem", timeout=30)
+    with urllib.request.urlopen(state["picture"] + "&labels=none", timeout=60) as r:
+        server = png_pixels(r.read())
+    mine = png_pixels(base64.b64decode(page.evaluate("window.__solarsystemCapture()").split(",", 1)[1]))
+    earth = state["bodies"]["earth"]
+    value, n = disc_correlation(server, mine, earth["x"], earth["y"], earth["r"])
+    page.close()
+    return value, n, earth["r"], (server[0], server[1]) == (mine[0], mine[1])
+
+
+def check_earth_texture(browser, base, checks):
+    print("the Earth close-up against the server's ray-cast picture")
+    good, n, r, same = earth_correlation(browser, base, 0)
+    checks.check(same and good > EARTH_CORRELATION_BOUND,
+                 f"Earth ({r:.0f} px radius, {n} pixels): luminance correlation with /v1/views/system.png {good:.3f} > {EARTH_CORRELATION_BOUND}")
+    wrong, _, _, _ = earth_correlation(browser, base, 180)
+    checks.check(wrong < EARTH_CORRELATION_BOUND, f"a map turned 180° about the pole fails the bound ({wrong:.3f})")
+
+
+def check_first_textured_frame(browser, base, checks):
+    print("first textured frame, cold cache")
+    page = browser.new_page(1280, 720)
+    page.send("Network.enable")
+    page.send("Network.clearBrowserCache")
+    page.send("Network.setCacheDisabled", {"cacheDisabled": True})
+    page.goto(urllib.parse.urljoin(base, f"?{EARTH_CAMERA}"))
+    state = page.wait_for("window.__solarsystem && window.__solarsystem.firstTexturedMs !== null && window.__solarsystem", timeout=30, interval=0.05)
+    ms = state["firstTexturedMs"]
+    checks.check(ms <= 1500, f"first textured frame {ms:.0f} ms after the navigation began (bound 1500 ms)")
+    page.close()
+
+
+def check_reset_keys(browser, base, checks):
+    """`0` and Home bring back the view's preset after turning the camera, in the overview, a
+    focus preset and a mission's own framing."""
+    print("the reset keys in every view")
+    for what, query in (("overview", f"date={FIXED_DATE}"), ("Jupiter preset", f"date={FIXED_DATE}&focus=jupiter"),
+                        ("mission view", "mission=apollo11")):
+        page = browser.new_page(1280, 720)
+        page.goto(urllib.parse.urljoin(base, "?" + query))
+        before = page.wait_for(READY + " && window.__solarsystem.camera", timeout=60)
+        ok = True
+        for key, code, key_code in (("0", "Digit0", 48), ("Home", "Home", 36)):
+            page.evaluate("document.getElementById('sky').focus()")
+            for _ in range(5):
+                page.key("ArrowLeft", key_code=37)
+            page.key("ArrowUp", key_code=38)
+            # The page publishes its camera when it next draws (later on a loaded machine).
+            try:
+                turned = page.wait_for(f"Math.abs(window.__solarsystem.camera.azimuth - {before['azimuth']!r}) > 0.2 && window.__solarsystem.camera", timeout=5, interval=0.05)
+            except CDPError:
+                turned = page.evaluate("window.__solarsystem.camera")
+            page.key(key, code=code, key_code=key_code, text=key if len(key) == 1 else None)
+            try:
+                after = page.wait_for(f"Math.abs(window.__solarsystem.camera.azimuth - {before['azimuth']!r}) < 1e-6 && " + READY + " && window.__solarsystem.camera", timeout=10, interval=0.05)
+            except CDPError:
+                after = page.evaluate("window.__solarsystem.camera")
+            moved = abs(turned["azimuth"] - before["azimuth"]) > 0.2
+            back = abs(after["azimuth"] - before["azimuth"]) < 1e-6 and abs(after["elevation"] - before["elevation"]) < 1e-6 \
+                and abs(after["distance"] - before["distance"]) < 1e-6 * before["distance"]
+            ok = ok and moved and back
+            checks.check(moved and back, f"{what}: {key} brings the preset back (azimuth {turned['azimuth']:.3f} → {after['azimuth']:.3f}, preset {before['azimuth']:.3f})")
+        page.close()
+
+
+def check_tap_and_moon(browser, base, checks):
+    print("tap to select; the Earth's preset keeps the Moon in shot")
+    page = browser.new_page(1280, 720)
+    page.goto(urllib.parse.urljoin(base, f"?date={FIXED_DATE}"))
+    state = page.wait_for(READY + " && window.__solarsystem", timeout=60)
+    x, y = state["planets"]["jupiter"]
+    rect = page.evaluate("(() => { const r = document.getElementById('sky').getBoundingClientRect(); return [r.left, r.top]; })()")
+    page.mouse("mouseMoved", rect[0] + x, rect[1] + y, buttons=0)
+    page.mouse("mousePressed", rect[0] + x, rect[1] + y)
+    page.mouse("mouseReleased", rect[0] + x, rect[1] + y)
+    after = page.wait_for("window.__solarsystem.camera.focus === 'jupiter' && " + READY + " && window.__solarsystem", timeout=20)
+    checks.check(after["camera"]["focus"] == "jupiter", "a tap on Jupiter focuses it")
+    page.close()
+    landing = "1969-07-20T20:17:40Z"
+    for w, h in ((1280, 720), (390, 844)):
+        page = browser.new_page(w, h, mobile=w < 600)
+        page.goto(urllib.parse.urljoin(base, f"?date={landing}&focus=earth"))
+        state = page.wait_for(READY + " && window.__solarsystem", timeout=60)
+        moon, vp = state["bodies"].get("moon"), state["viewport"]
+        inside = bool(moon) and moon["visible"] and 0 <= moon["x"] <= vp["width"] and 0 <= moon["y"] <= vp["height"]
+        checks.check(inside, f"{w}x{h}: focus=earth at the Apollo 11 landing keeps the Moon in shot ({moon and (round(moon['x']), round(moon['y']))} in {vp['width']}x{vp['height']})")
+        page.close()
+
+
+def check_phone_mission(browser, base, checks):
+    print("a mission on a phone: the scene stays visible, every event reachable")
+    page = browser.new_page(390, 844, mobile=True)
+    page.goto(urllib.parse.urljoin(base, "?mission=apollo11"))
+    page.wait_for(READY, timeout=60)
+    sky = page.evaluate("(() => { const r = document.getElementById('sky').getBoundingClientRect(); return r.height; })()")
+    panel = page.evaluate("(() => { const r = document.getElementById('mission-panel').getBoundingClientRect(); return r.height; })()")
+    checks.check(panel < 0.2 * sky, f"phone: the mission panel starts collapsed ({panel:.0f} px of a {sky:.0f} px scene)")
+    page.evaluate("document.getElementById('panel-toggle').click()")
+    time.sleep(0.2)
+    panel = page.evaluate("(() => { const r = document.getElementById('mission-panel').getBoundingClientRect(); return r.height; })()")
+    reached = page.evaluate("""(() => {
+      const panel = document.getElementById('mission-panel').getBoundingClientRect();
+      return [...document.querySelectorAll('#timeline li')].map(li => {
+        li.scrollIntoView({ block: 'nearest' });
+        const r = li.getBoundingClientRect();
+        return r.height > 0 && r.top >= panel.top - 1 && r.bottom <= panel.bottom + 1 && r.bottom <= innerHeight;
+      });
+    })()""")
+    checks.check(panel <= 0.5 * sky and reached and all(reached),
+                 f"phone: opened, the panel takes {panel:.0f} of {sky:.0f} px and all {sum(reached)} of {len(reached)} events scroll into it")
+    checks.check(not page.problems, "no console errors in the phone mission view" + (f": {page.problems}" if page.problems else ""))
+    page.close()
+
+
+def check_eagle_on_moon(browser, base, checks):
+    print("Apollo 11: Eagle on the Moon while landed")
+    for hours in (103.5, 115, 124):
+        page = browser.new_page(1280, 720)
+        page.goto(urllib.parse.urljoin(base, f"?mission=apollo11&hours={hours}"))
+        state = page.wait_for(READY + " && window.__solarsystem", timeout=60)
+        moon = state["bodies"].get("moon")
+        eagle = next((m for m in state["markers"] if m["id"] == "lm_eagle"), None)
+        if not moon or not eagle or eagle["x"] is None:
+            checks.check(False, f"T+{hours} h: Moon or Eagle not drawn ({moon}, {eagle})")
+        else:
+            # The reported radius is R·(pixels per unit)/depth; off the view's axis, by an angle θ,
+            # perspective stretches the drawn disc radially to about r / cos θ.
+            vp = state["viewport"]
+            ppu = vp["height"] / 2 / math.tan(math.radians(state["camera"]["fovDeg"]) / 2)
+            theta = math.atan(math.hypot(moon["x"] - vp["width"] / 2, moon["y"] - vp["height"] / 2) / ppu)
+            bound = moon["r"] / math.cos(theta) + 0.5
+            d = math.hypot(eagle["x"] - moon["x"], eagle["y"] - moon["y"])
+            checks.check(d <= bound, f"T+{hours} h: Eagle {d:.2f} px from the Moon's centre, within its drawn disc ({moon['r']:.2f} px, {bound:.2f} px off-axis)")
+        page.close()
+
+
+# During a 40 s replay of Apollo 11 at its own speed (10 000×: 111 mission hours), motion windows
+# of 12 s of playback each: at most ceil(40 / 12) + 1 windows (the next is prefetched halfway
+# through the current one), each one request per body; the orbits are not fetched again at all.
+REPLAY_SECONDS = 40
+MAX_WINDOWS = math.ceil(REPLAY_SECONDS / 12) + 1
+MIN_FPS = 30
+
+
+def check_replay_requests(browser, base, checks):
+    print(f"Apollo 11 replayed for {REPLAY_SECONDS} s at 1280x720: requests and frame rate")
+    page = browser.new_page(1280, 720)
+    page.goto(urllib.parse.urljoin(base, "?mission=apollo11"))
+    page.wait_for(READY, timeout=60)
+    time.sleep(0.5)
+    page.evaluate("""performance.clearResourceTimings(); performance.setResourceTimingBufferSize(5000);
+      window.__stamps = []; (function f(t) { window.__stamps.push(t); requestAnimationFrame(f); })(performance.now());
+      document.getElementById('play').click()""")
+    time.sleep(10)
+    stamps = page.evaluate("window.__stamps")
+    time.sleep(REPLAY_SECONDS - 10)
+    entries = page.evaluate("performance.getEntriesByType('resource').map(e => [e.name, e.transferSize || e.encodedBodySize || 0])")
+    page.evaluate("document.getElementById('play').click()")
+    fps = (len(stamps) - 1) / ((stamps[-1] - stamps[0]) / 1000) if len(stamps) > 1 else 0
+    gaps = sorted(b - a for a, b in zip(stamps, stamps[1:]))
+    print(f"  fps   {fps:.1f} frames/s over {(stamps[-1] - stamps[0]) / 1000:.1f} s of play at 1280x720 (median frame {statistics.median(gaps):.1f} ms, 95th percentile {gaps[int(len(gaps) * 0.95)]:.1f} ms)")
+    checks.check(fps >= MIN_FPS, f"{fps:.1f} frames/s during the replay (bound {MIN_FPS})")
+    per_body, windows, orbits, total_bytes = {}, {}, 0, 0
+    for url, size in entries:
+        total_bytes += size
+        parts = urllib.parse.urlsplit(url)
+        if "/v1/positions/" in parts.path:
+            body = parts.path.rsplit("/", 1)[1]
+            start = urllib.parse.parse_qs(parts.query).get("start", [""])[0]
+            per_body[body] = per_body.get(body, 0) + 1
+            windows.setdefault(body, []).append(start)
+        elif parts.path.endswith("/v1/orbits"):
+            orbits += 1
+    worst = max(per_body.values(), default=0)
+    repeated = [b for b, starts in windows.items() if len(starts) != len(set(starts))]
+    print(f"  info  {len(entries)} requests, {total_bytes / 1024:.0f} KB in {REPLAY_SECONDS} s: {sum(per_body.values())} series for {len(per_body)} bodies, {orbits} orbits (the event stream is not in the resource timings)")
+    checks.check(per_body and worst <= MAX_WINDOWS and not repeated,
+                 f"at most one series request per body per playback window: {worst} per body (bound {MAX_WINDOWS})" + (f"; repeated windows: {repeated}" if repeated else ""))
+    checks.check(orbits == 0, f"the orbits are not fetched again while the replay runs ({orbits})")
+    checks.check(len(entries) <= MAX_WINDOWS * 24 + 10, f"{len(entries)} requests in {REPLAY_SECONDS} s (bound {MAX_WINDOWS * 24 + 10})")
+    checks.check(not page.problems, "no console errors during the 40 s replay" + (f": {page.problems}" if page.problems else ""))
+    page.close()
+    return fps
+
+
+def check_2d_fallback(browser, base, checks):
+    print("the 2D canvas fallback (?renderer=2d)")
+    page = browser.new_page(1280, 720)
+    page.goto(urllib.parse.urljoin(base, f"?date={FIXED_DATE}&renderer=2d"))
+    state = page.wait_for(READY + " && window.__solarsystem", timeout=60)
+    stats = canvas_stats(page)
+    checks.check(state["renderer"] == "2d" and stats["lit"] > 0.003 and stats["colours"] > 20, f"2D: canvas is drawn ({stats['lit']:.2%} lit, {stats['colours']} colours)")
+    scene = get_json(urllib.parse.urljoin(base, f"v1/scene?date={urllib.parse.quote(state['dateParam'])}"))
+    check_projection(checks, state, scene, "2D overview", at_least=9)
+    check_labels(checks, state)
+    check_planets_labelled(checks, state, "2D 1280x720")
+    checks.check(not page.problems, "no console errors in 2D" + (f": {page.problems}" if page.problems else ""))
+    page.close()
+    # A browser without WebGL2: the page falls back by itself.
+    page = browser.new_page(1280, 720)
+    page.send("Page.addScriptToEvaluateOnNewDocument", {"source": """(() => {
+      const original = HTMLCanvasElement.prototype.getContext;
+      HTMLCanvasElement.prototype.getContext = function (kind, ...rest) {
+        return kind === 'webgl2' ? null : original.call(this, kind, ...rest);
+      };
+    })()"""})
+    page.goto(urllib.parse.urljoin(base, f"?date={FIXED_DATE}"))
+    state = page.wait_for(READY + " && window.__solarsystem", timeout=60)
+    stats = canvas_stats(page)
+    checks.check(state["renderer"] == "2d" and stats["lit"] > 0.003 and not page.problems,
+                 f"without WebGL2 the page draws in 2D by itself ({state['renderer']}: {state['rendererNote']!r}, {stats['lit']:.2%} lit)"
+                 + (f"; errors: {page.problems}" if page.problems else ""))
+    page.close()
 
 
 def check_error_display(browser, base, checks):
@@ -341,6 +797,7 @@ def check_error_display(browser, base, checks):
     checks.check(bool(detail) and detail in shown, f"a 400 from the API shows its detail: {shown!r}")
     stats = canvas_stats(page)
     checks.check(stats["lit"] > 0.0005, "the canvas is not blank after an error")
+    page.close()
 
 
 class LoopbackProxy:
@@ -419,6 +876,7 @@ def check_prefix(browser, base, checks):
                      "the page, its modules and its API calls work under /solar/")
         checks.check(not proxy.outside, "nothing was asked outside the prefix" + (f": {proxy.outside}" if proxy.outside else ""))
         checks.check(not page.problems, "no console errors under the prefix" + (f": {page.problems}" if page.problems else ""))
+        page.close()
     finally:
         proxy.close()
 
@@ -521,6 +979,7 @@ def check_mission(browser, base, checks, mission="apollo11", speed=100000):
         # A cut connection is logged by the browser; anything else is a real error.
         problems = [p for p in page.problems if "/stream" not in p]
         checks.check(not problems, "no console errors during the replay" + (f": {problems}" if problems else ""))
+        page.close()
     finally:
         proxy.close()
 
@@ -580,12 +1039,21 @@ def main():
         with Browser(args.chromium) as browser:
             page = check_desktop(browser, base, checks, args.screenshots)
             check_controls(page, checks)
+            page.close()
             check_phone(browser, base, checks, args.screenshots)
             check_reduced_motion(browser, base, checks)
             check_playback(browser, base, checks)
             check_prefix(browser, base, checks)
             check_error_display(browser, base, checks)
             check_mission(browser, base, checks)
+            check_2d_fallback(browser, base, checks)
+            check_earth_texture(browser, base, checks)
+            check_first_textured_frame(browser, base, checks)
+            check_reset_keys(browser, base, checks)
+            check_eagle_on_moon(browser, base, checks)
+            check_tap_and_moon(browser, base, checks)
+            check_phone_mission(browser, base, checks)
+            check_replay_requests(browser, base, checks)
         check_traversal(base, checks)
     except (CDPError, OSError) as e:
         checks.check(False, f"the check could not run: {e}")

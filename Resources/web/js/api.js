@@ -21,9 +21,27 @@ export function apiURL(path, params = {}) {
   return query ? `${path}?${query}` : path;
 }
 
+/** Answers asked ahead (`prefetchJSON`), each handed to the first getJSON of the same URL. */
+const early = new Map();
+
+/** Starts a GET whose answer a later getJSON of the same path and parameters takes over. */
+export function prefetchJSON(path, params = {}) {
+  const url = apiURL(path, params);
+  if (!early.has(url)) {
+    const job = getJSON(path, params);
+    job.catch(() => {}); // the getJSON that takes it over reports the failure
+    early.set(url, job);
+  }
+}
+
 /** GET a JSON answer; throws ApiError with the problem's detail on any failure. */
 export async function getJSON(path, params = {}, { signal } = {}) {
   const url = apiURL(path, params);
+  if (early.has(url) && !signal) {
+    const job = early.get(url);
+    early.delete(url);
+    return job;
+  }
   let response;
   try {
     response = await fetch(url, { headers: { Accept: 'application/json' }, signal });

@@ -1,11 +1,15 @@
 // Mouse, touch and keyboard on the canvas. Drag orbits (right, middle or Shift-drag pans), the
-// wheel zooms; one finger orbits, two fingers pinch to zoom and move together to pan; arrows
-// orbit, Shift+arrows pan, + and − zoom, 0 resets the view, Space plays or pauses.
+// wheel zooms; one finger orbits, two fingers pinch to zoom and move together to pan; a tap (a
+// press that hardly moves) selects the body under it, a double tap resets; arrows orbit,
+// Shift+arrows pan, + and − zoom, 0 or Home resets the view, Space plays or pauses. `interact`
+// (which stops a camera flight) runs before the key's action, so a reset's flight survives.
 
 export function attachControls(canvas, handlers) {
   const pointers = new Map();
   let mode = null;
   let last = null;
+  let tap = null;
+  let lastTap = null;
 
   const centroid = () => {
     const ps = [...pointers.values()];
@@ -22,6 +26,7 @@ export function attachControls(canvas, handlers) {
     if (pointers.size === 2) mode = 'pinch';
     else mode = e.button === 2 || e.button === 1 || e.shiftKey ? 'pan' : 'orbit';
     last = { ...centroid(), spread: spread() };
+    tap = pointers.size === 1 ? { x: e.clientX, y: e.clientY, at: performance.now(), moved: 0 } : null;
     handlers.interact();
   });
   canvas.addEventListener('pointermove', (e) => {
@@ -30,6 +35,7 @@ export function attachControls(canvas, handlers) {
     const c = centroid();
     const dx = c.x - last.x;
     const dy = c.y - last.y;
+    if (tap) tap.moved += Math.hypot(dx, dy);
     if (mode === 'pinch') {
       const s = spread();
       if (last.spread > 0 && s > 0) handlers.zoom(last.spread / s);
@@ -42,6 +48,20 @@ export function attachControls(canvas, handlers) {
     }
   });
   const end = (e) => {
+    if (e.type === 'pointerup' && tap && pointers.size === 1 && tap.moved < 6 && performance.now() - tap.at < 400) {
+      const r = canvas.getBoundingClientRect();
+      const now = performance.now();
+      // A second tap within 350 ms and 24 px of the first is a double tap: reset. (A mouse's
+      // double click comes as `dblclick`; a finger's is recognised here.)
+      if (e.pointerType === 'touch' && lastTap && now - lastTap.at < 350 && Math.hypot(e.clientX - lastTap.x, e.clientY - lastTap.y) < 24) {
+        lastTap = null;
+        handlers.reset();
+      } else {
+        if (e.pointerType === 'touch') lastTap = { x: e.clientX, y: e.clientY, at: now };
+        handlers.select?.(e.clientX - r.left, e.clientY - r.top);
+      }
+    }
+    tap = null;
     pointers.delete(e.pointerId);
     if (pointers.size === 0) mode = null;
     else {
@@ -52,7 +72,10 @@ export function attachControls(canvas, handlers) {
   canvas.addEventListener('pointerup', end);
   canvas.addEventListener('pointercancel', end);
   canvas.addEventListener('contextmenu', (e) => e.preventDefault());
-  canvas.addEventListener('dblclick', () => handlers.reset());
+  canvas.addEventListener('dblclick', (e) => {
+    if (e.sourceCapabilities?.firesTouchEvents) return; // a finger's double tap was handled on pointerup
+    handlers.reset();
+  });
   canvas.addEventListener('wheel', (e) => {
     e.preventDefault();
     handlers.interact();
@@ -63,7 +86,10 @@ export function attachControls(canvas, handlers) {
   canvas.addEventListener('keydown', (e) => {
     const step = 0.06;
     const px = 24;
-    let handled = true;
+    const keys = ['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown', '+', '=', 'PageUp', '-', '_', 'PageDown', '0', 'Home', ' '];
+    if (!keys.includes(e.key)) return;
+    e.preventDefault();
+    if (e.key !== ' ') handlers.interact();
     switch (e.key) {
       case 'ArrowLeft': e.shiftKey ? handlers.pan(px, 0) : handlers.orbit(step, 0); break;
       case 'ArrowRight': e.shiftKey ? handlers.pan(-px, 0) : handlers.orbit(-step, 0); break;
@@ -73,11 +99,7 @@ export function attachControls(canvas, handlers) {
       case '-': case '_': case 'PageDown': handlers.zoom(1.2); break;
       case '0': case 'Home': handlers.reset(); break;
       case ' ': handlers.togglePlay(); break;
-      default: handled = false;
-    }
-    if (handled) {
-      e.preventDefault();
-      handlers.interact();
+      default: break;
     }
   });
 }

@@ -1,6 +1,8 @@
-// Labels that never overlap: placed in priority order (Sun and planets, mission vehicles and
-// events, moons, named stars), each at the first free spot above, below, right or left of its
-// body at max(8, screen radius + 4) px (the seeds' offset), or not at all.
+// Labels that never overlap: placed in priority order (the Sun and planets, mission vehicles and
+// events, the focused system's moons, named stars, other moons), each at the first free spot
+// around its body at max(8, screen radius + 4) px (the seeds' offset) — above, below, right,
+// left, then the four diagonals, then the same eight a little farther out — or not at all. No
+// label covers another body's disc or a ring system (obstacles).
 
 const PAD = 2;
 
@@ -12,16 +14,23 @@ export function layoutLabels(ctx, items, obstacles, width, height) {
   const placed = [];
   const sorted = [...items].sort((a, b) => a.priority - b.priority || b.r - a.r);
   for (const item of sorted) {
-    ctx.font = item.font;
-    const w = Math.ceil(ctx.measureText(item.text).width) + 2 * PAD;
+    const w = textWidth(ctx, item.font, item.text) + 2 * PAD;
     const h = fontPixels(item.font) + 2 * PAD;
     const off = Math.max(8, item.r + 4);
-    const candidates = [
-      { x: item.x - w / 2, y: item.y - off - h },
-      { x: item.x - w / 2, y: item.y + off },
-      { x: item.x + off, y: item.y - h / 2 },
-      { x: item.x - off - w, y: item.y - h / 2 },
-    ];
+    const candidates = [];
+    for (const o of [off, off + 10]) {
+      const d = o * 0.72;
+      candidates.push(
+        { x: item.x - w / 2, y: item.y - o - h },
+        { x: item.x - w / 2, y: item.y + o },
+        { x: item.x + o, y: item.y - h / 2 },
+        { x: item.x - o - w, y: item.y - h / 2 },
+        { x: item.x + d, y: item.y - d - h },
+        { x: item.x - d - w, y: item.y - d - h },
+        { x: item.x + d, y: item.y + d },
+        { x: item.x - d - w, y: item.y + d },
+      );
+    }
     const spot = candidates.find((c) => {
       const box = { x: c.x, y: c.y, w, h };
       if (box.x < 0 || box.y < 0 || box.x + w > width || box.y + h > height) return false;
@@ -31,6 +40,20 @@ export function layoutLabels(ctx, items, obstacles, width, height) {
     if (spot) placed.push({ ...item, box: { x: spot.x, y: spot.y, w, h } });
   }
   return placed;
+}
+
+/** Label widths, measured once per font and text (measuring every label every frame showed in the frame time). */
+const widths = new Map();
+function textWidth(ctx, font, text) {
+  const key = `${font}|${text}`;
+  let w = widths.get(key);
+  if (w === undefined) {
+    ctx.font = font;
+    w = Math.ceil(ctx.measureText(text).width);
+    if (widths.size > 2000) widths.clear();
+    widths.set(key, w);
+  }
+  return w;
 }
 
 /** The size in a CSS font shorthand (`600 13px system-ui` → 13). */

@@ -1,13 +1,16 @@
-// The viewer: the solar system at a date from the API, drawn on a canvas, with a clock,
+// The viewer: the solar system at a date from the API, drawn with WebGL2 (render3d.js) or, where
+// WebGL2 is missing or `?renderer=2d` asks for it, on a 2D canvas (render.js), with a clock,
 // camera presets, mission replays and a link to the server's own picture of the same view.
+// Labels and vehicle markers are drawn on the 2D canvas (#sky, above the WebGL one) either way.
 // State for the browser check is published on `window.__solarsystem` after every frame.
 
-import { getJSON, apiURL } from './api.js';
+import { getJSON, apiURL, prefetchJSON } from './api.js';
 import { OrbitCamera, overviewPose, MAX_ELEVATION, MAX_DISTANCE } from './camera.js';
 import { attachControls } from './controls.js';
 import { Motion } from './motion.js';
 import { MissionReplay } from './mission.js';
-import { drawFrame } from './render.js';
+import { drawFrame, drawOverlay } from './render.js';
+import { GLRenderer, loadImage, hasTexture } from './render3d.js';
 import { dateParam, isoSeconds, parseDateInput, MS } from './time.js';
 import { add, sub, scale, normalize, lerp } from './vec.js';
 
@@ -16,12 +19,31 @@ const ui = {
   canvas: $('sky'), form: $('time-form'), date: $('date'), dateHelp: $('date-help'), now: $('now'),
   play: $('play'), speed: $('speed'), focus: $('focus'), mission: $('mission'), labels: $('labels'),
   picture: $('picture'), status: $('status'), error: $('error'), errorText: $('error-text'), dismiss: $('error-dismiss'),
+  gl: $('gl'), panelToggle: $('panel-toggle'), panelBody: $('panel-body'),
   panel: $('mission-panel'), missionName: $('mission-name'), met: $('t-met'), phase: $('t-phase'), distance: $('t-distance'),
   speedKm: $('t-speed'), last: $('t-last'), next: $('t-next'), timeline: $('timeline'),
 };
 const ctx = ui.canvas.getContext('2d');
 const reducedMotion = matchMedia('(prefers-reduced-motion: reduce)');
 const params = new URLSearchParams(location.search);
+
+/** WebGL2 unless it is missing or `?renderer=2d`; `?spin=deg` turns the Earth's map (only to show the check can fail). */
+let gl = null;
+let glFailure = '';
+/** Called once the first requests are on their way: compiling the shaders blocks the page for a while in software WebGL. */
+function startGL() {
+  if (params.get('renderer') === '2d') return;
+  try {
+    gl = new GLRenderer(ui.gl, {
+      textureURL: (id) => apiURL(`v1/textures/${id}.png`),
+      onTexture: () => requestDraw(),
+      spin: ((Number(params.get('spin')) || 0) * Math.PI) / 180,
+    });
+  } catch (e) {
+    glFailure = e.message;
+    gl = null;
+  }
+}
 
 const state = {
   catalogue: new Map(), // id → /v1/bodies entry
@@ -43,6 +65,7 @@ const state = {
   pending: 0,
   drawn: null,
   width: 0, height: 0,
+  firstTexturedMs: null,
 };
 let motion = null;
 
@@ -97,7 +120,10 @@ async function loadCatalogue() {
 /** Exact positions at `ms` from `/v1/scene`, and the orbit lines at that date. */
 async function loadScene(ms) {
   const date = dateParam(ms);
-  const [scene] = await Promise.all([getJSON('v1/scene', { date }), loadOrbits(ms)]);
+  const scenePromise = getJSON('v1/scene', { date });
+  // The orbit lines are fetched once per date the person sets (not while time runs: over a
+  // playback window they barely change, and the moons' follow their parent's motion).
+  const [scene] = await Promise.all([scenePromise, needOrbits(ms) ? loadOrbits(ms, scenePromise) : null]);
   if (state.playing && !state.mission) return; // the clock moved on; the motion windows draw
   state.sceneMs = ms;
   for (const b of scene.bodies) {
@@ -106,13 +132,20 @@ async function loadScene(ms) {
   }
 }
 
-async function loadOrbits(ms) {
+/** Orbits are refetched when the date moved by more than this from theirs (a moon's orbit turns slowly). */
+const ORBITS_VALID_MS = 30 * MS.day;
+
+function needOrbits(ms) {
+  return state.orbitsMs === null || Math.abs(ms - state.orbitsMs) > ORBITS_VALID_MS;
+}
+
+async function loadOrbits(ms, scenePromise) {
   if (state.orbitsLoading) return;
   state.orbitsLoading = true;
   try {
     const [orbits, centers] = await Promise.all([
       getJSON('v1/orbits', { date: dateParam(ms), samples: 160 }),
-      getJSON('v1/scene', { date: dateParam(ms) }),
+      scenePromise ?? getJSON('v1/scene', { date: dateParam(ms) }),
     ]);
     state.orbits = orbits.bodies;
     state.orbitCenters = new Map(centers.bodies.map((b) => [b.id, b.position]));
@@ -170,6 +203,7 @@ function moveCamera(pose) {
 
 async function applyFocus(id) {
   state.focus = id;
+  gl?.prefetch(id);
   ui.focus.value = id === 'mission' ? 'overview' : id;
   if (id === 'overview') {
     moveCamera(overview());
@@ -177,7 +211,26 @@ async function applyFocus(id) {
   }
   const f = await getJSON(`v1/camera/focus/${id}`, { date: dateParam(state.simMs), aspect: aspect().toFixed(4) });
   if (state.focus !== id) return;
-  moveCamera({ azimuth: f.azimuthRad, elevation: f.elevationRad, distance: f.distance });
+  const pose = { azimuth: f.azimuthRad, elevation: f.elevationRad, distance: f.distance };
+  // The server's Earth framing can leave the Moon out of shot (at the Apollo 11 landing it does,
+  // though its systemExtent covers the Moon); the Earth–Moon system is what one wants to see
+  // (the Moon's phases): the camera backs off along its own direction until the Moon is in shot.
+  if (id === 'earth') keepInFrame(pose, state.positions.get('earth'), [state.positions.get('moon')]);
+  moveCamera(pose);
+}
+
+/** Lengthens `pose.distance` (around `target`) until every point is inside the view with 10 % to spare. */
+function keepInFrame(pose, target, points) {
+  if (!target) return;
+  const inside = (d) => {
+    const view = new OrbitCamera({ target, azimuth: pose.azimuth, elevation: pose.elevation, distance: d }).view(state.width, state.height);
+    return points.every((p) => {
+      if (!p) return true;
+      const s = view.project(p);
+      return s && Math.abs(s[0] - view.width / 2) <= view.width * 0.45 && Math.abs(s[1] - view.height / 2) <= view.height * 0.45;
+    });
+  };
+  for (let i = 0; i < 40 && !inside(pose.distance); i++) pose.distance *= 1.1;
 }
 
 function stepTransition(now) {
@@ -224,10 +277,24 @@ const cameraHandlers = {
     requestDraw();
   },
   reset() {
+    // Counted as pending, so the page is not `ready` until the flight toward the preset has begun.
     if (state.focus === 'mission') resetMissionCamera();
-    else applyFocus(state.focus).catch(showError);
+    else task(() => applyFocus(state.focus));
   },
   togglePlay() { togglePlay(); },
+  /** A tap: the body drawn under it (the nearest within its disc + 8 px) becomes the focus. */
+  select(x, y) {
+    if (!state.drawn) return;
+    let best = null;
+    for (const [id, s] of state.drawn.screen) {
+      if (!s.visible || id === 'iss') continue;
+      const d = Math.hypot(s.x - x, s.y - y);
+      if (d <= s.r + 8 && (!best || d - s.r < best.d)) best = { id, d: d - s.r };
+    }
+    if (!best || ![...ui.focus.options].some((o) => o.value === best.id)) return;
+    if (best.id === state.focus) return;
+    task(() => applyFocus(best.id));
+  },
 };
 
 // ---- Time --------------------------------------------------------------------------------
@@ -303,9 +370,7 @@ function advance(now) {
       else if (p) state.positions.set(id, p);
     }
   }
-  if (state.orbitsMs === null || Math.abs(state.simMs - state.orbitsMs) > motion.windowMs()) {
-    loadOrbits(state.simMs).catch(showError);
-  }
+  if (!state.orbitsLoading && needOrbits(state.simMs)) loadOrbits(state.simMs).catch(showError);
   if (document.activeElement !== ui.date) ui.date.value = isoSeconds(Math.round(state.simMs / 1000) * 1000);
 }
 
@@ -340,6 +405,8 @@ async function selectMission(id) {
   };
   state.mission = m;
   const speed = Number(params.get('speed')) || detail.autoTimeScale;
+  ui.panelBody.hidden = matchMedia('(max-width: 640px)').matches;
+  updatePanelToggle();
   setMissionSpeed(speed);
   ui.missionName.textContent = `${detail.name} — ${detail.subtitle}`;
   resetTimeline();
@@ -477,6 +544,8 @@ function missionOverlay() {
 // ---- Drawing -----------------------------------------------------------------------------
 
 let drawRequested = false;
+/** What the 2D layer over the WebGL canvas shows (drawOverlay redraws it only when that changes). */
+const overlayCache = { signature: null };
 function requestDraw() {
   drawRequested = true;
 }
@@ -489,6 +558,8 @@ function resize() {
   ui.canvas.width = Math.round(state.width * dpr);
   ui.canvas.height = Math.round(state.height * dpr);
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+  gl?.resize(ui.canvas.width, ui.canvas.height);
+  overlayCache.signature = null;
   requestDraw();
 }
 new ResizeObserver(resize).observe(ui.canvas);
@@ -497,8 +568,10 @@ function render(now) {
   stepTransition(now);
   const view = state.camera.view(state.width, state.height);
   if (!state.bodies.size) {
+    overlayCache.signature = null;
     ctx.fillStyle = '#03040c';
     ctx.fillRect(0, 0, state.width, state.height);
+    gl?.draw({ view, bodies: new Map(), positions: new Map(), orbits: null, orbitCenters: new Map(), stars: null, mission: null, focus: state.focus });
     ctx.fillStyle = '#c8cde0';
     ctx.font = '15px system-ui, sans-serif';
     ctx.textAlign = 'center';
@@ -506,13 +579,29 @@ function render(now) {
     ctx.textAlign = 'start';
     return;
   }
-  state.drawn = drawFrame(ctx, {
+  const frame = {
     view, bodies: state.bodies, positions: state.positions, orbits: state.orbits, orbitCenters: state.orbitCenters,
     stars: state.stars, mission: missionOverlay(), focus: state.focus, labelsOn: ui.labels.checked,
-  });
+    cameraDistance: state.camera.distance,
+  };
+  if (gl) {
+    const drawn = gl.draw(frame);
+    state.drawn = drawOverlay(ctx, view, frame, drawn.screen, overlayCache);
+    if (drawn.textured && state.firstTexturedMs === null) state.firstTexturedMs = performance.now(); // since the navigation began
+  } else {
+    state.drawn = drawFrame(ctx, frame);
+  }
   updatePicture();
   publish(view);
 }
+
+/** Draws now and returns the WebGL canvas's pixels as a PNG data URL (for the browser check: the buffer is not preserved). */
+window.__solarsystemCapture = () => {
+  render(performance.now());
+  return gl ? ui.gl.toDataURL('image/png') : ui.canvas.toDataURL('image/png');
+};
+/** Draws now (so the WebGL canvas can be read in the same task). */
+window.__solarsystemDraw = () => render(performance.now());
 
 function loop(now) {
   if (state.playing) {
@@ -562,7 +651,7 @@ function publish(view) {
   const planets = {};
   const bodies = {};
   for (const [id, s] of state.drawn.screen) {
-    bodies[id] = { x: s.x, y: s.y, r: s.r, visible: s.visible };
+    bodies[id] = { x: s.x, y: s.y, r: s.r, ringR: s.ringR, visible: s.visible };
     if (s.entry.type === 'planet' || s.entry.type === 'dwarf_planet') planets[id] = [s.x, s.y];
   }
   const m = state.mission;
@@ -581,9 +670,14 @@ function publish(view) {
     planets,
     bodies,
     labels: state.drawn.labels.map((l) => ({ id: l.id, text: l.text, box: l.box })),
+    markers: state.drawn.markers,
+    renderer: gl ? 'webgl2' : '2d',
+    rendererNote: glFailure,
+    gl: gl ? { ...gl.lastMatrix, texturesPending: gl.pendingTextures, texturedFrames: gl.texturedFrames } : null,
+    firstTexturedMs: state.firstTexturedMs,
     picture: ui.picture.href,
     mission: m ? {
-      id: m.detail.id, hours: m.hours, events: [...m.replay.events], deliveries: m.replay.deliveries,
+      id: m.detail.id, hours: m.hours, framing: state.focus === 'mission', events: [...m.replay.events], deliveries: m.replay.deliveries,
       reconnects: m.replay.reconnects, ended: m.replay.ended, lastEventId: m.replay.lastEventId,
     } : null,
     errors: [...state.errors],
@@ -624,13 +718,48 @@ ui.speed.addEventListener('change', () => {
 ui.focus.addEventListener('change', () => task(() => applyFocus(ui.focus.value)));
 ui.mission.addEventListener('change', () => task(() => selectMission(ui.mission.value)));
 ui.labels.addEventListener('change', requestDraw);
+function updatePanelToggle() {
+  ui.panelToggle.textContent = ui.panelBody.hidden ? 'Show' : 'Hide';
+  ui.panelToggle.setAttribute('aria-expanded', String(!ui.panelBody.hidden));
+  ui.panelToggle.setAttribute('aria-label', ui.panelBody.hidden ? 'Show the mission details' : 'Hide the mission details');
+}
+ui.panelToggle.addEventListener('click', () => {
+  ui.panelBody.hidden = !ui.panelBody.hidden;
+  updatePanelToggle();
+});
 attachControls(ui.canvas, cameraHandlers);
 
 async function start() {
+  const catalogue = loadCatalogue();
+  catalogue.catch(() => {}); // reported when awaited below
+  // The maps a linked view will show first load with the catalogue, while the shaders compile.
+  const first = params.get('mission') ? ['earth', 'moon'] : [params.get('focus')];
+  if (params.get('renderer') !== '2d') for (const id of first) if (id && hasTexture(id)) loadImage(apiURL(`v1/textures/${id}.png`)).catch(() => {});
+  // So are the first scene, orbits and framing when the link names the date: creating the first
+  // WebGL context starts the GPU process's software renderer, which blocks this page for most
+  // of a second on a loaded two-core machine (so does sizing the 2D canvas: only the layout is
+  // read here).
+  const rect = ui.canvas.getBoundingClientRect();
+  state.width = Math.max(1, Math.round(rect.width));
+  state.height = Math.max(1, Math.round(rect.height));
+  let linked = null;
+  try {
+    linked = params.get('date') ? parseDateInput(params.get('date')) : null;
+  } catch { /* reported below */ }
+  if (linked !== null) {
+    const date = dateParam(linked);
+    prefetchJSON('v1/scene', { date });
+    prefetchJSON('v1/orbits', { date, samples: 160 });
+    const f = params.get('focus');
+    if (f && f !== 'overview' && !params.get('mission')) prefetchJSON(`v1/camera/focus/${f}`, { date, aspect: aspect().toFixed(4) });
+  }
+  startGL();
+  ui.gl.hidden = !gl;
   resize();
+  for (const id of first) if (id) gl?.prefetch(id);
   requestAnimationFrame(loop);
   await task(async () => {
-    await loadCatalogue();
+    await catalogue;
     let ms = Date.now();
     const date = params.get('date');
     if (date) {
@@ -649,8 +778,21 @@ async function start() {
     if (missionID) {
       ui.mission.value = missionID;
       await selectMission(missionID);
+      // `?hours=` opens the mission paused at that mission time (e.g. Eagle on the Moon).
+      const hours = Number(params.get('hours'));
+      if (hours > 0 && state.mission) {
+        state.mission.hours = Math.min(hours, state.mission.detail.replayEndHours);
+        await setDate(state.mission.launchMs + state.mission.hours * MS.hour);
+      }
     } else {
       await applyFocus(focus && [...ui.focus.options].some((o) => o.value === focus) ? focus : 'overview');
+    }
+    // `?azimuth=&elevation=&distance=` (radians, scene units; the server's view parameters) set
+    // the camera around the focus, as a link to a picture does.
+    const pose = ['azimuth', 'elevation', 'distance'].map((k) => Number(params.get(k)));
+    if (params.has('distance') && pose.every(Number.isFinite) && pose[2] > 0) {
+      Object.assign(state.camera, { azimuth: pose[0], elevation: Math.max(-MAX_ELEVATION, Math.min(MAX_ELEVATION, pose[1])), distance: pose[2] });
+      state.transition = null;
     }
   });
   state.ready = true;

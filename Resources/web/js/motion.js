@@ -7,7 +7,7 @@
 import { getJSON } from './api.js';
 import { dateParam, MS } from './time.js';
 
-/** Wall-clock seconds of playback one window covers. */
+/** Wall-clock seconds of playback one window covers: one series request per body per window. */
 const WINDOW_SECONDS = 12;
 /** Samples per orbit: enough for Hermite interpolation to stay on the orbit. */
 const SAMPLES_PER_ORBIT = 16;
@@ -19,7 +19,7 @@ export class Motion {
     this.bodies = bodies.filter((b) => b.id !== 'sun');
     this.onError = onError;
     this.windows = []; // {start, stop, series: Map(id → {start, stepMs, p, v} | null)}
-    this.pending = new Map(); // start → Promise
+    this.pending = new Map(); // start → {start, stop, job}
     this.speed = 0;
     this.generation = 0;
   }
@@ -40,6 +40,10 @@ export class Motion {
   prepare(ms) {
     const w = this.windowMs();
     const current = this.windows.find((x) => ms >= x.start && ms <= x.stop);
+    // While a window that will hold `ms` is on its way, nothing more is asked: a mission replay's
+    // clock runs on while it loads, and asking from each new instant was one request per body
+    // per frame until the first answer came.
+    if (!current && [...this.pending.values()].some((p) => ms >= p.start && ms <= p.stop)) return;
     const start = current ? current.start : ms;
     this.request(start, w);
     if (!current) return;
@@ -60,7 +64,7 @@ export class Motion {
         if (generation === this.generation) this.onError(e);
       })
       .finally(() => this.pending.delete(start));
-    this.pending.set(start, job);
+    this.pending.set(start, { start, stop: start + w, job });
   }
 
   /** Whether positions at `ms` can be interpolated now. */

@@ -30,16 +30,34 @@ export function drawFrame(ctx, frame) {
 
   const order = [...screen.values()].filter((s) => s.visible).sort((a, b) => b.depth - a.depth);
   for (const s of order) drawBody(ctx, view, s, frame);
+  return drawOverlay(ctx, view, frame, screen);
+}
 
-  const markers = frame.mission ? drawVehicles(ctx, view, frame.mission) : [];
+/**
+ * What both renderers draw on the 2D canvas last: focus rings, vehicle markers and the labels.
+ * Label priority: 0 the Sun and planets, 1 Pluto and mission vehicles and events, 3 the
+ * focused system's moons, 4 named stars, 5 other moons. With a `cache` (over the WebGL canvas)
+ * the layer is cleared and redrawn only when what it shows has moved. Obstacles: every drawn disc, and a ringed
+ * planet's ring system as a disc of the rings' outer radius.
+ */
+export function drawOverlay(ctx, view, frame, screen, cache = null) {
+  const W = view.width;
+  const H = view.height;
+  const order = [...screen.values()].filter((s) => s.visible).sort((a, b) => b.depth - a.depth);
+  const rings = order.filter((s) => frame.focus === s.entry.id && s.r < 6);
+  const glows = [];
+  const markers = frame.mission ? vehicleItems(view, frame.mission, glows) : [];
+  const system = focusSystem(frame);
   const items = [];
   for (const s of order) {
-    if (s.entry.id === 'iss' && s.r < 3) continue;
-    const priority = s.entry.type === 'moon' ? 2 : 0;
+    const e = s.entry;
+    if (e.id === 'iss' && s.r < 3) continue;
+    const major = e.type === 'star' || e.type === 'planet';
+    const priority = major ? 0 : e.type === 'dwarf_planet' ? 1 : e.type === 'moon' && system.has(e.parent) ? 3 : e.type === 'moon' ? 5 : 3;
     items.push({
-      id: s.entry.id, text: s.entry.name, x: s.x, y: s.y, r: s.r, priority,
-      font: priority === 0 ? '600 13px system-ui, sans-serif' : '12px system-ui, sans-serif',
-      color: priority === 0 ? '#f2f4ff' : '#b9c0d8',
+      id: e.id, text: e.name, x: s.x, y: s.y, r: Math.max(s.r, s.ringR ?? 0), priority,
+      font: priority <= 1 ? '600 13px system-ui, sans-serif' : '12px system-ui, sans-serif',
+      color: priority <= 1 ? '#f2f4ff' : '#b9c0d8',
     });
   }
   for (const m of markers) items.push(m);
@@ -47,14 +65,75 @@ export function drawFrame(ctx, frame) {
     for (const star of frame.stars) {
       if (!star.name || star.tier > 0) continue;
       const p = view.projectDirection(star.direction);
-      if (p) items.push({ id: `star:${star.name}`, text: star.name, x: p[0], y: p[1], r: 2, priority: 3, font: '11px system-ui, sans-serif', color: '#8790aa' });
+      if (p) items.push({ id: `star:${star.name}`, text: star.name, x: p[0], y: p[1], r: 2, priority: 4, font: '11px system-ui, sans-serif', color: '#8790aa' });
     }
   }
-  const obstacles = order.map((s) => ({ id: s.entry.id, x: s.x, y: s.y, r: s.r }));
+  const obstacles = [];
+  for (const s of order) {
+    obstacles.push({ id: s.entry.id, x: s.x, y: s.y, r: s.r });
+    if (s.ringR) obstacles.push({ id: `${s.entry.id}:rings`, x: s.x, y: s.y, r: s.ringR });
+  }
   const placed = frame.labelsOn === false ? [] : layoutLabels(ctx, items, obstacles, W, H);
-  drawLabels(ctx, placed);
-  return { screen, labels: placed };
+  // Over the WebGL canvas this layer is transparent and drawn again only when something on it
+  // moved by a tenth of a pixel (in a mission's view the labels mostly stand still).
+  const signature = cache ? [W, H, ...rings.map((s) => `${s.x.toFixed(1)},${s.y.toFixed(1)},${s.r.toFixed(1)}`),
+    ...glows.map((g) => `${g.x.toFixed(1)},${g.y.toFixed(1)}`), ...placed.map((l) => `${l.id}@${l.box.x.toFixed(1)},${l.box.y.toFixed(1)}`)].join('|') : null;
+  if (!cache || cache.signature !== signature) {
+    if (cache) {
+      ctx.clearRect(0, 0, W, H);
+      cache.signature = signature;
+    }
+    for (const s of rings) {
+      ctx.strokeStyle = 'rgba(255, 210, 120, 0.7)';
+      ctx.lineWidth = 1;
+      ctx.beginPath();
+      ctx.arc(s.x, s.y, s.r + 4, 0, 2 * Math.PI);
+      ctx.stroke();
+    }
+    for (const g of glows) {
+      const glow = ctx.createRadialGradient(g.x, g.y, 0, g.x, g.y, 9);
+      glow.addColorStop(0, rgb(g.colorRgb, 1));
+      glow.addColorStop(0.35, rgb(g.colorRgb, 0.6));
+      glow.addColorStop(1, rgb(g.colorRgb, 0));
+      ctx.fillStyle = glow;
+      ctx.beginPath();
+      ctx.arc(g.x, g.y, 9, 0, 2 * Math.PI);
+      ctx.fill();
+    }
+    drawLabels(ctx, placed);
+  }
+  return { screen, labels: placed, markers: frame.mission?.markers.map((m) => {
+    const p = view.project(m.position);
+    return p ? { id: m.id, x: p[0], y: p[1] } : { id: m.id, x: null, y: null };
+  }) ?? [] };
 }
+
+/** The bodies whose moons count as the focused system's: the focus, its parent, the Earth for a mission. */
+function focusSystem(frame) {
+  const ids = new Set();
+  if (frame.focus === 'mission') ids.add('earth');
+  const f = frame.bodies.get(frame.focus);
+  if (f) {
+    ids.add(f.id);
+    if (f.parent && f.parent !== 'sun') ids.add(f.parent);
+  }
+  return ids;
+}
+
+/**
+ * Whether an orbit line helps in this view. Moons' orbits only while the moon is drawn apart from
+ * its parent; the planets' heliocentric orbits only from far out (within a planet's system, or
+ * the Earth–Moon view of a mission, a 160-point heliocentric orbit is a straight chord that
+ * crosses the screen and says nothing).
+ */
+export function orbitWanted(orbit, frame, screen) {
+  if (orbit.center === 'sun') return frame.cameraDistance === undefined || frame.cameraDistance > HELIOCENTRIC_ORBITS_FROM;
+  const moon = screen.get(orbit.id);
+  return Boolean(moon && moon.visible);
+}
+
+/** Camera distance (scene units) from which the planets' orbits are drawn. */
+export const HELIOCENTRIC_ORBITS_FROM = 6;
 
 function drawStars(ctx, view, stars) {
   if (!stars) return;
@@ -70,7 +149,7 @@ function drawStars(ctx, view, stars) {
 }
 
 /** Screen place of every body: centre, depth, radius (true size, or a minimum to stay visible). */
-function projectBodies(view, frame) {
+export function projectBodies(view, frame) {
   const out = new Map();
   for (const [id, entry] of frame.bodies) {
     const pos = frame.positions.get(id);
@@ -79,7 +158,9 @@ function projectBodies(view, frame) {
     if (!p) continue;
     const trueR = view.screenRadius(entry.sceneRadius, p[2]);
     const r = Math.max(trueR, MIN_RADIUS_PX[entry.type] ?? 2);
-    out.set(id, { entry, x: p[0], y: p[1], depth: p[2], r, trueR, position: pos, visible: true });
+    // The rings are drawn enlarged with the disc (see ringQuads), so their outer edge is at this radius.
+    const ringR = entry.ringPlane ? (entry.ringPlane.outerRadius / entry.sceneRadius) * r : 0;
+    out.set(id, { entry, x: p[0], y: p[1], depth: p[2], r, trueR, ringR, position: pos, visible: true });
   }
   // A moon drawn on top of its parent's dot tells nothing: hidden until the camera comes close.
   for (const s of out.values()) {
@@ -96,12 +177,12 @@ function drawOrbits(ctx, view, frame, screen) {
   for (const orbit of frame.orbits) {
     const entry = frame.bodies.get(orbit.id);
     if (!entry) continue;
+    if (!orbitWanted(orbit, frame, screen)) continue;
     let shift = [0, 0, 0];
     if (orbit.center !== 'sun') {
       const now = frame.positions.get(orbit.center);
       const then = frame.orbitCenters.get(orbit.center);
-      const moon = screen.get(orbit.id);
-      if (!now || !then || !moon || !moon.visible) continue;
+      if (!now || !then) continue;
       shift = sub(now, then);
     }
     const focused = frame.focus === orbit.id;
@@ -160,13 +241,6 @@ function drawBody(ctx, view, s, frame) {
   ctx.beginPath();
   ctx.arc(s.x, s.y, s.r, 0, 2 * Math.PI);
   ctx.fill();
-  if (frame.focus === entry.id && s.r < 6) {
-    ctx.strokeStyle = 'rgba(255, 210, 120, 0.7)';
-    ctx.lineWidth = 1;
-    ctx.beginPath();
-    ctx.arc(s.x, s.y, s.r + 4, 0, 2 * Math.PI);
-    ctx.stroke();
-  }
   if (rings) drawRingQuads(ctx, rings.filter((q) => q.depth < s.depth));
 }
 
@@ -225,19 +299,13 @@ function drawMissionPaths(ctx, view, mission) {
   }
 }
 
-function drawVehicles(ctx, view, mission) {
+/** Label items for the mission's vehicles and events; each vehicle's marker glow goes into `glows`. */
+function vehicleItems(view, mission, glows) {
   const items = [];
   for (const m of mission.markers) {
     const p = view.project(m.position);
     if (!p) continue;
-    const glow = ctx.createRadialGradient(p[0], p[1], 0, p[0], p[1], 9);
-    glow.addColorStop(0, rgb(m.colorRgb, 1));
-    glow.addColorStop(0.35, rgb(m.colorRgb, 0.6));
-    glow.addColorStop(1, rgb(m.colorRgb, 0));
-    ctx.fillStyle = glow;
-    ctx.beginPath();
-    ctx.arc(p[0], p[1], 9, 0, 2 * Math.PI);
-    ctx.fill();
+    glows.push({ x: p[0], y: p[1], colorRgb: m.colorRgb });
     items.push({ id: `vehicle:${m.id}`, text: m.name, x: p[0], y: p[1], r: 4, priority: 1, font: '600 12px system-ui, sans-serif', color: rgb(m.colorRgb, 1, 1.1) });
   }
   for (const e of mission.eventLabels) {

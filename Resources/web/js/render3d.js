@@ -1,0 +1,717 @@
+// WebGL2 drawing of one frame, used when the browser gives a WebGL2 context (the 2D canvas of
+// render.js is the fallback). The scene is what /v1/scene says: spheres of `sceneRadius` at
+// `position`, turned by `sceneQuaternion` (model frame: north +Y, prime meridian +X, east
+// toward −Z, as the server's ray-caster reads its maps), textured from /v1/textures/{id}.png
+// and lit by the Sun at the origin in linear light (Lambert with the server's 2 % ambient and
+// ×1.5 exposure, then sRGB), the Sun emissive and limb-darkened with an additive glow, Saturn's
+// rings from the `saturn-rings` strip with its alpha, darkened in the planet's shadow (and the
+// rings' shadow on the planet), the star sphere as points, orbit lines, mission trajectories.
+// A body under DOT_RADIUS_PX on screen is a dot (a shaded point sprite) of the 2D renderer's
+// minimum size. Labels and vehicle markers go on the 2D canvas above (render.js drawOverlay).
+// Positions are sent relative to the eye (computed in double precision here), so a close-up
+// 16 scene units from the Sun keeps its detail in 32-bit floats.
+
+import { projectBodies, orbitWanted } from './render.js';
+import { sub, normalize, dot } from './vec.js';
+
+/** A body whose disc is smaller than this (CSS px radius) is drawn as a dot. */
+export const DOT_RADIUS_PX = 3;
+const SMALL_SPHERE_PX = 40;
+const STAR_SIZE_PX = [3.0, 2.2, 1.6, 1.2];
+const AMBIENT = 0.02;
+const EXPOSURE = 1.5;
+const TEXTURED = new Set(['mercury', 'venus', 'earth', 'mars', 'jupiter', 'saturn', 'uranus', 'neptune', 'pluto', 'moon', 'io', 'europa', 'ganymede', 'callisto']);
+
+const SRGB = `
+vec3 toSRGB(vec3 c) {
+  c = clamp(c, 0.0, 1.0);
+  return mix(c * 12.92, 1.055 * pow(c, vec3(1.0 / 2.4)) - 0.055, step(0.0031308, c));
+}
+vec3 toLinear(vec3 c) { return mix(c / 12.92, pow((c + 0.055) / 1.055, vec3(2.4)), step(0.04045, c)); }
+`;
+
+const SPHERE_VS = `#version 300 es
+in vec3 aPos;
+uniform mat4 uProj;
+uniform mat3 uView;
+uniform mat3 uModel;
+uniform vec3 uCenter;   // body centre − eye
+uniform float uRadius;
+out vec3 vModel;
+out vec3 vNormal;
+out vec3 vRel;
+void main() {
+  vec3 n = uModel * aPos;
+  vModel = aPos;
+  vNormal = n;
+  vRel = uCenter + n * uRadius;
+  gl_Position = uProj * vec4(uView * vRel, 1.0);
+}`;
+
+const SPHERE_FS = `#version 300 es
+precision highp float;
+in vec3 vModel;
+in vec3 vNormal;
+in vec3 vRel;
+uniform sampler2D uTex;
+uniform sampler2D uRingTex;
+uniform bool uHasTex;
+uniform bool uEmissive;
+uniform bool uHasRing;
+uniform vec3 uColor;      // linear
+uniform vec3 uSun;        // Sun − eye
+uniform vec3 uCenter;
+uniform vec3 uRingNormal;
+uniform vec2 uRingRadii;
+uniform float uSpin;      // extra turn about the pole (radians): 0 except to test the check
+out vec4 outColor;
+${SRGB}
+void main() {
+  vec3 n = normalize(vNormal);
+  vec3 v = normalize(-vRel);
+  if (uEmissive) {
+    float mu = max(0.0, dot(n, v));
+    vec3 core = mix(uColor, vec3(1.0, 0.97, 0.9), 0.7 * mu);
+    outColor = vec4(toSRGB(core * (1.0 - 0.6 * (1.0 - mu)) * 1.25), 1.0);
+    return;
+  }
+  vec3 albedo = uColor;
+  if (uHasTex) {
+    vec3 m = normalize(vModel);
+    float lon = atan(-m.z, m.x) + uSpin;
+    float lat = asin(clamp(m.y, -1.0, 1.0));
+    vec2 uv = vec2(lon / 6.2831853 + 0.5, 0.5 - lat / 3.1415927);
+    // The map's seam: take u's derivatives from whichever of u and u + ½ is continuous here.
+    float u2 = fract(uv.x + 0.5);
+    float dx = abs(dFdx(uv.x)) < abs(dFdx(u2)) ? dFdx(uv.x) : dFdx(u2);
+    float dy = abs(dFdy(uv.x)) < abs(dFdy(u2)) ? dFdy(uv.x) : dFdy(u2);
+    albedo = textureGrad(uTex, uv, vec2(dx, dFdx(uv.y)), vec2(dy, dFdy(uv.y))).rgb;
+  }
+  vec3 toSun = normalize(uSun - vRel);
+  float ndl = max(0.0, dot(n, toSun));
+  if (uHasRing && ndl > 0.0) {
+    float denom = dot(toSun, uRingNormal);
+    if (abs(denom) > 1e-6) {
+      float t = dot(uCenter - vRel, uRingNormal) / denom;
+      if (t > 0.0) {
+        float r = length(vRel + toSun * t - uCenter);
+        if (r >= uRingRadii.x && r <= uRingRadii.y) {
+          float a = texture(uRingTex, vec2((r - uRingRadii.x) / (uRingRadii.y - uRingRadii.x), 0.5)).a;
+          ndl *= 1.0 - 0.85 * a;
+        }
+      }
+    }
+  }
+  outColor = vec4(toSRGB(albedo * (${AMBIENT} + ${1 - AMBIENT} * ndl) * ${EXPOSURE}), 1.0);
+}`;
+
+const RING_VS = `#version 300 es
+in vec3 aRing;            // cos a, sin a, radial fraction
+uniform mat4 uProj;
+uniform mat3 uView;
+uniform vec3 uCenter;
+uniform vec3 uAxisU;
+uniform vec3 uAxisV;
+uniform vec2 uRadii;      // drawn inner, outer
+out vec3 vRel;
+out float vT;
+void main() {
+  float r = mix(uRadii.x, uRadii.y, aRing.z);
+  vRel = uCenter + (uAxisU * aRing.x + uAxisV * aRing.y) * r;
+  vT = aRing.z;
+  gl_Position = uProj * vec4(uView * vRel, 1.0);
+}`;
+
+const RING_FS = `#version 300 es
+precision highp float;
+in vec3 vRel;
+in float vT;
+uniform sampler2D uRingTex;
+uniform bool uHasTex;
+uniform vec3 uSun;
+uniform vec3 uCenter;
+uniform vec3 uNormal;
+uniform float uPlanetRadius;
+out vec4 outColor;
+${SRGB}
+void main() {
+  vec4 c = uHasTex ? texture(uRingTex, vec2(vT, 0.5)) : vec4(0.5, 0.42, 0.32, 0.6);
+  vec3 toSun = normalize(uSun - vRel);
+  float light = 1.0;
+  // The face turned from the Sun shows only light scattered through the ring.
+  if (dot(toSun, uNormal) * dot(-vRel, uNormal) < 0.0) light = 0.3;
+  // The planet's shadow: the ray toward the Sun meets the globe.
+  vec3 oc = vRel - uCenter;
+  float b = dot(oc, toSun);
+  if (b < 0.0 && b * b - (dot(oc, oc) - uPlanetRadius * uPlanetRadius) > 0.0) light = ${AMBIENT * 2};
+  outColor = vec4(toSRGB(c.rgb * light * ${EXPOSURE}), c.a);
+}`;
+
+const POINT_VS = `#version 300 es
+in vec3 aPos;             // eye-relative position, or a direction when uDirections
+in vec3 aColor;
+in float aSize;           // diameter, device px
+in vec3 aLight;           // light direction in view space (dots); zero = flat
+uniform mat4 uProj;
+uniform mat3 uView;
+uniform bool uDirections;
+out vec3 vColor;
+out vec3 vLight;
+void main() {
+  vec3 p = uView * aPos;
+  gl_Position = uProj * vec4(p, uDirections ? 0.0 : 1.0);
+  if (uDirections) gl_Position.z = gl_Position.w * 0.99999;
+  gl_PointSize = aSize;
+  vColor = aColor;
+  vLight = aLight;
+}`;
+
+const POINT_FS = `#version 300 es
+precision highp float;
+in vec3 vColor;
+in vec3 vLight;
+uniform bool uDirections;
+out vec4 outColor;
+${SRGB}
+void main() {
+  vec2 q = gl_PointCoord * 2.0 - 1.0;
+  q.y = -q.y;
+  float rr = dot(q, q);
+  if (rr > 1.0) discard;
+  if (uDirections) {
+    outColor = vec4(vColor, 1.0 - smoothstep(0.35, 1.0, rr));
+    return;
+  }
+  // A dot is a tiny lit sphere: its phase shows.
+  float ndl = dot(vLight, vLight) > 0.0 ? max(0.0, dot(vec3(q, sqrt(1.0 - rr)), vLight)) : 1.0;
+  vec3 lin = toLinear(vColor) * (0.25 + 0.95 * ndl) * 1.6;
+  outColor = vec4(toSRGB(lin), 1.0);
+}`;
+
+const LINE_VS = `#version 300 es
+in vec3 aPos;
+in vec3 aColor;
+in float aTime;
+uniform mat4 uProj;
+uniform mat3 uView;
+uniform vec3 uOffset;     // added to aPos to make it eye-relative
+uniform float uHours;     // mission time: the path ahead is dimmer
+uniform vec4 uColor;      // uniform colour when aColor is unused (orbits)
+uniform bool uPerVertex;
+out vec4 vColor;
+void main() {
+  gl_Position = uProj * vec4(uView * (aPos + uOffset), 1.0);
+  vColor = uPerVertex ? vec4(aColor, aTime <= uHours ? 0.95 : 0.35) : uColor;
+}`;
+
+const LINE_FS = `#version 300 es
+precision highp float;
+in vec4 vColor;
+out vec4 outColor;
+void main() { outColor = vColor; }`;
+
+const GLOW_VS = `#version 300 es
+in vec2 aCorner;
+uniform vec2 uCentre;     // NDC
+uniform vec2 uSize;       // NDC half-size
+out vec2 vQ;
+void main() { vQ = aCorner; gl_Position = vec4(uCentre + aCorner * uSize, 0.0, 1.0); }`;
+
+const GLOW_FS = `#version 300 es
+precision highp float;
+in vec2 vQ;
+uniform float uInner;     // disc radius as a fraction of the quad
+out vec4 outColor;
+void main() {
+  float r = length(vQ) / uInner;   // in Sun radii
+  // The seeds' four corona shells (1.3, 1.8, 2.8, 4.0 Sun radii), softened.
+  float g = 0.55 * (1.0 - smoothstep(1.0, 1.3, r)) + 0.3 * (1.0 - smoothstep(1.0, 1.8, r))
+          + 0.16 * (1.0 - smoothstep(1.0, 2.8, r)) + 0.08 * (1.0 - smoothstep(1.0, 4.0, r));
+  if (r < 1.0) g = 0.0;
+  outColor = vec4(vec3(1.0, 0.82, 0.5) * g, 1.0);
+}`;
+
+/** Starts compiling and linking a program; `finish` asks for the result. (Asking at once for each
+ * stage made the GPU process compile the five programs one after another, ~1.2 s in SwiftShader.) */
+function startProgram(gl, vs, fs) {
+  const program = gl.createProgram();
+  const shaders = [];
+  for (const [type, src] of [[gl.VERTEX_SHADER, vs], [gl.FRAGMENT_SHADER, fs]]) {
+    const sh = gl.createShader(type);
+    gl.shaderSource(sh, src);
+    gl.compileShader(sh);
+    gl.attachShader(program, sh);
+    shaders.push(sh);
+  }
+  gl.linkProgram(program);
+  return { program, shaders };
+}
+
+function finish(gl, { program, shaders }) {
+  if (!gl.getProgramParameter(program, gl.LINK_STATUS)) {
+    const log = shaders.map((sh) => gl.getShaderInfoLog(sh)).join(' ');
+    throw new Error(`program: ${gl.getProgramInfoLog(program)} ${log}`);
+  }
+  const u = {};
+  const n = gl.getProgramParameter(program, gl.ACTIVE_UNIFORMS);
+  for (let i = 0; i < n; i++) {
+    const name = gl.getActiveUniform(program, i).name;
+    u[name] = gl.getUniformLocation(program, name);
+  }
+  const a = {};
+  const m = gl.getProgramParameter(program, gl.ACTIVE_ATTRIBUTES);
+  for (let i = 0; i < m; i++) {
+    const name = gl.getActiveAttrib(program, i).name;
+    a[name] = gl.getAttribLocation(program, name);
+  }
+  return { program, u, a };
+}
+
+/** Rotation matrix (column-major mat3) of a unit quaternion [x, y, z, w]. */
+function quatMatrix([x, y, z, w]) {
+  return new Float32Array([
+    1 - 2 * (y * y + z * z), 2 * (x * y + z * w), 2 * (x * z - y * w),
+    2 * (x * y - z * w), 1 - 2 * (x * x + z * z), 2 * (y * z + x * w),
+    2 * (x * z + y * w), 2 * (y * z - x * w), 1 - 2 * (x * x + y * y),
+  ]);
+}
+
+// No multisampling and no preserved drawing buffer: in software WebGL (SwiftShader) on two cores
+// 4× MSAA halved the frame rate of the mission view (33 → 18 frames/s) and preserving the buffer
+// cost another 15 %. Whoever reads the pixels (the browser check) draws and reads in one task.
+const CONTEXT_ATTRIBUTES = { antialias: false, alpha: false, preserveDrawingBuffer: false, powerPreference: 'high-performance' };
+
+/**
+ * Surface maps by URL, asked once (possibly before the renderer exists) with fetch, whose
+ * requests leave at once (an <img>'s are held back as low priority while the page starts) and
+ * decoded off the main thread, unpremultiplied (the ring strip's colour must keep its values
+ * where its alpha is low).
+ */
+const images = new Map();
+export function loadImage(url) {
+  let job = images.get(url);
+  if (!job) {
+    job = fetch(url)
+      .then((r) => (r.ok ? r.blob() : Promise.reject(new Error(`${url}: ${r.status}`))))
+      .then((blob) => createImageBitmap(blob, { premultiplyAlpha: 'none', colorSpaceConversion: 'none' }));
+    images.set(url, job);
+  }
+  return job;
+}
+
+/** Whether `id` has a map at /v1/textures/{id}.png. */
+export const hasTexture = (id) => TEXTURED.has(id) || id === 'saturn-rings';
+
+const linearColor = (c) => c.map((v) => (v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4));
+
+export class GLRenderer {
+  /** Throws when WebGL2 is not available; the caller then uses the 2D canvas. */
+  constructor(canvas, { textureURL, onTexture, spin = 0 }) {
+    const gl = canvas.getContext('webgl2', CONTEXT_ATTRIBUTES);
+    if (!gl) throw new Error('WebGL2 is not available');
+    this.gl = gl;
+    this.canvas = canvas;
+    this.textureURL = textureURL;
+    this.onTexture = onTexture;
+    this.spin = spin;
+    const started = [[SPHERE_VS, SPHERE_FS], [RING_VS, RING_FS], [POINT_VS, POINT_FS], [LINE_VS, LINE_FS], [GLOW_VS, GLOW_FS]]
+      .map(([vs, fs]) => startProgram(gl, vs, fs));
+    [this.sphere, this.ring, this.points, this.lines, this.glow] = started.map((p) => finish(gl, p));
+    this.textures = new Map(); // id → {texture, ready}
+    this.pendingTextures = 0;
+    this.texturedFrames = 0;
+    // Two meshes: 64 × 32 for a disc over SMALL_SPHERE_PX in radius, 24 × 12 below (a few
+    // hundred pixels do not show the difference, and SwiftShader transforms every vertex).
+    this.large = this.buildSphere(64, 32);
+    this.small = this.buildSphere(24, 12);
+    this.buildRing(128);
+    this.pointBuffer = gl.createBuffer();
+    this.starBuffer = null;
+    this.starsFor = null;
+    this.orbitBuffer = null;
+    this.orbitsFor = null;
+    this.pathsFor = null;
+    this.quad = gl.createBuffer();
+    gl.bindBuffer(gl.ARRAY_BUFFER, this.quad);
+    gl.bufferData(gl.ARRAY_BUFFER, new Float32Array([-1, -1, 1, -1, -1, 1, 1, 1]), gl.STATIC_DRAW);
+    this.lastMatrix = null;
+  }
+
+  buildSphere(seg, rings) {
+    const gl = this.gl;
+    const pos = [];
+    for (let j = 0; j <= rings; j++) {
+      const lat = Math.PI / 2 - (j * Math.PI) / rings;
+      for (let i = 0; i <= seg; i++) {
+        const lon = (i * 2 * Math.PI) / seg;
+        pos.push(Math.cos(lat) * Math.cos(lon), Math.sin(lat), -Math.cos(lat) * Math.sin(lon));
+      }
+    }
+    const idx = [];
+    for (let j = 0; j < rings; j++) {
+      for (let i = 0; i < seg; i++) {
+        const a = j * (seg + 1) + i;
+        const b = a + seg + 1;
+        idx.push(a, b, a + 1, a + 1, b, b + 1);
+      }
+    }
+    const vao = gl.createVertexArray();
+    gl.bindVertexArray(vao);
+    gl.bindBuffer(gl.ARRAY_BUFFER, gl.createBuffer());
+    gl.bufferData(gl.ARRAY_BUFFER, new Float32Array(pos), gl.STATIC_DRAW);
+    gl.enableVertexAttribArray(this.sphere.a.aPos);
+    gl.vertexAttribPointer(this.sphere.a.aPos, 3, gl.FLOAT, false, 0, 0);
+    gl.bindBuffer(gl.ELEMENT_ARRAY_BUFFER, gl.createBuffer());
+    gl.bufferData(gl.ELEMENT_ARRAY_BUFFER, new Uint16Array(idx), gl.STATIC_DRAW);
+    gl.bindVertexArray(null);
+    return { vao, count: idx.length };
+  }
+
+  buildRing(seg) {
+    const gl = this.gl;
+    const v = [];
+    for (let i = 0; i <= seg; i++) {
+      const a = (i * 2 * Math.PI) / seg;
+      v.push(Math.cos(a), Math.sin(a), 0, Math.cos(a), Math.sin(a), 1);
+    }
+    this.ringVAO = gl.createVertexArray();
+    gl.bindVertexArray(this.ringVAO);
+    gl.bindBuffer(gl.ARRAY_BUFFER, gl.createBuffer());
+    gl.bufferData(gl.ARRAY_BUFFER, new Float32Array(v), gl.STATIC_DRAW);
+    gl.enableVertexAttribArray(this.ring.a.aRing);
+    gl.vertexAttribPointer(this.ring.a.aRing, 3, gl.FLOAT, false, 0, 0);
+    this.ringCount = v.length / 3;
+    gl.bindVertexArray(null);
+  }
+
+  /** The texture for `id`, loading it on first use (null until it has arrived). */
+  texture(id) {
+    let t = this.textures.get(id);
+    if (!t) {
+      t = { texture: null, ready: false };
+      this.textures.set(id, t);
+      this.pendingTextures += 1;
+      loadImage(this.textureURL(id)).then((img) => {
+        const gl = this.gl;
+        const tex = gl.createTexture();
+        gl.bindTexture(gl.TEXTURE_2D, tex);
+        gl.texImage2D(gl.TEXTURE_2D, 0, gl.SRGB8_ALPHA8, gl.RGBA, gl.UNSIGNED_BYTE, img);
+        gl.generateMipmap(gl.TEXTURE_2D);
+        gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.LINEAR_MIPMAP_LINEAR);
+        gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.LINEAR);
+        gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_S, id === 'saturn-rings' ? gl.CLAMP_TO_EDGE : gl.REPEAT);
+        gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_T, gl.CLAMP_TO_EDGE);
+        t.texture = tex;
+        t.ready = true;
+      }).catch(() => {
+        t.failed = true;
+      }).finally(() => {
+        this.pendingTextures -= 1;
+        this.onTexture?.();
+      });
+    }
+    return t.ready ? t.texture : null;
+  }
+
+  /** Starts loading a body's map before it is first drawn (a focus preset's body, while its framing loads). */
+  prefetch(id) {
+    if (TEXTURED.has(id)) this.texture(id);
+  }
+
+  resize(width, height) {
+    if (this.canvas.width !== width || this.canvas.height !== height) {
+      this.canvas.width = width;
+      this.canvas.height = height;
+    }
+  }
+
+  /** Draws the frame; returns the same {screen} as the 2D renderer's projection (for labels and the check). */
+  draw(frame) {
+    const gl = this.gl;
+    const { view } = frame;
+    const W = this.canvas.width;
+    const H = this.canvas.height;
+    const eye = view.eye;
+    const screen = projectBodies(view, frame);
+
+    // Depth range from what is in front of the camera.
+    let nearest = Infinity;
+    let farthest = 0;
+    for (const s of screen.values()) {
+      const reach = Math.max(s.entry.sceneRadius, s.entry.ringPlane?.outerRadius ?? 0) * (s.r / Math.max(s.trueR, 1e-12));
+      nearest = Math.min(nearest, s.depth - reach);
+      farthest = Math.max(farthest, s.depth + reach);
+    }
+    const dist = Math.hypot(...sub(eye, view.target));
+    const near = Math.max(dist * 1e-4, 1e-6, Math.min(nearest * 0.5, dist * 0.5));
+    const far = Math.max(farthest * 2, dist * 4, 400);
+    const proj = new Float32Array([
+      view.xScale, 0, 0, 0,
+      0, view.yScale, 0, 0,
+      0, 0, (far + near) / (near - far), -1,
+      0, 0, (2 * far * near) / (near - far), 0,
+    ]);
+    // View rotation: rows right, up, back (column-major).
+    const r = view.right;
+    const u = view.up;
+    const b = view.back;
+    const rot = new Float32Array([r[0], u[0], b[0], r[1], u[1], b[1], r[2], u[2], b[2]]);
+    this.lastMatrix = { proj: [...proj], view: [...rot], eye: [...eye] };
+
+    gl.viewport(0, 0, W, H);
+    gl.clearColor(3 / 255, 4 / 255, 12 / 255, 1);
+    gl.clear(gl.COLOR_BUFFER_BIT | gl.DEPTH_BUFFER_BIT);
+    const dpr = W / view.width;
+
+    this.drawStars(frame, proj, rot, dpr);
+    gl.enable(gl.DEPTH_TEST);
+    gl.depthFunc(gl.LEQUAL);
+
+    // Bodies: spheres, or dots below DOT_RADIUS_PX.
+    const order = [...screen.values()].filter((s) => s.visible).sort((a1, a2) => a2.depth - a1.depth);
+    const dots = [];
+    let textured = false;
+    gl.useProgram(this.sphere.program);
+    gl.uniformMatrix4fv(this.sphere.u.uProj, false, proj);
+    gl.uniformMatrix3fv(this.sphere.u.uView, false, rot);
+    gl.uniform3fv(this.sphere.u.uSun, new Float32Array(sub([0, 0, 0], eye)));
+    gl.uniform1i(this.sphere.u.uTex, 0);
+    gl.uniform1i(this.sphere.u.uRingTex, 1);
+    const ringTex = this.texture('saturn-rings');
+    for (const s of order) {
+      const e = s.entry;
+      if (s.trueR < DOT_RADIUS_PX && !e.emissive) {
+        dots.push(s);
+        continue;
+      }
+      const rel = sub(s.position, eye);
+      // The Sun keeps its minimum size like the 2D renderer's; planets are true size here.
+      const radius = e.sceneRadius * (s.r / Math.max(s.trueR, 1e-12));
+      const tex = TEXTURED.has(e.id) ? this.texture(e.id) : null;
+      if (tex) textured = true;
+      gl.activeTexture(gl.TEXTURE0);
+      gl.bindTexture(gl.TEXTURE_2D, tex);
+      gl.activeTexture(gl.TEXTURE1);
+      gl.bindTexture(gl.TEXTURE_2D, ringTex);
+      gl.uniform1i(this.sphere.u.uHasTex, tex ? 1 : 0);
+      gl.uniform1i(this.sphere.u.uEmissive, e.emissive ? 1 : 0);
+      gl.uniform1f(this.sphere.u.uSpin, e.id === 'earth' ? this.spin : 0);
+      gl.uniform3fv(this.sphere.u.uColor, new Float32Array(linearColor(e.colorRgb)));
+      gl.uniform3fv(this.sphere.u.uCenter, new Float32Array(rel));
+      gl.uniform1f(this.sphere.u.uRadius, radius);
+      gl.uniformMatrix3fv(this.sphere.u.uModel, false, quatMatrix(e.sceneQuaternion));
+      const ring = e.ringPlane;
+      gl.uniform1i(this.sphere.u.uHasRing, ring && ringTex ? 1 : 0);
+      if (ring) {
+        gl.uniform3fv(this.sphere.u.uRingNormal, new Float32Array(normalize(ring.normal)));
+        gl.uniform2f(this.sphere.u.uRingRadii, ring.innerRadius, ring.outerRadius);
+      }
+      const mesh = s.r > SMALL_SPHERE_PX ? this.large : this.small;
+      gl.bindVertexArray(mesh.vao);
+      gl.drawElements(gl.TRIANGLES, mesh.count, gl.UNSIGNED_SHORT, 0);
+    }
+    gl.bindVertexArray(null);
+    this.drawDots(dots, eye, proj, rot, dpr, view);
+
+    // Lines after the opaque bodies, blended, tested against their depth.
+    gl.enable(gl.BLEND);
+    gl.blendFunc(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA);
+    gl.depthMask(false);
+    this.drawOrbits(frame, screen, eye, proj, rot);
+    if (frame.mission) this.drawPaths(frame.mission, eye, proj, rot);
+    for (const s of order) if (s.entry.ringPlane) this.drawRings(s, eye, proj, rot, ringTex);
+    const sun = screen.get('sun');
+    if (sun && sun.visible) this.drawGlow(sun, view);
+    gl.depthMask(true);
+    gl.disable(gl.BLEND);
+    gl.disable(gl.DEPTH_TEST);
+    if (textured) this.texturedFrames += 1;
+    return { screen, textured };
+  }
+
+  drawStars(frame, proj, rot, dpr) {
+    const gl = this.gl;
+    if (!frame.stars) return;
+    if (this.starsFor !== frame.stars) {
+      const data = [];
+      for (const s of frame.stars) {
+        const size = (STAR_SIZE_PX[s.tier] ?? 1.2) * dpr;
+        const k = s.tier === 0 ? 1 : 0.85 - 0.15 * s.tier;
+        data.push(...s.direction, s.colorRgb[0] * k, s.colorRgb[1] * k, s.colorRgb[2] * k, size, 0, 0, 0);
+      }
+      this.starBuffer ??= gl.createBuffer();
+      gl.bindBuffer(gl.ARRAY_BUFFER, this.starBuffer);
+      gl.bufferData(gl.ARRAY_BUFFER, new Float32Array(data), gl.STATIC_DRAW);
+      this.starCount = frame.stars.length;
+      this.starsFor = frame.stars;
+      this.starDpr = dpr;
+    }
+    gl.useProgram(this.points.program);
+    gl.uniformMatrix4fv(this.points.u.uProj, false, proj);
+    gl.uniformMatrix3fv(this.points.u.uView, false, rot);
+    gl.uniform1i(this.points.u.uDirections, 1);
+    gl.enable(gl.BLEND);
+    gl.blendFunc(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA);
+    this.bindPointAttributes(this.starBuffer);
+    gl.drawArrays(gl.POINTS, 0, this.starCount);
+    gl.disable(gl.BLEND);
+  }
+
+  bindPointAttributes(buffer) {
+    const gl = this.gl;
+    const a = this.points.a;
+    gl.bindBuffer(gl.ARRAY_BUFFER, buffer);
+    const stride = 10 * 4;
+    gl.enableVertexAttribArray(a.aPos);
+    gl.vertexAttribPointer(a.aPos, 3, gl.FLOAT, false, stride, 0);
+    gl.enableVertexAttribArray(a.aColor);
+    gl.vertexAttribPointer(a.aColor, 3, gl.FLOAT, false, stride, 12);
+    gl.enableVertexAttribArray(a.aSize);
+    gl.vertexAttribPointer(a.aSize, 1, gl.FLOAT, false, stride, 24);
+    if (a.aLight >= 0) {
+      gl.enableVertexAttribArray(a.aLight);
+      gl.vertexAttribPointer(a.aLight, 3, gl.FLOAT, false, stride, 28);
+    }
+  }
+
+  drawDots(dots, eye, proj, rot, dpr, view) {
+    if (!dots.length) return;
+    const gl = this.gl;
+    const data = [];
+    for (const s of dots) {
+      const rel = sub(s.position, eye);
+      const L = normalize(sub([0, 0, 0], s.position));
+      data.push(...rel, ...s.entry.colorRgb, 2 * s.r * dpr, dot(L, view.right), dot(L, view.up), dot(L, view.back));
+    }
+    gl.useProgram(this.points.program);
+    gl.uniformMatrix4fv(this.points.u.uProj, false, proj);
+    gl.uniformMatrix3fv(this.points.u.uView, false, rot);
+    gl.uniform1i(this.points.u.uDirections, 0);
+    gl.bindBuffer(gl.ARRAY_BUFFER, this.pointBuffer);
+    gl.bufferData(gl.ARRAY_BUFFER, new Float32Array(data), gl.DYNAMIC_DRAW);
+    this.bindPointAttributes(this.pointBuffer);
+    gl.drawArrays(gl.POINTS, 0, dots.length);
+  }
+
+  drawOrbits(frame, screen, eye, proj, rot) {
+    const gl = this.gl;
+    if (!frame.orbits) return;
+    if (this.orbitsFor !== frame.orbits) {
+      const data = [];
+      this.orbitRanges = [];
+      for (const o of frame.orbits) {
+        this.orbitRanges.push({ orbit: o, first: data.length / 3, count: o.scenePoints.length });
+        for (const q of o.scenePoints) data.push(q[0], q[1], q[2]);
+      }
+      this.orbitBuffer ??= gl.createBuffer();
+      gl.bindBuffer(gl.ARRAY_BUFFER, this.orbitBuffer);
+      gl.bufferData(gl.ARRAY_BUFFER, new Float32Array(data), gl.STATIC_DRAW);
+      this.orbitsFor = frame.orbits;
+    }
+    const p = this.lines;
+    gl.useProgram(p.program);
+    gl.uniformMatrix4fv(p.u.uProj, false, proj);
+    gl.uniformMatrix3fv(p.u.uView, false, rot);
+    gl.uniform1i(p.u.uPerVertex, 0);
+    gl.bindBuffer(gl.ARRAY_BUFFER, this.orbitBuffer);
+    gl.enableVertexAttribArray(p.a.aPos);
+    gl.vertexAttribPointer(p.a.aPos, 3, gl.FLOAT, false, 0, 0);
+    if (p.a.aColor >= 0) gl.disableVertexAttribArray(p.a.aColor);
+    if (p.a.aTime >= 0) gl.disableVertexAttribArray(p.a.aTime);
+    for (const { orbit, first, count } of this.orbitRanges) {
+      const entry = frame.bodies.get(orbit.id);
+      if (!entry || !orbitWanted(orbit, frame, screen)) continue;
+      let shift = [0, 0, 0];
+      if (orbit.center !== 'sun') {
+        const now = frame.positions.get(orbit.center);
+        const then = frame.orbitCenters.get(orbit.center);
+        if (!now || !then) continue;
+        shift = sub(now, then);
+      }
+      const focused = frame.focus === orbit.id;
+      const alpha = focused ? 0.85 : entry.type === 'moon' ? 0.3 : 0.42;
+      gl.uniform4f(p.u.uColor, entry.colorRgb[0], entry.colorRgb[1], entry.colorRgb[2], alpha);
+      gl.uniform3fv(p.u.uOffset, new Float32Array(sub(shift, eye)));
+      gl.drawArrays(gl.LINE_LOOP, first, count);
+    }
+  }
+
+  drawPaths(mission, eye, proj, rot) {
+    const gl = this.gl;
+    if (this.pathsFor !== mission.vehicles) {
+      this.paths = mission.vehicles.map((v) => {
+        const data = [];
+        for (let i = 0; i < v.positions.length; i++) data.push(...v.positions[i], ...v.colors[i], v.times[i]);
+        const buffer = gl.createBuffer();
+        gl.bindBuffer(gl.ARRAY_BUFFER, buffer);
+        gl.bufferData(gl.ARRAY_BUFFER, new Float32Array(data), gl.STATIC_DRAW);
+        return { buffer, count: v.positions.length };
+      });
+      this.pathsFor = mission.vehicles;
+    }
+    const p = this.lines;
+    gl.useProgram(p.program);
+    gl.uniformMatrix4fv(p.u.uProj, false, proj);
+    gl.uniformMatrix3fv(p.u.uView, false, rot);
+    gl.uniform1i(p.u.uPerVertex, 1);
+    gl.uniform1f(p.u.uHours, mission.hours);
+    gl.uniform3fv(p.u.uOffset, new Float32Array(sub(mission.origin, eye)));
+    for (const path of this.paths) {
+      gl.bindBuffer(gl.ARRAY_BUFFER, path.buffer);
+      gl.enableVertexAttribArray(p.a.aPos);
+      gl.vertexAttribPointer(p.a.aPos, 3, gl.FLOAT, false, 28, 0);
+      gl.enableVertexAttribArray(p.a.aColor);
+      gl.vertexAttribPointer(p.a.aColor, 3, gl.FLOAT, false, 28, 12);
+      gl.enableVertexAttribArray(p.a.aTime);
+      gl.vertexAttribPointer(p.a.aTime, 1, gl.FLOAT, false, 28, 24);
+      gl.drawArrays(gl.LINE_STRIP, 0, path.count);
+    }
+  }
+
+  drawRings(s, eye, proj, rot, ringTex) {
+    const gl = this.gl;
+    const ring = s.entry.ringPlane;
+    const k = s.r / Math.max(s.trueR, 1e-12);
+    const n = normalize(ring.normal);
+    const helper = Math.abs(n[0]) < 0.9 ? [1, 0, 0] : [0, 0, 1];
+    const au = normalize([n[1] * helper[2] - n[2] * helper[1], n[2] * helper[0] - n[0] * helper[2], n[0] * helper[1] - n[1] * helper[0]]);
+    const av = [n[1] * au[2] - n[2] * au[1], n[2] * au[0] - n[0] * au[2], n[0] * au[1] - n[1] * au[0]];
+    const p = this.ring;
+    gl.useProgram(p.program);
+    gl.uniformMatrix4fv(p.u.uProj, false, proj);
+    gl.uniformMatrix3fv(p.u.uView, false, rot);
+    const rel = sub(s.position, eye);
+    gl.uniform3fv(p.u.uCenter, new Float32Array(rel));
+    gl.uniform3fv(p.u.uAxisU, new Float32Array(au));
+    gl.uniform3fv(p.u.uAxisV, new Float32Array(av));
+    gl.uniform2f(p.u.uRadii, ring.innerRadius * k, ring.outerRadius * k);
+    gl.uniform3fv(p.u.uSun, new Float32Array(sub([0, 0, 0], eye)));
+    gl.uniform3fv(p.u.uNormal, new Float32Array(n));
+    gl.uniform1f(p.u.uPlanetRadius, s.entry.sceneRadius * k);
+    gl.uniform1i(p.u.uHasTex, ringTex ? 1 : 0);
+    gl.activeTexture(gl.TEXTURE1);
+    gl.bindTexture(gl.TEXTURE_2D, ringTex);
+    gl.uniform1i(p.u.uRingTex, 1);
+    gl.bindVertexArray(this.ringVAO);
+    gl.drawArrays(gl.TRIANGLE_STRIP, 0, this.ringCount);
+    gl.bindVertexArray(null);
+  }
+
+  drawGlow(sun, view) {
+    const gl = this.gl;
+    const p = this.glow;
+    gl.useProgram(p.program);
+    gl.disable(gl.DEPTH_TEST);
+    gl.blendFunc(gl.ONE, gl.ONE);
+    const reach = sun.r * 4;
+    gl.uniform2f(p.u.uCentre, (sun.x / view.width) * 2 - 1, 1 - (sun.y / view.height) * 2);
+    gl.uniform2f(p.u.uSize, (reach / view.width) * 2, (reach / view.height) * 2);
+    gl.uniform1f(p.u.uInner, 0.25);
+    gl.bindBuffer(gl.ARRAY_BUFFER, this.quad);
+    gl.enableVertexAttribArray(p.a.aCorner);
+    gl.vertexAttribPointer(p.a.aCorner, 2, gl.FLOAT, false, 0, 0);
+    gl.drawArrays(gl.TRIANGLE_STRIP, 0, 4);
+    gl.blendFunc(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA);
+    gl.enable(gl.DEPTH_TEST);
+  }
+}
