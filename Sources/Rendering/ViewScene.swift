@@ -88,6 +88,10 @@ public struct ViewScene: Sendable {
 
     /// Planet orbit polyline samples (one revolution).
     public static let planetOrbitSamples = 360
+    /// The planets' orbits are drawn only by a camera farther than this from its target (scene
+    /// units): within a planet's system a 360-point heliocentric ellipse is a straight chord
+    /// across the picture that says nothing (the web viewer's `HELIOCENTRIC_ORBITS_FROM`).
+    public static let planetOrbitsFromDistance = 6.0
     /// Moon orbit samples, drawn for the system the camera looks at.
     public static let moonOrbitSamples = 180
     /// Stars fainter than this are not drawn.
@@ -115,10 +119,11 @@ public struct ViewScene: Sendable {
             )
         }
 
-        // Orbits: every planet's osculating ellipse, log-scaled point by point; the moons of the
-        // system in view on their compressed circles.
+        // Orbits: every planet's osculating ellipse, log-scaled point by point, from far enough
+        // out to see them as ellipses; the moons of the system in view on their compressed circles.
         var orbits: [ViewPolyline] = []
-        for body in BodyID.heliocentric {
+        let drawsPlanetOrbits = (camera.eye - camera.target).length > Self.planetOrbitsFromDistance
+        for body in BodyID.heliocentric where drawsPlanetOrbits {
             let s = ephemeris.state(body, at: t)
             let orbit = OsculatingOrbit(position: s.positionAU, velocity: s.velocityAUPerDay, mu: GravitationalParameter.heliocentric(body))
             let pts = orbit.polyline(count: Self.planetOrbitSamples).map { SceneLayout.scenePosition(heliocentricAU: $0) }

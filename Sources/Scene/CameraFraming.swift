@@ -60,6 +60,51 @@ public enum CameraFraming {
         )
     }
 
+    /// Bodies a planet preset keeps in view whatever the geometry: the Earth's Moon. The seeds'
+    /// 0.8 × extent frames Jupiter's inner moons and lets Callisto go, which suits a system of
+    /// many moons; for the Earth it can leave its one moon out (at the Apollo 11 landing it does),
+    /// and the Earth–Moon system (the Moon's phases, the lunar missions) is what one looks at the
+    /// Earth for.
+    public static func keptInView(_ body: BodyID) -> [BodyID] { body == .earth ? [.moon] : [] }
+
+    /// A kept body's centre stays inside this fraction of the view's half-width and half-height.
+    public static let keptInViewMargin = 0.9
+
+    /// `pose` moved back along its own line of sight (target, azimuth and elevation unchanged)
+    /// just far enough that every point is in view, for a viewport `aspect` wide per unit high
+    /// (the camera's up is scene +Y, as ``ViewCamera`` has it). A point at `r` from the target
+    /// lies at depth d − r·u in front of a camera at distance d along the unit offset u, so it is
+    /// in view when d ≥ r·u + max(|r·right| / tan(h/2), |r·up| / tan(v/2)), h and v the
+    /// horizontal and vertical fields of view narrowed by ``keptInViewMargin``. Never nearer.
+    public static func keeping(_ points: [Vector3], inViewOf pose: CameraPose, aspect: Double) -> CameraPose {
+        let offset = pose.position - pose.target
+        guard !points.isEmpty, pose.distance > 0, offset.length > 0 else { return pose }
+        let u = offset / offset.length
+        let forward = -u
+        let sideways = forward.cross(Vector3(0, 1, 0))
+        guard sideways.length > 1e-12 else { return pose }
+        let right = sideways.normalized
+        let up = right.cross(forward)
+        let tanV = tan(pose.fieldOfViewDeg * .pi / 360) * keptInViewMargin
+        let tanH = tanV * max(aspect, 1e-6)
+        var distance = pose.distance
+        for p in points where p.isFinite {
+            let r = p - pose.target
+            distance = max(distance, r.dot(u) + max(abs(r.dot(right)) / tanH, abs(r.dot(up)) / tanV))
+        }
+        return CameraPose(target: pose.target, distance: distance, azimuthRad: pose.azimuthRad,
+                          elevationRad: pose.elevationRad, fieldOfViewDeg: pose.fieldOfViewDeg)
+    }
+
+    /// The planet preset of `body` at scene `positions` (indexed by `BodyID.index`): the seeds'
+    /// ``focus(target:extent:hasMoons:aspect:)``, then ``keeping(_:inViewOf:aspect:)`` the
+    /// bodies ``keptInView(_:)`` names.
+    public static func preset(_ body: BodyID, position: (BodyID) -> Vector3, layout: SceneLayout, aspect: Double) -> CameraPose {
+        let (extent, hasMoons) = systemExtent(body, layout: layout)
+        let pose = focus(target: position(body), extent: extent, hasMoons: hasMoons, aspect: aspect)
+        return keeping(keptInView(body).map(position), inViewOf: pose, aspect: aspect)
+    }
+
     /// The system extent of `body` in a layout: the farthest moon's scene distance plus that
     /// moon's radius, or the body's own scene radius when it has none.
     public static func systemExtent(_ body: BodyID, layout: SceneLayout) -> (extent: Double, hasMoons: Bool) {

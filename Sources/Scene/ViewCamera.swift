@@ -192,8 +192,7 @@ extension ViewCamera {
         case .overview:
             return overviewPose(positions: positions, aspect: aspect)
         case let .focus(body):
-            let (extent, hasMoons) = CameraFraming.systemExtent(body, layout: layout)
-            return CameraFraming.focus(target: positions[body.index], extent: extent, hasMoons: hasMoons, aspect: aspect)
+            return CameraFraming.preset(body, position: { positions[$0.index] }, layout: layout, aspect: aspect)
         case let .orbit(target, azimuth, elevation, distance):
             let framed = pose(for: .focus(target), positions: positions, layout: layout, aspect: aspect)
             return CameraPose(

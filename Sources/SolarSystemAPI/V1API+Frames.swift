@@ -147,9 +147,8 @@ extension V1API {
         // Framing the ISS follows its SGP4 position when element sets serve it.
         let freshness = dateFreshness.dependingOnElementSets(id == .iss && services.issFromElementSets)
         let aspect = try q.double("aspect", in: 0.1...10, default: 16.0 / 9.0)
-        let target = services.engine.scenePosition(id, at: t)
-        let (extent, hasMoons) = CameraFraming.systemExtent(id, layout: services.layout)
-        let pose = CameraFraming.focus(target: target, extent: extent, hasMoons: hasMoons, aspect: aspect)
+        let (extent, _) = CameraFraming.systemExtent(id, layout: services.layout)
+        let pose = CameraFraming.preset(id, position: { services.engine.scenePosition($0, at: t) }, layout: services.layout, aspect: aspect)
         var w = JSONWriter()
         w.object { w in
             PositionsResult.writeTime(t, into: &w)

@@ -216,3 +216,19 @@ struct RayCasterTests {
         #expect(try ViewRequest(instant: t, camera: .focus(.mars)) != (try ViewRequest(instant: t, camera: .focus(.venus))))
     }
 }
+
+/// The planets' orbits are drawn from far out only: within a planet's system a heliocentric
+/// ellipse is a straight chord across the picture.
+@Test("orbit lines: every planet's from the overview; within the Earth's or Saturn's system only the moons'")
+func orbitLinesByDistance() {
+    let overview = RenderTestEngine.scene(camera: .overview)
+    #expect(overview.orbits.count == BodyID.heliocentric.count)
+    let earth = RenderTestEngine.scene(camera: .focus(.earth))
+    #expect((earth.camera.eye - earth.camera.target).length < ViewScene.planetOrbitsFromDistance)
+    #expect(earth.orbits.count == 1)     // the Moon's (the ISS has none drawn)
+    let saturn = RenderTestEngine.scene(camera: .focus(.saturn))
+    #expect(saturn.orbits.count == RenderTestEngine.catalogue[.saturn].moons.count)
+    // Backed far enough out, the planets' orbits come back.
+    let far = RenderTestEngine.scene(camera: .orbit(target: .earth, azimuthRad: nil, elevationRad: nil, distance: ViewScene.planetOrbitsFromDistance + 1))
+    #expect(far.orbits.count == BodyID.heliocentric.count + 1)
+}

@@ -212,25 +212,7 @@ async function applyFocus(id) {
   const f = await getJSON(`v1/camera/focus/${id}`, { date: dateParam(state.simMs), aspect: aspect().toFixed(4) });
   if (state.focus !== id) return;
   const pose = { azimuth: f.azimuthRad, elevation: f.elevationRad, distance: f.distance };
-  // The server's Earth framing can leave the Moon out of shot (at the Apollo 11 landing it does,
-  // though its systemExtent covers the Moon); the Earth–Moon system is what one wants to see
-  // (the Moon's phases): the camera backs off along its own direction until the Moon is in shot.
-  if (id === 'earth') keepInFrame(pose, state.positions.get('earth'), [state.positions.get('moon')]);
   moveCamera(pose);
-}
-
-/** Lengthens `pose.distance` (around `target`) until every point is inside the view with 10 % to spare. */
-function keepInFrame(pose, target, points) {
-  if (!target) return;
-  const inside = (d) => {
-    const view = new OrbitCamera({ target, azimuth: pose.azimuth, elevation: pose.elevation, distance: d }).view(state.width, state.height);
-    return points.every((p) => {
-      if (!p) return true;
-      const s = view.project(p);
-      return s && Math.abs(s[0] - view.width / 2) <= view.width * 0.45 && Math.abs(s[1] - view.height / 2) <= view.height * 0.45;
-    });
-  };
-  for (let i = 0; i < 40 && !inside(pose.distance); i++) pose.distance *= 1.1;
 }
 
 function stepTransition(now) {

@@ -132,7 +132,7 @@ export function orbitWanted(orbit, frame, screen) {
   return Boolean(moon && moon.visible);
 }
 
-/** Camera distance (scene units) from which the planets' orbits are drawn. */
+/** Camera distance (scene units) from which the planets' orbits are drawn (the server's pictures use the same rule: ViewScene.planetOrbitsFromDistance). */
 export const HELIOCENTRIC_ORBITS_FROM = 6;
 
 function drawStars(ctx, view, stars) {
