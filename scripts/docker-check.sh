@@ -8,9 +8,10 @@
 # Checks: the image builds; a container on a non-default port (SOLARSYSTEM_PORT=18080) with a
 # read-only root filesystem becomes `healthy` through the image's own HEALTHCHECK; it runs as
 # uid/gid 10001 with group 10001; the SQLite cache is in the /data volume; it answers through the
-# published port; resident memory idle and with 200 clients that stop reading; and `docker stop`
+# published port; resident memory idle and with 200 clients that stop reading; `docker stop`
 # (SIGTERM) with an event stream open and a half-sent request exits 0 well inside the stop
-# timeout, the stream getting its `end` event.
+# timeout, the stream getting its `end` event; the image is at most 120 MB; and with `--cpus 1`
+# the server starts one event loop.
 #
 # Uses the engine DOCKER_HOST (or the default socket) points at; when none answers, it starts one
 # with ../shared/tools/local-docker.sh (LOCAL_DOCKER overrides the path), which needs root. Heavy:
@@ -37,6 +38,7 @@ fi
 
 cleanup() {
     docker rm -f "$NAME" >/dev/null 2>&1 || true
+    docker rm -f "$NAME-cpu" >/dev/null 2>&1 || true
     docker volume rm "$VOLUME" >/dev/null 2>&1 || true
     exec 4>&- 2>/dev/null || true
     if [ -n "${READER:-}" ]; then kill "$READER" 2>/dev/null || true; fi
@@ -152,4 +154,23 @@ grep -q '"reason":"shutdown"' "$WORK/stream.txt" || fail "the end event does not
 [ "$exitcode" = 0 ] || { docker logs "$NAME" | tail -20; fail "exit code $exitcode after docker stop"; }
 [ "$ms" -lt $(( STOP_TIMEOUT * 1000 / 2 )) ] || { docker logs "$NAME" | grep -v access | tail -8; fail "docker stop took $ms ms (timeout ${STOP_TIMEOUT} s)"; }
 say "docker stop: exit 0 in $ms ms (timeout ${STOP_TIMEOUT} s); the stream got end"
+# Under a CPU limit the event loops follow the container's cgroup quota, not the node's cores
+# (a 2-CPU pod on a 64-core node must not start 64 loops).
+cpus=$(nproc)
+if [ "$cpus" -gt 1 ]; then
+    docker run -d --name "$NAME-cpu" --cpus 1 --read-only -v "$VOLUME:/data" -e SOLARSYSTEM_PORT=$PORT "$IMAGE" >/dev/null
+    loops=""
+    for _ in $(seq 60); do
+        loops=$(docker logs "$NAME-cpu" 2>&1 | python3 -c '
+import sys, json
+for l in sys.stdin:
+    if l.startswith("{") and json.loads(l).get("message") == "listening":
+        print(json.loads(l).get("eventLoops", "")); break' 2>/dev/null || true)
+        [ -n "$loops" ] && break
+        sleep 0.5
+    done
+    docker rm -f "$NAME-cpu" >/dev/null 2>&1 || true
+    [ "$loops" = 1 ] || fail "with --cpus 1 on a $cpus-CPU machine the server started ${loops:-no} event loops (expected 1)"
+    say "with --cpus 1 on $cpus CPUs: $loops event loop"
+fi
 say "all checks passed"
