@@ -7,6 +7,7 @@ import { layoutLabels, drawLabels } from './labels.js';
 
 const BACKGROUND = '#03040c';
 const MIN_RADIUS_PX = { star: 5, planet: 3.5, dwarf_planet: 2.8, moon: 1.8 };
+const ISS_MARKER_PX = 2.5;
 const STAR_SIZE_PX = [2.4, 1.7, 1.2, 0.8];
 
 const rgb = (c, a = 1, k = 1) =>
@@ -51,7 +52,7 @@ export function drawOverlay(ctx, view, frame, screen, cache = null) {
   const items = [];
   for (const s of order) {
     const e = s.entry;
-    if (e.id === 'iss' && s.r < 3) continue;
+    if (e.id === 'iss' && s.sceneR < 3) continue;   // labelled only close to the Earth
     const major = e.type === 'star' || e.type === 'planet';
     const priority = major ? 0 : e.type === 'dwarf_planet' ? 1 : e.type === 'moon' && system.has(e.parent) ? 3 : e.type === 'moon' ? 5 : 3;
     items.push({
@@ -156,11 +157,14 @@ export function projectBodies(view, frame) {
     if (!pos) continue;
     const p = view.project(pos);
     if (!p) continue;
-    const trueR = view.screenRadius(entry.sceneRadius, p[2]);
-    const r = Math.max(trueR, MIN_RADIUS_PX[entry.type] ?? 2);
+    // The ISS is a spacecraft: the scene gives it the planets' minimum radius (0.03, larger than
+    // the Moon's), so it is drawn as a marker of at most ISS_MARKER_PX, a dot in WebGL too.
+    const sceneR = view.screenRadius(entry.sceneRadius, p[2]);
+    const trueR = id === 'iss' ? Math.min(sceneR, ISS_MARKER_PX) : sceneR;
+    const r = id === 'iss' ? trueR : Math.max(trueR, MIN_RADIUS_PX[entry.type] ?? 2);
     // The rings are drawn enlarged with the disc (see ringQuads), so their outer edge is at this radius.
     const ringR = entry.ringPlane ? (entry.ringPlane.outerRadius / entry.sceneRadius) * r : 0;
-    out.set(id, { entry, x: p[0], y: p[1], depth: p[2], r, trueR, ringR, position: pos, visible: true });
+    out.set(id, { entry, x: p[0], y: p[1], depth: p[2], r, trueR, sceneR, ringR, position: pos, visible: true });
   }
   // A moon drawn on top of its parent's dot tells nothing: hidden until the camera comes close.
   for (const s of out.values()) {
