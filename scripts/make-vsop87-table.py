@@ -15,8 +15,10 @@ ignores), or reads them from --source, and keeps the terms VSOP87.swift document
   three exceptions take the smaller terms because those planets otherwise miss 8-22" against
   DE440).
 
-Terms stay in the file's order within a series; series go X, Y, Z and by power of t. A, B and C
-are written with the file's own digits (11 decimals), so nothing is rounded twice.
+Within a series the kept terms go by decreasing amplitude (a stable sort: the CDS files are only
+roughly in that order, e.g. Venus's X t^0 has 4.76e-6 before 5.59e-6, and the table has always
+been sorted); series go X, Y, Z and by power of t. A, B and C are written with the file's own
+digits (11 decimals), so nothing is rounded twice.
 
     python3 scripts/make-vsop87-table.py --output Sources/Ephemeris/VSOP87+Terms.swift
     python3 scripts/make-vsop87-table.py --source DIR --output ...   # VSOP87A.* already on disk
@@ -126,7 +128,7 @@ def main():
         for key in sorted(series):
             coordinate, power = key
             floor = cut if small and power == 0 and coordinate < 2 else max(cut, FLOOR)
-            terms = [t for t in series[key] if float(t[0]) >= floor]
+            terms = sorted((t for t in series[key] if float(t[0]) >= floor), key=lambda t: -float(t[0]))
             if terms:
                 kept.append((coordinate, power, terms))
         count = sum(len(t) for _, _, t in kept)
