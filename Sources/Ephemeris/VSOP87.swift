@@ -15,11 +15,13 @@ import Darwin
 /// ```
 ///
 /// Sources: P. Bretagnon & G. Francou, "Planetary theories in rectangular and spherical variables:
-/// VSOP87 solutions", A&A 202, 309 (1988). Coefficients as published in Greg Miller's public-domain
-/// VSOP87-Multilang (github.com/gmiller123456/vsop87-multilang): `vsop87a_milli.js` (terms with
-/// A ≥ 1e-5 au) and, for the t⁰ X and Y series of Mercury, Venus and the Earth–Moon barycentre,
-/// the terms between the cut below and 1e-5 au from `vsop87a_small.js` (those three otherwise
-/// miss 8–22″ against DE440). Only the numbers were taken; the evaluation is our own.
+/// VSOP87 solutions", A&A 202, 309 (1988): the VSOP87A files of CDS catalogue VI/81, cut by
+/// `scripts/make-vsop87-table.py`, which writes `VSOP87+Terms.swift`. The table was first
+/// transcribed from Greg Miller's public-domain VSOP87-Multilang (`vsop87a_milli.js`, terms with
+/// A ≥ 1e-5 au, and `vsop87a_small.js`), and the script keeps that shape: terms with A ≥ 1e-5 au,
+/// and for the t⁰ X and Y series of Mercury, Venus and the Earth–Moon barycentre also the terms
+/// between the cut below and 1e-5 au (those three otherwise miss 8–22″ against DE440). Only the
+/// numbers were taken; the evaluation is our own.
 ///
 /// The cut: a term is kept when A ≥ ε · a, a the planet's semi-major axis (ε and the count are
 /// noted per planet in `VSOP87+Terms.swift`): Mercury 1e-5 (52 terms), Venus 5e-6 (46), EMB 5e-6

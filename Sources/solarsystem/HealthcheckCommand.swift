@@ -1,7 +1,5 @@
 import ArgumentParser
-#if canImport(Glibc)
-import Glibc
-#endif
+import HTTP
 
 /// `solarsystem healthcheck`: exit 0 when the server answers `/healthz` with 2xx within the
 /// timeout, 1 otherwise (for Docker's HEALTHCHECK, which has no curl). With no `--url` it asks
@@ -81,38 +79,26 @@ struct HealthcheckCommand: ParsableCommand {
 
     struct Failure: Error { let message: String }
 
-    /// One GET over a plain socket; the status code of the answer.
+    /// One GET on a fresh connection (`HTTPClient`, the client the tests use too); the status code
+    /// of the answer. Only the status line and header fields are read, within 64 KiB.
     static func get(host: String, port: String, path: String, timeout: Double) -> Result<Int, Failure> {
-        var hints = addrinfo()
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-        var list: UnsafeMutablePointer<addrinfo>?
-        guard getaddrinfo(host, port, &hints, &list) == 0, let first = list else { return .failure(Failure(message: "cannot resolve \(host)")) }
-        defer { freeaddrinfo(list) }
-        let fd = socket(first.pointee.ai_family, first.pointee.ai_socktype, first.pointee.ai_protocol)
-        guard fd >= 0 else { return .failure(Failure(message: "socket: errno \(errno)")) }
-        defer { close(fd) }
-        var tv = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - Double(Int(timeout))) * 1e6))
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
-        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
-        guard connect(fd, first.pointee.ai_addr, first.pointee.ai_addrlen) == 0 else {
-            return .failure(Failure(message: "cannot connect to \(host):\(port) (errno \(errno))"))
+        do {
+            let client = try HTTPClient(host: host, port: Int(port) ?? 80, timeout: timeout, limits: .init(headBytes: 64 * 1024, bodyBytes: 0))
+            defer { client.close() }
+            try client.send(HTTPClient.requestHead(method: "GET", target: path, host: host, headers: ["User-Agent": "solarsystem-healthcheck"]))
+            return .success(try client.readHead().status)
+        } catch {
+            return .failure(Failure(message: message(for: error, timeout: timeout)))
         }
-        let request = Array("GET \(path) HTTP/1.1\r\nHost: \(host)\r\nConnection: close\r\nUser-Agent: solarsystem-healthcheck\r\n\r\n".utf8)
-        guard request.withUnsafeBytes({ send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) == request.count else {
-            return .failure(Failure(message: "send failed (errno \(errno))"))
+    }
+
+    /// The messages healthcheck has always printed, by what went wrong.
+    static func message(for failure: HTTPClient.Failure, timeout: Double) -> String {
+        switch failure.kind {
+        case .resolve, .connect, .send, .receive: failure.description
+        case .closed: "connection closed before an answer"
+        case .timedOut: "no answer within \(timeout) s"
+        case .malformed, .tooLarge: "not an HTTP answer"
         }
-        var buffer = [UInt8](repeating: 0, count: 256)
-        var got = 0
-        while got < 12 {
-            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress! + got, $0.count - got, 0) }
-            guard n > 0 else { return .failure(Failure(message: n == 0 ? "connection closed before an answer" : "no answer within \(timeout) s")) }
-            got += n
-        }
-        let line = String(decoding: buffer[0..<got], as: UTF8.self)
-        let parts = line.split(separator: " ", maxSplits: 2)
-        guard parts.count >= 2, parts[0].hasPrefix("HTTP/1."), let status = Int(parts[1]) else {
-            return .failure(Failure(message: "not an HTTP answer"))
-        }
-        return .success(status)
     }
 }

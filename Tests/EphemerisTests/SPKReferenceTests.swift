@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import Ephemeris
 
-/// One kernel's reference states from CSPICE (`Fixtures/spk/make_fixtures.py`).
+/// One kernel's reference states from CSPICE (`scripts/make-spk-fixtures.py`).
 struct SPKFixture: Decodable {
     struct About: Decodable {
         let script: String
@@ -66,7 +66,7 @@ struct SPKReferenceTests {
         var total = 0, types: Set<String> = []
         for name in SPKFixture.names {
             let f = try SPKFixture.load(name)
-            #expect(f.about.cspice == "CSPICE_N0067" && f.about.script.hasSuffix("make_fixtures.py"))
+            #expect(f.about.cspice == "CSPICE_N0067" && f.about.script == "scripts/make-spk-fixtures.py")
             for s in f.segments {
                 total += s.cases.count
                 types.insert(s.subtype.map { "\(s.type).\($0)" } ?? "\(s.type)")

@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """Reference states for the SPK reader's tests, computed by NAIF's CSPICE (via spiceypy).
 
-For every segment of every kernel in ../spk-samples/ this evaluates CSPICE's raw segment state
+For every segment of every kernel in Tests/EphemerisTests/Fixtures/spk-samples/ this evaluates CSPICE's raw segment state
 -- spkpvn(handle, descr, et): the segment's own frame, no light time, no frame change -- at a
 few hundred epochs: both ends of the coverage, epochs exactly on records, nodes and interval
 boundaries, half-way between them (where the odd-window rules break ties), and a random sample
-with a fixed seed. It writes one JSON file per kernel here (<kernel>.json).
+with a fixed seed. It writes one JSON file per kernel to Tests/EphemerisTests/Fixtures/spk/
+(<kernel>.json).
 
-Before that it writes the synthetic kernels (../spk-samples/synthetic-*.bsp) for the types and
+Before that it writes the synthetic kernels (spk-samples/synthetic-*.bsp) for the types and
 window sizes no real sample has: with CSPICE's writers where CSPICE has one (spkw08, spkw09,
 spkw12, spkw13, spkw18) and otherwise (types 1, 19, 21, and type 18 subtype 2) by laying the
 segment out as the SPK Required Reading describes and adding it with CSPICE's DAF writer
@@ -18,9 +19,9 @@ periodic perturbation, so no window interpolates a polynomial exactly.
 spiceypy is a test-time tool only (pip install spiceypy; these fixtures: spiceypy 8.3.0,
 CSPICE N0067). Run from anywhere:
 
-    python3 Tests/EphemerisTests/Fixtures/spk/make_fixtures.py [--samples-from DIR]
+    python3 scripts/make-spk-fixtures.py [--samples-from DIR]
 
---samples-from copies the real kernels into ../spk-samples/ unchanged first. The output is
+--samples-from copies the real kernels into spk-samples/ unchanged first. The output is
 deterministic apart from the date in each file's "about" block.
 """
 
@@ -37,13 +38,20 @@ import struct
 import sys
 import tempfile
 
-import numpy as np
-import spiceypy as sp
-from spiceypy.utils.libspicehelper import libspice
+try:
+    import numpy as np
+    import spiceypy as sp
+    from spiceypy.utils.libspicehelper import libspice
+except ImportError as error:  # --help answers without them; a run says what to install
+    MISSING = error
+    libspice = None
+else:
+    MISSING = None
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-SAMPLES = os.path.normpath(os.path.join(HERE, "..", "spk-samples"))
-SCRIPT = "Tests/EphemerisTests/Fixtures/spk/make_fixtures.py"
+FIXTURES = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "Tests", "EphemerisTests", "Fixtures")
+HERE = os.path.join(FIXTURES, "spk")
+SAMPLES = os.path.join(FIXTURES, "spk-samples")
+SCRIPT = "scripts/make-spk-fixtures.py"
 
 # ---------------------------------------------------------------------------------------------
 # A smooth test orbit: Kepler ellipse about the Earth plus a periodic perturbation (km, s).
@@ -102,9 +110,10 @@ def uneven(n, step, seed):
 # Writing segments CSPICE has no C writer for: the documented layout, added with CSPICE's own
 # DAF routines (the f2c entry points of DAFANA) so the container is NAIF's.
 
-libspice.dafbna_.argtypes = [ctypes.POINTER(ctypes.c_int), ctypes.POINTER(ctypes.c_double), ctypes.c_char_p, ctypes.c_long]
-libspice.dafada_.argtypes = [ctypes.POINTER(ctypes.c_double), ctypes.POINTER(ctypes.c_int)]
-libspice.dafena_.argtypes = []
+if libspice is not None:
+    libspice.dafbna_.argtypes = [ctypes.POINTER(ctypes.c_int), ctypes.POINTER(ctypes.c_double), ctypes.c_char_p, ctypes.c_long]
+    libspice.dafada_.argtypes = [ctypes.POINTER(ctypes.c_double), ctypes.POINTER(ctypes.c_int)]
+    libspice.dafena_.argtypes = []
 
 
 def add_raw_segment(handle, body, center, frame, spk_type, first, last, name, data):
@@ -483,6 +492,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--samples-from", help="copy every .bsp of this directory into spk-samples/ unchanged first")
     args = parser.parse_args()
+    if MISSING is not None:
+        raise SystemExit(f"needs numpy and spiceypy ({MISSING}): pip install spiceypy")
     os.makedirs(SAMPLES, exist_ok=True)
     if args.samples_from:
         for f in sorted(os.listdir(args.samples_from)):
