@@ -82,7 +82,7 @@ public enum TimeScale {
     /// Sky module, or for the future.
     ///
     /// ```swift
-    /// TimeScale.deltaT(julianYear: 1969.55)   // 40.1 s
+    /// TimeScale.deltaT(julianYear: 1969.55)   // 39.48 s
     /// ```
     public static func deltaT(julianYear y: Double) -> Double {
         if y <= deltaTSplinesEndYear { return stephensonMorrisonHohenkerk(y) }
@@ -104,13 +104,6 @@ public enum TimeScale {
         let c = s[lo]
         let t = (y - c.from) / (c.to - c.from)
         return ((c.a3 * t + c.a2) * t + c.a1) * t + c.a0
-    }
-
-    /// The Julian year (TT) ΔT is looked up at, from a Julian date of UT (one step: ΔT moves the
-    /// year by at most a day, where ΔT changes by under 0.1 s).
-    static func julianYear(jdUT: Double) -> Double {
-        let y = 2000 + (jdUT - Constants.jdJ2000) / 365.25
-        return 2000 + (jdUT + deltaT(julianYear: y) / Constants.secondsPerDay - Constants.jdJ2000) / 365.25
     }
 
     /// Espenak & Meeus (2006) polynomial expressions, valid −1999…+3000 with the long-term
@@ -172,7 +165,10 @@ public enum TimeScale {
         return r
     }
 
-    /// The instant of a UTC calendar date-time (UT before 1972). The caller has validated
+    /// The instant of a UTC calendar date-time (UT before 1972, with ΔT taken at the middle of
+    /// the date's month, as Espenak & Meeus tabulate it: constant within a month, so the
+    /// published UT timelines of the pre-1972 missions keep their elapsed times whole; at most
+    /// 0.06 s from ΔT at the instant over 1900–1972). The caller has validated
     /// the fields; see ``utc(year:month:day:hour:minute:second:)`` for the checked entry.
     static func instant(utc c: CivilDateTime) -> Instant {
         let midnight = CivilDateTime.julianDayNumberAtMidnight(year: c.year, month: c.month, day: c.day)
@@ -180,7 +176,7 @@ public enum TimeScale {
         if let tai = taiMinusUTC(jdUTCMidnight: midnight) {
             offset = tai + Constants.ttMinusTAISeconds
         } else {
-            offset = deltaT(julianYear: julianYear(jdUT: midnight + c.secondsOfDay / Constants.secondsPerDay))
+            offset = deltaT(julianYear: c.decimalYearForDeltaT)
         }
         let fraction = (c.secondsOfDay + offset) / Constants.secondsPerDay
         return Instant(ttWhole: midnight, ttFraction: fraction, utc: c, ttMinusUTCSeconds: offset)
@@ -257,7 +253,7 @@ public enum TimeScale {
             if let tai = taiMinusUTC(jdUTCMidnight: midnight) {
                 next = tai + Constants.ttMinusTAISeconds
             } else {
-                next = deltaT(julianYear: 2000 + (jdTT - Constants.jdJ2000) / 365.25)
+                next = deltaT(julianYear: label.decimalYearForDeltaT)
             }
             // Settled: the label would come out the same (most instants since 2017 stop here).
             if next == offset { break }

@@ -147,11 +147,7 @@ struct MissionEngineTests {
             if t == 90 { #expect(c.nearest.body == .moon && c.nearest.altitudeKm > 90 && c.nearest.altitudeKm < 135, "\(c.nearest.altitudeKm) km") }
         }
         let tm = try engine.telemetry(at: 80)
-        // MET counts TT seconds; in 1969 UT ran slow by ΔT's rate (about 1 s a year), so 80 h of
-        // TT after a 13:32:00 UT launch is 21:31:59.99 UT.
-        #expect(tm.met == "T+03:08:00:00")
-        let label = try TimeScale.parse(tm.date), expected = try TimeScale.parse("1969-07-19T21:32:00Z")
-        #expect(abs(label.jdUTC - expected.jdUTC) * Constants.secondsPerDay < 0.05, "\(tm.date)")
+        #expect(tm.met == "T+03:08:00:00" && tm.date.hasPrefix("1969-07-19T21:32:00"))
         #expect(tm.lastEvent?.key == "loi" && tm.nextEvent?.key == "undock")
         #expect(tm.visibleLabels.map(\.key) == ["loi"])
     }
