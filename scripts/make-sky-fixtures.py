@@ -6,6 +6,12 @@
                       Skyfield with the server's own kernel, Resources/de440-1900-2100.bsp
   sky-events.json     rise, set (upper limb, 34′ refraction) from Astronomy Engine; transits and
                       twilight from Astronomy Engine (hour angle 0; Sun's centre at −6/−12/−18°)
+  sky-pre1972.json    apparent and astrometric RA/Dec, airless alt/az for dates before 1972 read as UT1
+                      (ts.ut1, Skyfield's ΔT: Stephenson, Morrison & Hohenkerk 2016 with the 2020
+                      addendum), the server given the same date as UTC: checks the engine's ΔT
+  sky-polar-motion.json
+                      airless alt/az with Skyfield's polar-motion table installed from the same
+                      finals2000A.all the server's table comes from (astropy-iers-data), and without
   almanac.json        (times also as TT Julian dates: Skyfield reads a UTC before 1972 as
                       TAI - 10 s, the server as UT)
                       Moon quarter phases and seasons (Skyfield almanac), lunar perigees and
@@ -234,6 +240,55 @@ def delta_t():
     return out
 
 
+PRE_1972 = [(1900, 3, 1, 6, 0, 0), (1930, 5, 5, 3, 0, 0), (1955, 9, 14, 22, 0, 0), (1969, 7, 20, 20, 17, 40)]
+
+
+def pre1972():
+    cases = []
+    for date in PRE_1972:
+        t = ts.ut1(*date)
+        for name in ('london', 'sydney', 'quito'):
+            lat, lon, elev = PLACES[name]
+            obs = (earth + wgs84.latlon(lat, lon, elevation_m=elev)).at(t)
+            for body, target in BODIES.items():
+                astrometric = obs.observe(eph[target])
+                apparent = astrometric.apparent()
+                ra, dec, _ = apparent.radec(epoch='date')
+                ra0, dec0, _ = astrometric.radec()
+                alt, az, _ = apparent.altaz()
+                cases.append({'place': name, 'lat': lat, 'lon': lon, 'elevationM': elev, 'body': body,
+                              'ut1': '%04d-%02d-%02dT%02d:%02d:%02dZ' % date, 'jdTT': t.tt, 'deltaTSeconds': float(t.delta_t),
+                              'raDeg': ra._degrees, 'decDeg': dec.degrees, 'raJ2000Deg': ra0._degrees, 'decJ2000Deg': dec0.degrees,
+                              'azimuthDeg': az.degrees, 'altitudeDeg': alt.degrees})
+    return cases
+
+
+def polar_motion():
+    import astropy_iers_data
+    from skyfield.data import iers
+    finals = os.path.join(os.path.dirname(astropy_iers_data.__file__), 'data', 'finals2000A.all')
+    with open(finals, 'rb') as f:
+        finals_data = iers.parse_x_y_dut1_from_finals_all(f)
+    pm_ts = load.timescale()
+    iers.install_polar_motion_table(pm_ts, finals_data)
+    cases = []
+    for date in [(1980, 4, 1, 3, 0, 0), (2001, 2, 3, 4, 5, 6), (2013, 8, 9, 22, 0, 0), (2020, 12, 21, 18, 0, 0), (2024, 6, 1, 12, 0, 0)]:
+        t_plain, t_pm = ts.utc(*date), pm_ts.utc(*date)
+        _, x, y = t_pm.polar_motion_angles()
+        for name in ('london', 'tromso', 'sydney', 'quito', 'maunakea'):
+            lat, lon, elev = PLACES[name]
+            place = earth + wgs84.latlon(lat, lon, elevation_m=elev)
+            for body in ('sun', 'moon', 'mars', 'jupiter', 'saturn'):
+                alt, az, _ = place.at(t_plain).observe(eph[BODIES[body]]).apparent().altaz()
+                alt_pm, az_pm, _ = place.at(t_pm).observe(eph[BODIES[body]]).apparent().altaz()
+                cases.append({'place': name, 'lat': lat, 'lon': lon, 'elevationM': elev, 'body': body, 'utc': iso(t_pm),
+                              'tdbSecondsPastJ2000': (t_pm.tdb - 2451545.0) * 86400.0, 'deltaTSeconds': float(t_pm.delta_t),
+                              'xPoleArcseconds': float(x), 'yPoleArcseconds': float(y),
+                              'azimuthDeg': az_pm.degrees, 'altitudeDeg': alt_pm.degrees,
+                              'azimuthWithoutPoleDeg': az.degrees, 'altitudeWithoutPoleDeg': alt.degrees})
+    return cases
+
+
 def write(name, payload):
     payload = dict({'madeBy': versions()}, **payload)
     with open(os.path.join(OUT, name), 'w') as f:
@@ -241,6 +296,10 @@ def write(name, payload):
         f.write('\n')
 
 
+write('sky-pre1972.json', {'note': 'dates read as UT1 (ts.ut1); the server reads the same label as UTC, i.e. UT before 1972',
+                           'cases': pre1972()})
+write('sky-polar-motion.json', {'note': 'Skyfield with ts.polar_motion_table from astropy-iers-data %s finals2000A.all, and without'
+                                % importlib.metadata.version('astropy-iers-data'), 'cases': polar_motion()})
 write('sky-positions.json', {'cases': positions(), 'deltaT': delta_t(), 'stars': stars()})
 write('almanac.json', almanac_fixture())
 write('sky-events.json', {'note': 'Astronomy Engine: SearchRiseSet (upper limb, 34 arcmin), SearchHourAngle 0, SearchAltitude -6/-12/-18 for the Sun centre',

@@ -8,7 +8,8 @@ import Ephemeris
 /// How the Earth is turned at one instant: frame bias, IAU 2006 precession (Capitaine et al.
 /// 2003, the P03 angles of IERS Conventions 2010 eqs. 5.39–5.40), IAU 2000B nutation, and the
 /// Greenwich apparent sidereal time from the Earth rotation angle (IERS Conventions 2010
-/// eqs. 5.15, 5.32). Polar motion is left out (≤ 0.5″ of the zenith; see docs/sky.md).
+/// eqs. 5.15, 5.32), and polar motion W (eq. 5.3: the pole's x_p, y_p from the IERS table and
+/// the TIO locator s′ = −47 µas T) where the table has them, none elsewhere.
 ///
 /// ```swift
 /// let e = EarthOrientation(time: SkyTime(instant: t, deltaTSeconds: 69.2))
@@ -26,6 +27,9 @@ public struct EarthOrientation: Sendable {
     /// Nutation in longitude and obliquity, radians.
     public let nutationPsiRadians: Double
     public let nutationEpsilonRadians: Double
+    /// Polar motion, pseudo-Earth-fixed → terrestrial (ITRS): Wᵀ = R1(−y_p) R2(−x_p) R3(s′) as
+    /// frame rotations; the identity when the pole's coordinates are zero.
+    public let polarMotion: Matrix3
 
     /// Frame bias GCRS → mean J2000 (IERS Conventions 2010 eq. 5.33: dα0 = −14.6 mas,
     /// ξ0 = −16.617 mas, η0 = −6.8192 mas), written with active rotations.
@@ -61,6 +65,15 @@ public struct EarthOrientation: Sendable {
         let complementary = (0.00264096 * sin(om) + 0.00006352 * sin(2 * om)) * asec
         let gast = era + gmstMinusERA + n.psi * cos(epsA) + complementary
         gastRadians = Self.wrapped(gast)
+        polarMotion = Self.polarMotion(time, julianCenturiesTT: t)
+    }
+
+    /// Wᵀ for the time's pole (IERS Conventions 2010 eq. 5.3, 5.13), as Skyfield writes it.
+    static func polarMotion(_ time: SkyTime, julianCenturiesTT t: Double) -> Matrix3 {
+        guard time.xPoleArcseconds != 0 || time.yPoleArcseconds != 0 else { return .identity }
+        let asec = Angle.radiansPerArcsecond
+        let sPrime = -47e-6 * t * asec
+        return Matrix3.rotationX(time.yPoleArcseconds * asec) * Matrix3.rotationY(time.xPoleArcseconds * asec) * Matrix3.rotationZ(-sPrime)
     }
 
     /// Halfway between two orientations a few hours apart (the event searches' in-between
@@ -78,6 +91,7 @@ public struct EarthOrientation: Sendable {
         meanObliquityRadians = (a.meanObliquityRadians + b.meanObliquityRadians) / 2
         nutationPsiRadians = (a.nutationPsiRadians + b.nutationPsiRadians) / 2
         nutationEpsilonRadians = (a.nutationEpsilonRadians + b.nutationEpsilonRadians) / 2
+        polarMotion = Self.polarMotion(time, julianCenturiesTT: time.julianCenturiesTT)
     }
 
     /// Earth rotation angle θ = 2π(0.7790572732640 + 1.00273781191135448 Du), Du = UT1 days
@@ -95,6 +109,6 @@ public struct EarthOrientation: Sendable {
         return r < 0 ? r + 2 * Double.pi : r
     }
 
-    /// True equator and equinox of date → the terrestrial frame (polar motion left out).
-    public var trueOfDateToTerrestrial: Matrix3 { Matrix3.rotationZ(-gastRadians) }
+    /// True equator and equinox of date → the terrestrial frame (ITRS where the pole is known).
+    public var trueOfDateToTerrestrial: Matrix3 { polarMotion * Matrix3.rotationZ(-gastRadians) }
 }

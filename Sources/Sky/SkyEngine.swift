@@ -32,8 +32,8 @@ public struct SkyEngine: Sendable {
     /// The instant with its ΔT (IERS table where it has one).
     public func time(_ t: Instant) -> SkyTime {
         if let deltaT { return deltaT.skyTime(t) }
-        let source = t.jdUTC < DeltaTTable.leapSecondEraJD ? "Espenak & Meeus (2006) polynomial; the date is read as UT1"
-            : "Espenak & Meeus (2006) polynomial (no IERS table loaded)"
+        let source = t.jdUTC < DeltaTTable.leapSecondEraJD ? DeltaTTable.historicalSource + "; the date is read as UT1"
+            : "the engine's ΔT model (no IERS table loaded)"
         let dt = t.jdUTC < DeltaTTable.leapSecondEraJD ? t.ttMinusUTCSeconds : DeltaTTable.modelDeltaT(jdUTC: t.jdUTC)
         return SkyTime(instant: t, deltaTSeconds: dt, deltaTSource: source)
     }
@@ -74,7 +74,7 @@ public struct SkyEngine: Sendable {
             return Station(orientation: orientation, positionAU: earth.position, velocityAUPerDay: earth.velocity, tdbSeconds: s, observer: nil)
         }
         let toGCRS = orientation.gcrsToTrueOfDate.transposed
-        let rTOD = Matrix3.rotationZ(orientation.gastRadians) * observer.terrestrialKm
+        let rTOD = Matrix3.rotationZ(orientation.gastRadians) * (orientation.polarMotion.transposed * observer.terrestrialKm)
         let vTOD = Vector3(0, 0, SkyConstants.earthRotationRadiansPerSecond).cross(rTOD)
         let r = toGCRS * rTOD, v = toGCRS * vTOD
         return Station(orientation: orientation, positionAU: earth.position + r / Constants.auKm,

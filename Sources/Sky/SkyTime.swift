@@ -8,14 +8,20 @@ public struct SkyTime: Sendable {
     public let deltaTSeconds: Double
     /// Which model or table gave ΔT (named in every answer).
     public let deltaTSource: String
+    /// The pole's coordinates x_p, y_p (arcseconds, IERS), zero where the IERS table has none.
+    public let xPoleArcseconds: Double
+    public let yPoleArcseconds: Double
     /// UT1 Julian date in whole days and a fraction.
     let ut1Whole: Double
     let ut1Fraction: Double
 
-    public init(instant: Instant, deltaTSeconds: Double, deltaTSource: String = "given") {
+    public init(instant: Instant, deltaTSeconds: Double, deltaTSource: String = "given",
+                xPoleArcseconds: Double = 0, yPoleArcseconds: Double = 0) {
         self.instant = instant
         self.deltaTSeconds = deltaTSeconds
         self.deltaTSource = deltaTSource
+        self.xPoleArcseconds = xPoleArcseconds
+        self.yPoleArcseconds = yPoleArcseconds
         ut1Whole = instant.ttWhole
         ut1Fraction = instant.ttFraction - deltaTSeconds / Constants.secondsPerDay
     }

@@ -279,7 +279,7 @@ extension V1API {
 enum SkyEncoding {
     static let eventDefinitions = "rise/set: upper limb on the horizon with 34' of refraction (USNO), Moon topocentric; transit: hour angle 0; twilight: Sun's centre at -6/-12/-18 deg; altitudeDeg refracted (10 C, 1010 hPa)"
 
-    static let earthModel = "IAU 2006 precession, IAU 2000B nutation, GAST from the Earth rotation angle; no polar motion; light time, solar deflection, relativistic aberration"
+    static let earthModel = "IAU 2006 precession, IAU 2000B nutation, GAST from the Earth rotation angle; polar motion from the IERS table where it has it; light time, solar deflection, relativistic aberration"
 
     @inline(__always) static func round6(_ v: Double) -> Double { (v * 1e6).rounded() / 1e6 }
 

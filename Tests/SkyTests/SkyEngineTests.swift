@@ -168,7 +168,10 @@ struct DeltaTTableTests {
     @Test("malformed tables are refused with the line")
     func malformed() {
         #expect(throws: DeltaTTableError.self) { try DeltaTTable(csv: Array("mjd,delta_t_s\n1,2\n".utf8)) }
-        #expect(throws: DeltaTTableError.malformed(line: 1, detail: "expected the header mjd,delta_t_s")) { try DeltaTTable(csv: Array("x\n".utf8)) }
+        #expect(throws: DeltaTTableError.malformed(line: 1, detail: "expected the header mjd,delta_t_s[,x_p_arcsec,y_p_arcsec]")) { try DeltaTTable(csv: Array("x\n".utf8)) }
+        // The pole's columns, when announced, are required and bounded.
+        #expect(throws: DeltaTTableError.self) { try DeltaTTable(csv: Array("mjd,delta_t_s,x_p_arcsec,y_p_arcsec\n1,2\n2,2\n3,2\n4,2\n".utf8)) }
+        #expect(throws: DeltaTTableError.self) { try DeltaTTable(csv: Array("mjd,delta_t_s,x_p_arcsec,y_p_arcsec\n1,2,0,9\n2,2,0,0\n3,2,0,0\n4,2,0,0\n".utf8)) }
         #expect(throws: DeltaTTableError.self) { try DeltaTTable(csv: Array("mjd,delta_t_s\n1,2\n2,2\n4,2\n5,2\n".utf8)) }
     }
 }
