@@ -127,10 +127,29 @@ function focusSystem(frame) {
  * the Earth–Moon view of a mission, a 160-point heliocentric orbit is a straight chord that
  * crosses the screen and says nothing).
  */
-export function orbitWanted(orbit, frame, screen) {
+function orbitWanted(orbit, frame, screen) {
   if (orbit.center === 'sun') return frame.cameraDistance === undefined || frame.cameraDistance > HELIOCENTRIC_ORBITS_FROM;
   const moon = screen.get(orbit.id);
   return Boolean(moon && moon.visible);
+}
+
+/**
+ * How an orbit line is drawn in this frame, or null when it is not: its body's entry, the shift
+ * that carries a moon's orbit (fetched around its planet's earlier place) to the planet's place
+ * now, whether it is the focus, and its opacity. Both renderers use it.
+ */
+export function orbitStyle(orbit, frame, screen) {
+  const entry = frame.bodies.get(orbit.id);
+  if (!entry || !orbitWanted(orbit, frame, screen)) return null;
+  let shift = [0, 0, 0];
+  if (orbit.center !== 'sun') {
+    const now = frame.positions.get(orbit.center);
+    const then = frame.orbitCenters.get(orbit.center);
+    if (!now || !then) return null;
+    shift = sub(now, then);
+  }
+  const focused = frame.focus === orbit.id;
+  return { entry, shift, focused, alpha: focused ? 0.85 : entry.type === 'moon' ? 0.3 : 0.42 };
 }
 
 /** Camera distance (scene units) from which the planets' orbits are drawn (the server's pictures use the same rule: ViewScene.planetOrbitsFromDistance). */
@@ -179,18 +198,10 @@ function drawOrbits(ctx, view, frame, screen) {
   if (!frame.orbits) return;
   ctx.lineWidth = 1;
   for (const orbit of frame.orbits) {
-    const entry = frame.bodies.get(orbit.id);
-    if (!entry) continue;
-    if (!orbitWanted(orbit, frame, screen)) continue;
-    let shift = [0, 0, 0];
-    if (orbit.center !== 'sun') {
-      const now = frame.positions.get(orbit.center);
-      const then = frame.orbitCenters.get(orbit.center);
-      if (!now || !then) continue;
-      shift = sub(now, then);
-    }
-    const focused = frame.focus === orbit.id;
-    ctx.strokeStyle = rgb(entry.colorRgb, focused ? 0.85 : entry.type === 'moon' ? 0.3 : 0.42);
+    const style = orbitStyle(orbit, frame, screen);
+    if (!style) continue;
+    const { entry, shift, focused, alpha } = style;
+    ctx.strokeStyle = rgb(entry.colorRgb, alpha);
     ctx.lineWidth = focused ? 1.6 : 1;
     ctx.beginPath();
     let pen = false;

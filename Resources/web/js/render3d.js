@@ -11,7 +11,7 @@
 // Positions are sent relative to the eye (computed in double precision here), so a close-up
 // 16 scene units from the Sun keeps its detail in 32-bit floats.
 
-import { projectBodies, orbitWanted } from './render.js';
+import { projectBodies, orbitStyle } from './render.js';
 import { sub, normalize, dot } from './vec.js';
 
 /** A body whose disc is smaller than this (CSS px radius) is drawn as a dot. */
@@ -619,17 +619,9 @@ export class GLRenderer {
     if (p.a.aColor >= 0) gl.disableVertexAttribArray(p.a.aColor);
     if (p.a.aTime >= 0) gl.disableVertexAttribArray(p.a.aTime);
     for (const { orbit, first, count } of this.orbitRanges) {
-      const entry = frame.bodies.get(orbit.id);
-      if (!entry || !orbitWanted(orbit, frame, screen)) continue;
-      let shift = [0, 0, 0];
-      if (orbit.center !== 'sun') {
-        const now = frame.positions.get(orbit.center);
-        const then = frame.orbitCenters.get(orbit.center);
-        if (!now || !then) continue;
-        shift = sub(now, then);
-      }
-      const focused = frame.focus === orbit.id;
-      const alpha = focused ? 0.85 : entry.type === 'moon' ? 0.3 : 0.42;
+      const style = orbitStyle(orbit, frame, screen);
+      if (!style) continue;
+      const { entry, shift, alpha } = style;
       gl.uniform4f(p.u.uColor, entry.colorRgb[0], entry.colorRgb[1], entry.colorRgb[2], alpha);
       gl.uniform3fv(p.u.uOffset, new Float32Array(sub(shift, eye)));
       gl.drawArrays(gl.LINE_LOOP, first, count);
