@@ -71,6 +71,14 @@ def iso(t):
     return t.utc_strftime('%Y-%m-%dT%H:%M:%SZ')
 
 
+def observed(obs, target):
+    """`target` seen from `obs`: the astrometric and apparent places, the apparent RA/Dec/distance
+    of date and the astrometric (ICRF) RA/Dec/distance."""
+    astrometric = obs.observe(eph[target])
+    apparent = astrometric.apparent()
+    return astrometric, apparent, apparent.radec(epoch='date'), astrometric.radec()
+
+
 def positions():
     cases = []
     for k, date in enumerate(DATES):
@@ -82,10 +90,7 @@ def positions():
             place = earth + wgs84.latlon(lat, lon, elevation_m=elev)
             obs = place.at(t)
             for body, target in BODIES.items():
-                astrometric = obs.observe(eph[target])
-                apparent = astrometric.apparent()
-                ra, dec, dist = apparent.radec(epoch='date')
-                ra0, dec0, _ = astrometric.radec()
+                astrometric, apparent, (ra, dec, dist), (ra0, dec0, _) = observed(obs, target)
                 alt, az, _ = apparent.altaz()
                 ralt, raz, _ = apparent.altaz(temperature_C=10.0, pressure_mbar=1010.0)
                 magnitude = None
@@ -251,10 +256,7 @@ def pre1972():
             lat, lon, elev = PLACES[name]
             obs = (earth + wgs84.latlon(lat, lon, elevation_m=elev)).at(t)
             for body, target in BODIES.items():
-                astrometric = obs.observe(eph[target])
-                apparent = astrometric.apparent()
-                ra, dec, _ = apparent.radec(epoch='date')
-                ra0, dec0, _ = astrometric.radec()
+                _, apparent, (ra, dec, _), (ra0, dec0, _) = observed(obs, target)
                 alt, az, _ = apparent.altaz()
                 cases.append({'place': name, 'lat': lat, 'lon': lon, 'elevationM': elev, 'body': body,
                               'ut1': '%04d-%02d-%02dT%02d:%02d:%02dZ' % date, 'jdTT': t.tt, 'deltaTSeconds': float(t.delta_t),

@@ -40,10 +40,10 @@ struct Pre1972Tests {
             clock = max(clock, abs(instant.jdTT - c.jdTT) * Constants.secondsPerDay)
             guard let body = BodyID(rawValue: c.body) else { Issue.record("unknown body \(c.body)"); continue }
             let p = TestSky.engine.view([body], from: TestSky.observer(c.lat, c.lon, c.elevationM), at: time, atmosphere: nil)[0]
-            apparent = max(apparent, hypot(angleDifferenceDeg(p.raDeg, c.raDeg) * cos(c.decDeg * .pi / 180), p.decDeg - c.decDeg) * 3600)
-            astrometric = max(astrometric, hypot(angleDifferenceDeg(p.raJ2000Deg, c.raJ2000Deg) * cos(c.decJ2000Deg * .pi / 180), p.decJ2000Deg - c.decJ2000Deg) * 3600)
+            apparent = max(apparent, raDecArcseconds(ra: p.raDeg, dec: p.decDeg, referenceRA: c.raDeg, referenceDec: c.decDeg))
+            astrometric = max(astrometric, raDecArcseconds(ra: p.raJ2000Deg, dec: p.decJ2000Deg, referenceRA: c.raJ2000Deg, referenceDec: c.decJ2000Deg))
             if c.altitudeDeg > 10 {
-                horizontal = max(horizontal, max(abs(p.altitudeDeg - c.altitudeDeg), angleDifferenceDeg(p.azimuthDeg, c.azimuthDeg) * cos(c.altitudeDeg * .pi / 180)) * 3600)
+                horizontal = max(horizontal, horizontalArcseconds(azimuth: p.azimuthDeg, altitude: p.altitudeDeg, referenceAzimuth: c.azimuthDeg, referenceAltitude: c.altitudeDeg))
             }
         }
         print(String(format: "pre-1972 vs Skyfield: %d cases, TT %.6f s, apparent %.4f″, astrometric %.4f″, alt/az above 10° %.4f″",
@@ -74,7 +74,7 @@ struct PolarMotionTests {
             let observer = TestSky.observer(c.lat, c.lon, c.elevationM)
             func error(_ time: SkyTime, _ az: Double, _ alt: Double) -> Double {
                 let s = TestSky.engine.view([body], from: observer, at: time, atmosphere: nil)[0]
-                return max(abs(s.altitudeDeg - alt), angleDifferenceDeg(s.azimuthDeg, az) * cos(alt * .pi / 180)) * 3600
+                return horizontalArcseconds(azimuth: s.azimuthDeg, altitude: s.altitudeDeg, referenceAzimuth: az, referenceAltitude: alt)
             }
             let time = SkyTime(instant: instant, deltaTSeconds: c.deltaTSeconds, xPoleArcseconds: p.x, yPoleArcseconds: p.y)
             let plain = SkyTime(instant: instant, deltaTSeconds: c.deltaTSeconds)

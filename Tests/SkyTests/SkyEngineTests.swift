@@ -40,9 +40,8 @@ struct SkyEngineTests {
             let time = SkyTime(instant: instant, deltaTSeconds: c.deltaTSeconds)
             guard let body = BodyID(rawValue: c.body) else { Issue.record("unknown body \(c.body)"); continue }
             let p = TestSky.engine.view([body], from: TestSky.observer(c.lat, c.lon, c.elevationM), at: time, atmosphere: atmosphere)[0]
-            let cosDec = cos(c.decDeg * .pi / 180)
-            e.apparent = max(e.apparent, hypot(angleDifferenceDeg(p.raDeg, c.raDeg) * cosDec, p.decDeg - c.decDeg) * 3600)
-            e.astrometric = max(e.astrometric, hypot(angleDifferenceDeg(p.raJ2000Deg, c.raJ2000Deg) * cos(c.decJ2000Deg * .pi / 180), p.decJ2000Deg - c.decJ2000Deg) * 3600)
+            e.apparent = max(e.apparent, raDecArcseconds(ra: p.raDeg, dec: p.decDeg, referenceRA: c.raDeg, referenceDec: c.decDeg))
+            e.astrometric = max(e.astrometric, raDecArcseconds(ra: p.raJ2000Deg, dec: p.decJ2000Deg, referenceRA: c.raJ2000Deg, referenceDec: c.decJ2000Deg))
             e.distanceKm = max(e.distanceKm, abs(p.distanceKm - c.distanceKm))
             e.lightTime = max(e.lightTime, abs(p.lightTimeS - c.lightTimeS))
             // Azimuth and altitude where the body is above 10° (the issue's bound; near the

@@ -46,3 +46,15 @@ func angleDifferenceDeg(_ a: Double, _ b: Double) -> Double {
     let d = abs((a - b).truncatingRemainder(dividingBy: 360))
     return min(d, 360 - d)
 }
+
+/// How far apart two places on the sky are, arcseconds: the RA difference scaled by cos(Dec) of
+/// the reference and the Dec difference, combined (small angles).
+func raDecArcseconds(ra: Double, dec: Double, referenceRA: Double, referenceDec: Double) -> Double {
+    hypot(angleDifferenceDeg(ra, referenceRA) * cos(referenceDec * .pi / 180), dec - referenceDec) * 3600
+}
+
+/// The larger of the altitude difference and the azimuth difference scaled by cos(altitude) of
+/// the reference (an azimuth is ill-defined near the zenith), arcseconds.
+func horizontalArcseconds(azimuth: Double, altitude: Double, referenceAzimuth: Double, referenceAltitude: Double) -> Double {
+    max(abs(altitude - referenceAltitude), angleDifferenceDeg(azimuth, referenceAzimuth) * cos(referenceAltitude * .pi / 180)) * 3600
+}
