@@ -111,13 +111,17 @@ public struct DeltaTTable: Sendable {
 
     static let leapSecondEraJD = 2_441_317.5 // 1972-01-01, the first row of TimeScale's table
 
+    /// A date before 1972, which the engine reads as UT: UT1 is the date itself and ΔT the one
+    /// the engine used (``TimeScale``); nil from 1972 on. With or without a table.
+    static func readAsUT(_ t: Instant) -> SkyTime? {
+        guard t.jdUTC < leapSecondEraJD else { return nil }
+        return SkyTime(instant: t, deltaTSeconds: t.ttMinusUTCSeconds, deltaTSource: historicalSource + "; the date is read as UT1")
+    }
+
     /// The instant with its ΔT and the source named.
     public func skyTime(_ t: Instant) -> SkyTime {
+        if let early = Self.readAsUT(t) { return early }
         let jdUTC = t.jdUTC
-        if jdUTC < Self.leapSecondEraJD {
-            return SkyTime(instant: t, deltaTSeconds: t.ttMinusUTCSeconds,
-                           deltaTSource: Self.historicalSource + "; the date is read as UT1")
-        }
         let mjd = jdUTC - Self.mjdOffset
         if let dt = interpolated(mjdUTC: mjd) {
             let source = mjd >= predictedFromMJD ? "IERS finals2000A (Bulletin A prediction)" : "IERS finals2000A (observed)"

@@ -32,10 +32,8 @@ public struct SkyEngine: Sendable {
     /// The instant with its ΔT (IERS table where it has one).
     public func time(_ t: Instant) -> SkyTime {
         if let deltaT { return deltaT.skyTime(t) }
-        let source = t.jdUTC < DeltaTTable.leapSecondEraJD ? DeltaTTable.historicalSource + "; the date is read as UT1"
-            : "the engine's ΔT model (no IERS table loaded)"
-        let dt = t.jdUTC < DeltaTTable.leapSecondEraJD ? t.ttMinusUTCSeconds : DeltaTTable.modelDeltaT(jdUTC: t.jdUTC)
-        return SkyTime(instant: t, deltaTSeconds: dt, deltaTSource: source)
+        if let early = DeltaTTable.readAsUT(t) { return early }
+        return SkyTime(instant: t, deltaTSeconds: DeltaTTable.modelDeltaT(jdUTC: t.jdUTC), deltaTSource: "the engine's ΔT model (no IERS table loaded)")
     }
 
     // MARK: - Positions
