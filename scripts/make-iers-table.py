@@ -6,16 +6,23 @@
                                leap seconds of Leap_Second.dat, both as carried by the PyPI package
                                astropy-iers-data
   Sources/Ephemeris/TimeScale+DeltaTSplines.swift
-                               ΔT before that table: the cubic splines of Stephenson, Morrison &
-                               Hohenkerk (2016) with their 2020 addendum (Morrison, Stephenson,
-                               Hohenkerk & Zawilski 2021, "Table S15.2020"), as Skyfield ships them
-                               (data/delta_t.npz), joined to the first IERS value the way Skyfield
-                               joins them: the table cut where the IERS values start and the linear
-                               term of its last spline moved so the two meet; before 720 BC an 800-year
-                               cubic bridge to the long-term parabola −320 + 32.5 ((y − 1825)/100)².
+                               ΔT before that table, for the engine's TimeScale:
+                               - 1962 to the first finals2000A row (1973-01-02): measured, every 5
+                                 days from the IERS EOP 20 C04 series (eopc04.1962-now, 0h UTC, also
+                                 in astropy-iers-data): ΔT = 32.184 + (TAI − UTC) − (UT1 − UTC), with
+                                 TAI − UTC of the time (before 1972 the rubber-second offsets with
+                                 their drift) from ERFA's dat (pyerfa);
+                               - before 1962: the cubic splines of Stephenson, Morrison & Hohenkerk
+                                 (2016) with their 2020 addendum (Morrison, Stephenson, Hohenkerk &
+                                 Zawilski 2021, "Table S15.2020"), as Skyfield ships them
+                                 (data/delta_t.npz), joined to the first measured value the way
+                                 Skyfield joins them to its IERS values: the table cut there and the
+                                 linear term of its last spline moved so the two meet; before 720 BC
+                                 an 800-year cubic bridge to the long-term parabola
+                                 −320 + 32.5 ((y − 1825)/100)².
 
-Test/script time only (the server depends on neither package). Re-run after
-`pip install -U astropy-iers-data skyfield`:
+Test/script time only (the server depends on none of these packages). Re-run after
+`pip install -U astropy-iers-data skyfield pyerfa`:
 
     python3 scripts/make-iers-table.py
 
@@ -28,6 +35,7 @@ import importlib.metadata
 import os
 
 import astropy_iers_data
+import erfa
 import numpy as np
 from skyfield.functions import load_bundled_npy
 
@@ -79,10 +87,29 @@ with open(os.path.join(ROOT, 'Resources', 'iers-delta-t.csv'), 'w') as out:
         delta_t = 32.184 + tai_minus_utc(mjd) - ut1_utc
         out.write('%d,%.5f,%.6f,%.6f\n' % (mjd, delta_t, x_p, y_p))
 
-# ΔT before the table: Table S15.2020, cut and joined as Skyfield's timelib.build_delta_t does.
-first_mjd, first_ut1_utc = rows[0][0], rows[0][1]
-first_delta_t = 32.184 + tai_minus_utc(first_mjd) - first_ut1_utc
-first_tt = first_mjd + 2400000.5 + (32.184 + tai_minus_utc(first_mjd)) / 86400.0
+# ΔT measured from 1962 to the finals table: EOP 20 C04 (daily, 0h UTC), every STEP_DAYS days from
+# its first row up to the first sample at or past the finals table's start, so the engine's
+# interpolation reaches the Sky module's table without a gap.
+c04 = {}
+for line in open(os.path.join(data, 'eopc04.1962-now')):
+    if line.startswith('#') or not line.strip():
+        continue
+    f = line.split()
+    c04[float(f[4])] = (int(f[0]), int(f[1]), int(f[2]), float(f[7]))
+measured_first = min(c04)
+measured = []
+mjd = measured_first
+while True:
+    year, month, day, ut1_utc = c04[mjd]
+    measured.append(32.184 + erfa.dat(year, month, day, 0.0) - ut1_utc)
+    if mjd >= first:
+        break
+    mjd += STEP_DAYS
+
+# ΔT before that: Table S15.2020, cut and joined as Skyfield's timelib.build_delta_t does.
+first_mjd = measured_first
+first_delta_t = measured[0]
+first_tt = first_mjd + 2400000.5 + first_delta_t / 86400.0  # UT1 ≈ UTC here: 0.03 s, 1e-9 year
 join_year = (first_tt - 1721045.0) / 365.25  # Julian year (TT), Skyfield's x axis
 s15 = np.array(load_bundled_npy('delta_t.npz')['Table-S15.2020.txt'], dtype=float)
 
@@ -120,6 +147,11 @@ left_x1 = s15[0, 0]
 left_x0 = left_x1 - 800.0
 bridge = given_ends(left_x0, parabola(left_x0), parabola_slope(left_x0), left_x1, spline(s15, left_x1), derivative(s15, left_x1))
 i = int(np.searchsorted(s15[0], join_year))
+# The C04 series starts on 1962-01-01, a day past the knot at 1962.0: moving the linear term of
+# the spline that starts there by Δ / t with t ≈ 0.0005 would bend it by hundreds of seconds, so
+# when the join falls in the first 5 % of a spline, the previous one is extended to meet it.
+if (join_year - s15[0, i - 1]) / (s15[1, i - 1] - s15[0, i - 1]) < 0.05:
+    i -= 1
 cut = s15[:, :i].copy()
 x0, x1, a3, a2, a1, a0 = cut[:, -1]
 t = (join_year - x0) / (x1 - x0)
@@ -129,18 +161,27 @@ swift = os.path.join(ROOT, 'Sources', 'Ephemeris', 'TimeScale+DeltaTSplines.swif
 with open(swift, 'w') as out:
     out.write('// Generated by scripts/make-iers-table.py from skyfield %s (data/delta_t.npz, Table S15.2020) and\n'
               % importlib.metadata.version('skyfield'))
-    out.write('// astropy-iers-data %s (finals2000A: the first IERS value, MJD %d): do not edit.\n' % (iers_version, first_mjd))
+    out.write('// astropy-iers-data %s (EOP 20 C04 from MJD %d, up to the first finals2000A row) and pyerfa %s\n'
+              % (iers_version, first_mjd, importlib.metadata.version('pyerfa')))
+    out.write('// (TAI − UTC of the time): do not edit.\n')
     out.write('// Stephenson, Morrison & Hohenkerk 2016 (Proc. R. Soc. A 472: 20160404) with the 2020 addendum\n')
     out.write('// (Morrison, Stephenson, Hohenkerk & Zawilski 2021, Proc. R. Soc. A 477: 20200776).\n\n')
     out.write('extension TimeScale {\n')
     out.write('    /// ΔT splines over Julian years (TT): (from, to, a3, a2, a1, a0), ΔT = ((a3 t + a2) t + a1) t + a0 seconds\n')
     out.write('    /// with t = (year − from) / (to − from). The first is the bridge from the long-term parabola; the\n')
-    out.write('    /// last has its linear term moved to meet the IERS table at ``deltaTSplinesEndYear``.\n')
+    out.write('    /// last has its linear term moved to meet the measured values at ``deltaTSplinesEndYear``.\n')
     out.write('    static let deltaTSplines: [(from: Double, to: Double, a3: Double, a2: Double, a1: Double, a0: Double)] = [\n')
     for row in [bridge] + [list(cut[:, k]) for k in range(cut.shape[1])]:
         out.write('        (%s),\n' % ', '.join(repr(float(v)) for v in row))
     out.write('    ]\n\n')
-    out.write('    /// Where the splines meet the IERS table (Julian year, TT) and the ΔT there, seconds.\n')
+    out.write('    /// Where the splines meet the measured values (Julian year, TT) and the ΔT there, seconds.\n')
     out.write('    static let deltaTSplinesEndYear = %r\n' % float(join_year))
     out.write('    static let deltaTAtSplinesEnd = %r\n' % float(first_delta_t))
+    out.write('\n    /// ΔT measured (IERS EOP 20 C04), seconds, every ``deltaTMeasured``.stepDays days from\n')
+    out.write('    /// MJD %d (UTC, 0h) to MJD %d, the first sample at or past the finals2000A table.\n'
+              % (measured_first, measured_first + STEP_DAYS * (len(measured) - 1)))
+    out.write('    static let deltaTMeasured = EvenlySampled(first: %d, step: %d, values: [\n' % (measured_first, STEP_DAYS))
+    for k in range(0, len(measured), 8):
+        out.write('        %s,\n' % ', '.join('%.5f' % v for v in measured[k:k + 8]))
+    out.write('    ])\n')
     out.write('}\n')

@@ -7,8 +7,11 @@
   sky-events.json     rise, set (upper limb, 34′ refraction) from Astronomy Engine; transits and
                       twilight from Astronomy Engine (hour angle 0; Sun's centre at −6/−12/−18°)
   sky-pre1972.json    apparent and astrometric RA/Dec, airless alt/az for dates before 1972 read as UT1
-                      (ts.ut1, Skyfield's ΔT: Stephenson, Morrison & Hohenkerk 2016 with the 2020
-                      addendum), the server given the same date as UTC: checks the engine's ΔT
+                      (ts.ut1), the server given the same date as UTC: checks the engine's ΔT. Before
+                      1962 Skyfield's own ΔT (Stephenson, Morrison & Hohenkerk 2016 with the 2020
+                      addendum); from 1962 Skyfield given the measured ΔT of the instant (IERS EOP 20
+                      C04 UT1 − UTC, ERFA's TAI − UTC), as the server's TimeScale has it. Also the
+                      daily C04 ΔT every 23rd day, 1962–1973 (`measuredDeltaT`)
   sky-polar-motion.json
                       airless alt/az with Skyfield's polar-motion table installed from the same
                       finals2000A.all the server's table comes from (astropy-iers-data), and without
@@ -20,7 +23,7 @@
 
 Each file records the tool versions and this script's name. Test-time only:
 
-    python3 -m venv /tmp/skyvenv && /tmp/skyvenv/bin/pip install skyfield astronomy-engine
+    python3 -m venv /tmp/skyvenv && /tmp/skyvenv/bin/pip install skyfield astronomy-engine astropy-iers-data pyerfa
     /tmp/skyvenv/bin/python scripts/make-sky-fixtures.py
 """
 import importlib.metadata
@@ -245,13 +248,47 @@ def delta_t():
     return out
 
 
-PRE_1972 = [(1900, 3, 1, 6, 0, 0), (1930, 5, 5, 3, 0, 0), (1955, 9, 14, 22, 0, 0), (1969, 7, 20, 20, 17, 40)]
+PRE_1972 = [(1900, 3, 1, 6, 0, 0), (1930, 5, 5, 3, 0, 0), (1955, 9, 14, 22, 0, 0), (1965, 3, 10, 12, 0, 0),
+            (1969, 7, 20, 20, 17, 40)]
+SMH_SOURCE = 'Stephenson, Morrison & Hohenkerk (2016) splines with the 2020 addendum'
+C04_SOURCE = 'IERS EOP 20 C04 (UT1 − UTC) with TAI − UTC of the time'
+
+
+def c04_delta_t():
+    """{MJD (UTC, 0h): ΔT} from 1962 up to the finals2000A table (MJD 41684), from
+    astropy-iers-data's eopc04.1962-now and ERFA's TAI − UTC (with the pre-1972 drift)."""
+    import astropy_iers_data
+    import erfa
+    path = os.path.join(os.path.dirname(astropy_iers_data.__file__), 'data', 'eopc04.1962-now')
+    out = {}
+    for line in open(path):
+        if line.startswith('#') or not line.strip():
+            continue
+        f = line.split()
+        mjd = float(f[4])
+        if mjd > 41684:
+            break
+        out[mjd] = 32.184 + erfa.dat(int(f[0]), int(f[1]), int(f[2]), 0.0) - float(f[7])
+    return out
+
+
+C04 = c04_delta_t()
+
+
+def c04_at(mjd):
+    """Linear between the daily values (their second differences are below 0.1 ms)."""
+    day = math.floor(mjd)
+    return C04[day] + (mjd - day) * (C04[day + 1] - C04[day])
 
 
 def pre1972():
     cases = []
     for date in PRE_1972:
+        source = SMH_SOURCE
         t = ts.ut1(*date)
+        if date[0] >= 1962:
+            source = C04_SOURCE
+            t = load.timescale(delta_t=c04_at(t.ut1 - 2400000.5)).ut1(*date)
         for name in ('london', 'sydney', 'quito'):
             lat, lon, elev = PLACES[name]
             obs = (earth + wgs84.latlon(lat, lon, elevation_m=elev)).at(t)
@@ -260,9 +297,14 @@ def pre1972():
                 alt, az, _ = apparent.altaz()
                 cases.append({'place': name, 'lat': lat, 'lon': lon, 'elevationM': elev, 'body': body,
                               'ut1': '%04d-%02d-%02dT%02d:%02d:%02dZ' % date, 'jdTT': t.tt, 'deltaTSeconds': float(t.delta_t),
+                              'deltaTSource': source,
                               'raDeg': ra._degrees, 'decDeg': dec.degrees, 'raJ2000Deg': ra0._degrees, 'decJ2000Deg': dec0.degrees,
                               'azimuthDeg': az.degrees, 'altitudeDeg': alt.degrees})
     return cases
+
+
+def measured_delta_t():
+    return [{'mjdUTC': mjd, 'deltaTSeconds': C04[mjd]} for mjd in sorted(C04)[::23]]
 
 
 def polar_motion():
@@ -298,8 +340,10 @@ def write(name, payload):
         f.write('\n')
 
 
-write('sky-pre1972.json', {'note': 'dates read as UT1 (ts.ut1); the server reads the same label as UTC, i.e. UT before 1972',
-                           'cases': pre1972()})
+write('sky-pre1972.json', {'note': 'dates read as UT1 (ts.ut1); the server reads the same label as UTC, i.e. UT before 1972. '
+                                   'measuredDeltaT: IERS EOP 20 C04 (astropy-iers-data %s) with TAI - UTC from pyerfa %s, 0h UTC'
+                                   % (importlib.metadata.version('astropy-iers-data'), importlib.metadata.version('pyerfa')),
+                           'cases': pre1972(), 'measuredDeltaT': measured_delta_t()})
 write('sky-polar-motion.json', {'note': 'Skyfield with ts.polar_motion_table from astropy-iers-data %s finals2000A.all, and without'
                                 % importlib.metadata.version('astropy-iers-data'), 'cases': polar_motion()})
 write('sky-positions.json', {'cases': positions(), 'deltaT': delta_t(), 'stars': stars()})

@@ -62,8 +62,8 @@ public struct CivilDateTime: Sendable, Hashable {
         )
     }
 
-    /// Decimal year ΔT is read at: the middle of the month (Espenak & Meeus' convention).
-    var decimalYearForDeltaT: Double { Double(year) + (Double(month) - 0.5) / 12 }
+    /// Decimal year ΔT is read at before 1972: the middle of the month (Espenak & Meeus' convention).
+    public var decimalYearForDeltaT: Double { Double(year) + (Double(month) - 0.5) / 12 }
 
     static func isLeapYear(_ y: Int) -> Bool { (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 }
 

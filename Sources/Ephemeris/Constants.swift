@@ -4,6 +4,7 @@ public enum Constants {
     public static let secondsPerDay = 86_400.0 // SI day
     public static let daysPerJulianCentury = 36_525.0 // IAU Julian century
     public static let jdJ2000 = 2_451_545.0 // J2000.0 = 2000-01-01T12:00:00 TT (IAU 1976)
+    public static let mjdJ2000 = 51_544.5 // J2000.0 as a Modified Julian Date, JD − 2400000.5
     public static let jdB1950 = 2_433_282.4235 // B1950.0 (Lieske 1979, Meeus ch. 21)
     public static let jdUnixEpoch = 2_440_587.5 // 1970-01-01T00:00:00 UTC
     public static let ttMinusTAISeconds = 32.184 // IAU 1991 Resolution A4 (TT = TAI + 32.184 s)

@@ -5,24 +5,23 @@ import Ephemeris
 /// observed then predicted, interpolated with 4-point Lagrange polynomials.
 ///
 /// Outside the table: before 1972 the engine reads a date as UT, so UT1 is the date given and ΔT
-/// the engine's model (Stephenson, Morrison & Hohenkerk 2016 with the 2020 addendum, whose splines
-/// the generator joins to this table's first value); from 1972 to the table's start that model
-/// (continuous with the table by construction), and after its end Espenak & Meeus (2006) shifted
-/// to meet the table's last value, so ΔT stays continuous.
+/// the engine's (``TimeScale/deltaT(julianYear:)``: measured by the IERS, EOP 20 C04, from 1962;
+/// Stephenson, Morrison & Hohenkerk 2016 with the 2020 addendum before); from 1972 to the table's
+/// start the engine's C04 values (shifted by the < 1 ms between them and this table's first
+/// value), and after its end Espenak & Meeus (2006) shifted to meet the table's last value, so ΔT
+/// stays continuous.
 ///
 /// ```swift
 /// let table = try DeltaTTable(csv: bytes)
 /// let time = table.skyTime(instant)   // time.deltaTSeconds, time.deltaTSource
 /// ```
 public struct DeltaTTable: Sendable {
-    /// First sample's MJD (UTC) and the spacing, days.
-    public let firstMJD: Double
-    public let stepDays: Double
-    public let deltaTSeconds: [Double]
-    /// The pole's coordinates x_p, y_p (arcseconds, IERS Bulletin A) at the same samples; empty
-    /// when the table has no such columns.
-    public let xPoleArcseconds: [Double]
-    public let yPoleArcseconds: [Double]
+    /// ΔT, seconds, at MJDs (UTC).
+    public let deltaT: EvenlySampled
+    /// The pole's coordinates x_p, y_p (arcseconds, IERS Bulletin A) at the same MJDs; nil when
+    /// the table has no such columns.
+    public let xPole: EvenlySampled?
+    public let yPole: EvenlySampled?
     /// Samples from this MJD on are IERS predictions, not observations.
     public let predictedFromMJD: Double
 
@@ -71,42 +70,27 @@ public struct DeltaTTable: Sendable {
             mjds.append(mjd); values.append(dt)
         }
         guard mjds.count >= 4 else { throw .malformed(line: 0, detail: "at least 4 samples needed") }
-        firstMJD = mjds[0]
-        stepDays = mjds[1] - mjds[0]
-        deltaTSeconds = values
-        xPoleArcseconds = xs
-        yPoleArcseconds = ys
-        predictedFromMJD = predicted ?? (mjds[mjds.count - 1] + stepDays)
+        let step = mjds[1] - mjds[0]
+        deltaT = EvenlySampled(first: mjds[0], step: step, values: values)
+        xPole = xs.isEmpty ? nil : EvenlySampled(first: mjds[0], step: step, values: xs)
+        yPole = ys.isEmpty ? nil : EvenlySampled(first: mjds[0], step: step, values: ys)
+        predictedFromMJD = predicted ?? (mjds[mjds.count - 1] + step)
     }
 
-    /// The last sample's MJD.
-    public var lastMJD: Double { firstMJD + Double(deltaTSeconds.count - 1) * stepDays }
+    /// The first and last samples' MJDs.
+    public var firstMJD: Double { deltaT.first }
+    public var lastMJD: Double { deltaT.last }
 
     /// ΔT at a UTC MJD inside the table, 4-point Lagrange; nil outside it.
     public func interpolated(mjdUTC mjd: Double) -> Double? {
-        interpolated(deltaTSeconds, mjdUTC: mjd)
+        deltaT.value(at: mjd)
     }
 
     /// The pole's x_p, y_p (arcseconds) at a UTC MJD inside the table, 4-point Lagrange; nil
     /// outside it or when the table has no polar motion.
     public func polarMotion(mjdUTC mjd: Double) -> (x: Double, y: Double)? {
-        guard !xPoleArcseconds.isEmpty, let x = interpolated(xPoleArcseconds, mjdUTC: mjd),
-              let y = interpolated(yPoleArcseconds, mjdUTC: mjd) else { return nil }
+        guard let x = xPole?.value(at: mjd), let y = yPole?.value(at: mjd) else { return nil }
         return (x, y)
-    }
-
-    func interpolated(_ y: [Double], mjdUTC mjd: Double) -> Double? {
-        guard mjd >= firstMJD, mjd <= lastMJD else { return nil }
-        let x = (mjd - firstMJD) / stepDays
-        let n = deltaTSeconds.count
-        let i = min(max(Int(x) - 1, 0), n - 4)
-        let u = x - Double(i)
-        // Lagrange weights at nodes 0, 1, 2, 3 for abscissa u.
-        let w0 = -(u - 1) * (u - 2) * (u - 3) / 6
-        let w1 = u * (u - 2) * (u - 3) / 2
-        let w2 = -u * (u - 1) * (u - 3) / 2
-        let w3 = u * (u - 1) * (u - 2) / 6
-        return w0 * y[i] + w1 * y[i + 1] + w2 * y[i + 2] + w3 * y[i + 3]
     }
 
     static let leapSecondEraJD = 2_441_317.5 // 1972-01-01, the first row of TimeScale's table
@@ -115,7 +99,9 @@ public struct DeltaTTable: Sendable {
     /// the engine used (``TimeScale``); nil from 1972 on. With or without a table.
     static func readAsUT(_ t: Instant) -> SkyTime? {
         guard t.jdUTC < leapSecondEraJD else { return nil }
-        return SkyTime(instant: t, deltaTSeconds: t.ttMinusUTCSeconds, deltaTSource: historicalSource + "; the date is read as UT1")
+        let source = TimeScale.deltaTSource(julianYear: t.utc.decimalYearForDeltaT)
+        return SkyTime(instant: t, deltaTSeconds: t.ttMinusUTCSeconds,
+                       deltaTSource: source + ", read at the middle of the month; the date is read as UT1")
     }
 
     /// The instant with its ΔT and the source named.
@@ -130,18 +116,17 @@ public struct DeltaTTable: Sendable {
         }
         let before = mjd < firstMJD
         let edge = before ? firstMJD : lastMJD
-        let offset = deltaTSeconds[before ? 0 : deltaTSeconds.count - 1] - Self.modelDeltaT(jdUTC: edge + Self.mjdOffset)
+        let offset = deltaT.values[before ? 0 : deltaT.values.count - 1] - Self.modelDeltaT(jdUTC: edge + Self.mjdOffset)
+        let source = TimeScale.deltaTSource(julianYear: Self.julianYear(jdUTC: jdUTC))
         return SkyTime(instant: t, deltaTSeconds: Self.modelDeltaT(jdUTC: jdUTC) + offset,
-                       deltaTSource: before ? Self.historicalSource + ", joined to the IERS table at its start"
-                           : "Espenak & Meeus (2006) polynomial, shifted to meet the IERS table at its end")
+                       deltaTSource: source + (before ? ", joined to the IERS table at its start" : ", shifted to meet the IERS table at its end"))
     }
-
-    /// The engine's ΔT before the IERS era, as named in answers.
-    static let historicalSource = "Stephenson, Morrison & Hohenkerk (2016) splines with the 2020 addendum"
 
     static func modelDeltaT(jdUTC: Double) -> Double {
-        TimeScale.deltaT(julianYear: 2000 + (jdUTC - Constants.jdJ2000) / 365.25)
+        TimeScale.deltaT(julianYear: julianYear(jdUTC: jdUTC))
     }
+
+    static func julianYear(jdUTC: Double) -> Double { 2000 + (jdUTC - Constants.jdJ2000) / 365.25 }
 }
 
 /// Why a ΔT table could not be read.

@@ -33,7 +33,8 @@ public struct SkyEngine: Sendable {
     public func time(_ t: Instant) -> SkyTime {
         if let deltaT { return deltaT.skyTime(t) }
         if let early = DeltaTTable.readAsUT(t) { return early }
-        return SkyTime(instant: t, deltaTSeconds: DeltaTTable.modelDeltaT(jdUTC: t.jdUTC), deltaTSource: "the engine's ΔT model (no IERS table loaded)")
+        return SkyTime(instant: t, deltaTSeconds: DeltaTTable.modelDeltaT(jdUTC: t.jdUTC),
+                       deltaTSource: TimeScale.deltaTSource(julianYear: DeltaTTable.julianYear(jdUTC: t.jdUTC)) + " (no IERS table loaded)")
     }
 
     // MARK: - Positions

@@ -33,6 +33,16 @@ struct ReferenceFixture: Decodable {
 
     let cases: [Case]
 
+    /// The fixture's times are Skyfield's, whose ΔT before 1973 is Stephenson, Morrison &
+    /// Hohenkerk's splines; from 1962 the engine uses the ΔT the IERS measured (EOP 20 C04). This
+    /// is C04's ΔT at each such case's instant minus the fixture's, seconds (C04 daily values,
+    /// linear between days, TAI − UTC from ERFA's dat): the engine's TT is later by that much.
+    static let measuredMinusSplineDeltaT: [String: Double] = [
+        "1965-01-01T20:46:55Z": 0.6483,
+        "1969-05-22T17:13:27Z": 0.2820,
+        "1970-02-26T02:16:07Z": 0.2643,
+    ]
+
     static let shared: ReferenceFixture = {
         guard let url = Bundle.module.url(forResource: "ephemeris-reference", withExtension: "json", subdirectory: "Fixtures"),
               let data = try? Data(contentsOf: url)

@@ -3,15 +3,21 @@ import Testing
 import Ephemeris
 @testable import Sky
 
-/// `sky-pre1972.json`: Skyfield at dates read as UT1 (its ΔT: Stephenson, Morrison & Hohenkerk
-/// 2016 with the 2020 addendum); the server is given the same label as a UTC date.
+/// `sky-pre1972.json`: Skyfield at dates read as UT1 (before 1962 its own ΔT, Stephenson, Morrison
+/// & Hohenkerk 2016 with the 2020 addendum; from 1962 the IERS C04 ΔT of the instant); the server
+/// is given the same label as a UTC date. `measuredDeltaT`: C04's daily ΔT every 23rd day,
+/// 1962–1973.
 struct Pre1972Fixture: Decodable {
     struct Case: Decodable {
         let place: String, lat: Double, lon: Double, elevationM: Double, body: String, ut1: String
-        let jdTT: Double, deltaTSeconds: Double
+        let jdTT: Double, deltaTSeconds: Double, deltaTSource: String
         let raDeg: Double, decDeg: Double, raJ2000Deg: Double, decJ2000Deg: Double, azimuthDeg: Double, altitudeDeg: Double
     }
+    struct Measured: Decodable {
+        let mjdUTC: Double, deltaTSeconds: Double
+    }
     let cases: [Case]
+    let measuredDeltaT: [Measured]
 }
 
 /// `sky-polar-motion.json`: Skyfield's airless altitude and azimuth with its polar-motion table
@@ -25,7 +31,7 @@ struct PolarMotionFixture: Decodable {
     let cases: [Case]
 }
 
-@Suite("Before 1972: ΔT from Stephenson, Morrison & Hohenkerk, end to end against Skyfield")
+@Suite("Before 1972: ΔT measured by the IERS from 1962, Stephenson, Morrison & Hohenkerk before, end to end against Skyfield")
 struct Pre1972Tests {
     static let fixture = TestSky.fixture("sky-pre1972.json", as: Pre1972Fixture.self)
 
@@ -35,7 +41,7 @@ struct Pre1972Tests {
         for c in Self.fixture.cases {
             let instant = try TimeScale.parse(c.ut1)
             let time = TestSky.engine.time(instant)
-            #expect(time.deltaTSource.hasPrefix("Stephenson, Morrison & Hohenkerk"))
+            #expect(time.deltaTSource.hasPrefix(c.deltaTSource), "\(c.ut1): \(time.deltaTSource)")
             #expect(time.ut1MinusUTCSeconds == 0)
             clock = max(clock, abs(instant.jdTT - c.jdTT) * Constants.secondsPerDay)
             guard let body = BodyID(rawValue: c.body) else { Issue.record("unknown body \(c.body)"); continue }
@@ -48,12 +54,39 @@ struct Pre1972Tests {
         }
         print(String(format: "pre-1972 vs Skyfield: %d cases, TT %.6f s, apparent %.4f″, astrometric %.4f″, alt/az above 10° %.4f″",
                      Self.fixture.cases.count, clock, apparent, astrometric, horizontal))
-        #expect(Self.fixture.cases.count == 120)
+        #expect(Self.fixture.cases.count == 150)
+        #expect(Self.fixture.cases.filter { $0.deltaTSource.hasPrefix("IERS EOP 20 C04") }.count == 60)
         // The engine reads ΔT at the middle of the date's month (TimeScale), Skyfield at the instant.
         #expect(clock < 0.06)
         #expect(apparent < arcseconds(1) * 3600 && astrometric < arcseconds(1) * 3600)
         // Tighter than the issue's 1″: what the shared ΔT gives (Espenak & Meeus left the Moon 0.6″ off).
         #expect(apparent < 0.05 && astrometric < 0.05 && horizontal < 0.05)
+    }
+
+    @Test("ΔT 1962–1973 within 1 ms of the IERS C04 daily values (every 23rd day, 175 days)")
+    func measuredDeltaT() {
+        var worst = 0.0
+        for m in Self.fixture.measuredDeltaT {
+            let year = 2000 + (m.mjdUTC - Constants.mjdJ2000) / 365.25
+            worst = max(worst, abs(TimeScale.deltaT(julianYear: year) - m.deltaTSeconds))
+            // The first sample is the join itself (in TT, 34 s past the UTC instant): the splines' value there.
+            if m.mjdUTC > Self.fixture.measuredDeltaT[0].mjdUTC {
+                #expect(TimeScale.deltaTSource(julianYear: year).hasPrefix("IERS EOP 20 C04"))
+            }
+        }
+        print(String(format: "ΔT vs C04 daily, 1962–1973: %d days, worst %.3f ms", Self.fixture.measuredDeltaT.count, worst * 1000))
+        #expect(Self.fixture.measuredDeltaT.count == 175)
+        #expect(worst < 0.001)
+        // The measured values meet the IERS table where it starts (C04 and finals2000A agree to
+        // the ms), so ΔT does not jump from 1972 to the table's first row.
+        let table = TestSky.engine.deltaT!
+        let start = table.firstMJD
+        let engine = TimeScale.deltaT(julianYear: 2000 + (start - Constants.mjdJ2000) / 365.25)
+        #expect(abs(engine - table.interpolated(mjdUTC: start)!) < 0.001)
+        // Before 1962 the splines, meeting the first measured value.
+        #expect(TimeScale.deltaTSource(julianYear: 1961.9).hasPrefix("Stephenson, Morrison & Hohenkerk"))
+        let join = 2000 + (Self.fixture.measuredDeltaT[0].mjdUTC - Constants.mjdJ2000) / 365.25
+        #expect(abs(TimeScale.deltaT(julianYear: join - 1e-7) - TimeScale.deltaT(julianYear: join + 1e-7)) < 1e-5)
     }
 }
 
