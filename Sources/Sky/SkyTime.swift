@@ -26,6 +26,12 @@ public struct SkyTime: Sendable {
         ut1Fraction = instant.ttFraction - deltaTSeconds / Constants.secondsPerDay
     }
 
+    /// The pole's x_p, y_p (arcseconds) applied, or nil where the IERS table has none (before
+    /// 1973, after its predictions end, without a table).
+    public var polarMotionArcseconds: (x: Double, y: Double)? {
+        xPoleArcseconds != 0 || yPoleArcseconds != 0 ? (xPoleArcseconds, yPoleArcseconds) : nil
+    }
+
     /// UT1 − UTC, seconds (for a pre-1972 instant, whose label is UT: ΔT's difference from the
     /// ΔT the label was read with).
     public var ut1MinusUTCSeconds: Double { instant.ttMinusUTCSeconds - deltaTSeconds }

@@ -309,6 +309,8 @@ enum SkyEncoding {
         w.key("deltaTSeconds"); w.number(round6(time.deltaTSeconds))
         w.key("ut1MinusUtcSeconds"); w.number(round6(time.ut1MinusUTCSeconds))
         w.key("deltaTSource"); w.string(time.deltaTSource)
+        w.key("polarMotionArcsec")
+        if let pole = time.polarMotionArcseconds { w.numbers([round6(pole.x), round6(pole.y)]) } else { w.null() }
     }
 
     static func writeSetting(_ o: Observer, _ atmosphere: Atmosphere?, model: String?, into w: inout JSONWriter) {

@@ -14,6 +14,14 @@ struct SkyEndpointsTests {
         #expect(j["deltaTSource"] as? String == "IERS finals2000A (Bulletin A prediction)")
         #expect((69...70).contains(number(j["deltaTSeconds"]) ?? 0))
         #expect(abs(number(j["ut1MinusUtcSeconds"]) ?? 9) < 0.9)
+        // The pole it applied, from the same IERS rows (Bulletin A predicts x_p ≈ 0.1–0.3″, y_p ≈ 0.2–0.5″ for late 2026).
+        let pole = (j["polarMotionArcsec"] as? [Any])?.compactMap(number) ?? []
+        #expect(pole.count == 2 && (0.0...0.6).contains(pole.first ?? -1) && (0.0...0.7).contains(pole.last ?? -1), "\(pole)")
+        // Before the IERS finals table: measured ΔT (C04) from 1962, no polar motion.
+        let apollo = try APIServer.get("/v1/sky?date=1969-07-20T20:17:40Z&\(Self.paris)&bodies=moon").json
+        #expect((apollo["deltaTSource"] as? String)?.hasPrefix("IERS EOP 20 C04") == true)
+        #expect((39.7...39.8).contains(number(apollo["deltaTSeconds"]) ?? 0))
+        #expect(apollo["polarMotionArcsec"] is NSNull)
         let bodies = r.objects("bodies")
         #expect(bodies.map { $0["id"] as? String ?? "" } == ["sun", "moon", "mercury", "venus", "mars", "jupiter", "saturn", "uranus", "neptune", "pluto"])
         for b in bodies {
