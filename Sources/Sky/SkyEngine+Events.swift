@@ -18,9 +18,11 @@ extension SkyEngine {
     /// −12°, −18°; transit at hour angle 0. The apparent places are computed exactly every 6 h
     /// (geocentric, true equator of date) and interpolated between (4-point Lagrange, under
     /// 0.1″ for the Moon); the observer's offset and the sidereal time are exact at every trial.
-    /// Culminations are bracketed by an hourly scan of the hour angle; between an upper and a
-    /// lower culmination the altitude is monotonic, so each crossing is bracketed there and
-    /// solved to 0.05 s.
+    /// Culminations are bracketed by an hourly scan of the hour angle, the altitude's turns by
+    /// an hourly scan of its rate; between neighbouring turns the altitude is monotonic, so each
+    /// crossing is bracketed there and solved to 0.05 s. (Near a pole the turns are not the
+    /// culminations: the Moon's declination can carry it across the horizon and back between
+    /// two of them.)
     public func events(_ bodies: [BodyID], kinds: Set<SkyEventKind>, from observer: Observer, start: Instant, stop: Instant) -> [SkyEvent] {
         let span = stop.seconds(since: start)
         guard span > 0 else { return [] }
@@ -178,9 +180,14 @@ struct SkyTrack {
         if kinds.contains(.transit) {
             for c in culminations where c.upper { emit(.transit, c.x) }
         }
-        // Between neighbouring culminations (and the span's ends) the altitude is monotonic.
-        let edges = [0.0] + culminations.map(\.x) + [spanSeconds]
-        for (k, threshold) in thresholds(body, kinds: kinds).enumerated() {
+        let pairs = thresholds(body, kinds: kinds)
+        // Between neighbouring extrema of the altitude (and the span's ends) the altitude is
+        // monotonic, so each crossing is bracketed there. The extrema are near the culminations
+        // unless the declination's drift rivals the daily swing (the Moon beyond about 80°, the
+        // Sun near a pole): then a brief excursion across the horizon can lie between two
+        // culminations, so the culminations alone are not enough.
+        let edges = pairs.isEmpty ? [] : ([0.0] + altitudeExtrema(slot) + [spanSeconds])
+        for (k, threshold) in pairs.enumerated() {
             func f(_ x: Double) -> Double {
                 let a = altitude(slot, x)
                 return a.altitudeDeg - threshold.altitude(a.geocentricKm)
@@ -209,6 +216,23 @@ struct SkyTrack {
                 let kind: SkyEventKind = body == .sun ? (up ? .polarDay : .polarNight) : (up ? .alwaysUp : .alwaysDown)
                 if kinds.contains(kind) { emit(kind, c.x) }
             }
+        }
+        return out
+    }
+
+    /// Where the airless altitude turns, in order: the hourly scan of its rate (a central
+    /// difference over ±30 s) brackets each sign change, then the rate's root is solved. Two
+    /// turns within one hour (a wiggle of arcseconds) are passed over.
+    func altitudeExtrema(_ slot: Int) -> [Double] {
+        func rate(_ x: Double) -> Double { altitude(slot, x + 30).altitudeDeg - altitude(slot, x - 30).altitudeDeg }
+        let step = 3_600.0
+        var out: [Double] = []
+        var x0 = 0.0, r0 = rate(0)
+        while x0 < spanSeconds {
+            let x1 = min(spanSeconds, x0 + step)
+            let r1 = rate(x1)
+            if (r0 < 0) != (r1 < 0) { out.append(Self.solve(x0, x1, rate)) }
+            x0 = x1; r0 = r1
         }
         return out
     }
