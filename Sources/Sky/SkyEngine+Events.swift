@@ -19,10 +19,10 @@ extension SkyEngine {
     /// (geocentric, true equator of date) and interpolated between (4-point Lagrange, under
     /// 0.1″ for the Moon); the observer's offset and the sidereal time are exact at every trial.
     /// Culminations are bracketed by an hourly scan of the hour angle, the altitude's turns by
-    /// an hourly scan of its rate; between neighbouring turns the altitude is monotonic, so each
-    /// crossing is bracketed there and solved to 0.05 s. (Near a pole the turns are not the
-    /// culminations: the Moon's declination can carry it across the horizon and back between
-    /// two of them.)
+    /// the same hourly samples (solved where a crossing could be near one); between neighbouring
+    /// turns the altitude is monotonic, so each crossing is bracketed there and solved to 0.05 s.
+    /// (Near a pole the turns are not the culminations: the Moon's declination can carry it
+    /// across the horizon and back between two of them.)
     public func events(_ bodies: [BodyID], kinds: Set<SkyEventKind>, from observer: Observer, start: Instant, stop: Instant) -> [SkyEvent] {
         let span = stop.seconds(since: start)
         guard span > 0 else { return [] }
