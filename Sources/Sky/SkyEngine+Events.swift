@@ -18,9 +18,11 @@ extension SkyEngine {
     /// −12°, −18°; transit at hour angle 0. The apparent places are computed exactly every 6 h
     /// (geocentric, true equator of date) and interpolated between (4-point Lagrange, under
     /// 0.1″ for the Moon); the observer's offset and the sidereal time are exact at every trial.
-    /// Culminations are bracketed by an hourly scan of the hour angle; between an upper and a
-    /// lower culmination the altitude is monotonic, so each crossing is bracketed there and
-    /// solved to 0.05 s.
+    /// Culminations are bracketed by an hourly scan of the hour angle, the altitude's turns by
+    /// the same hourly samples (solved where a crossing could be near one); between neighbouring
+    /// turns the altitude is monotonic, so each crossing is bracketed there and solved to 0.05 s.
+    /// (Near a pole the turns are not the culminations: the Moon's declination can carry it
+    /// across the horizon and back between two of them.)
     public func events(_ bodies: [BodyID], kinds: Set<SkyEventKind>, from observer: Observer, start: Instant, stop: Instant) -> [SkyEvent] {
         let span = stop.seconds(since: start)
         guard span > 0 else { return [] }
@@ -110,12 +112,21 @@ struct SkyTrack {
     /// Airless altitude (degrees) of the centre, and the geocentric distance.
     @inline(__always) func altitude(_ slot: Int, _ x: Double) -> (altitudeDeg: Double, geocentricKm: Double) {
         let (w, d) = local(slot, x)
-        return (asin(max(-1, min(1, w.dot(observer.up) / w.length))) * Angle.degreesPerRadian, d)
+        return (altitudeDeg(of: w), d)
+    }
+
+    /// Airless altitude (degrees) of the topocentric vector `w`.
+    @inline(__always) func altitudeDeg(of w: Vector3) -> Double {
+        asin(max(-1, min(1, w.dot(observer.up) / w.length))) * Angle.degreesPerRadian
     }
 
     /// Local hour angle, degrees in (−180, 180].
     @inline(__always) func hourAngle(_ slot: Int, _ x: Double) -> Double {
-        let (w, _) = local(slot, x)
+        hourAngle(of: local(slot, x).w)
+    }
+
+    /// Local hour angle of the topocentric vector `w`, degrees in (−180, 180].
+    @inline(__always) func hourAngle(of w: Vector3) -> Double {
         var h = observer.longitudeDeg - atan2(w.y, w.x) * Angle.degreesPerRadian
         h = Angle.remainder360(h)
         if h > 180 { h -= 360 } else if h <= -180 { h += 360 }
@@ -156,10 +167,21 @@ struct SkyTrack {
         // Culminations: the hourly scan of the hour angle brackets each, then bisection settles it.
         var culminations: [(x: Double, upper: Bool)] = []
         let step = 3_600.0
-        var x0 = 0.0, h0 = hourAngle(slot, 0)
+        let pairs = thresholds(body, kinds: kinds)
+        // The same hourly samples give the altitude, whose turns bound the crossings below (an
+        // hour either side of the span too, so a turn near its ends is seen).
+        var samples: [(x: Double, altitudeDeg: Double, geocentricKm: Double)] = []
+        let l0 = local(slot, 0)
+        var x0 = 0.0, h0 = hourAngle(of: l0.w)
+        if !pairs.isEmpty {
+            let before = altitude(slot, -step)
+            samples = [(-step, before.altitudeDeg, before.geocentricKm), (0, altitudeDeg(of: l0.w), l0.geocentricKm)]
+        }
         while x0 < spanSeconds {
             let x1 = min(spanSeconds, x0 + step)
-            let h1 = hourAngle(slot, x1)
+            let l1 = local(slot, x1)
+            let h1 = hourAngle(of: l1.w)
+            if !pairs.isEmpty { samples.append((x1, altitudeDeg(of: l1.w), l1.geocentricKm)) }
             if h0 < 0, h1 >= 0, h1 - h0 < 180 {
                 culminations.append((Self.solve(x0, x1) { hourAngle(slot, $0) }, true))
             } else if h0 > 0, h1 < 0, h0 - h1 > 180 {
@@ -178,9 +200,17 @@ struct SkyTrack {
         if kinds.contains(.transit) {
             for c in culminations where c.upper { emit(.transit, c.x) }
         }
-        // Between neighbouring culminations (and the span's ends) the altitude is monotonic.
-        let edges = [0.0] + culminations.map(\.x) + [spanSeconds]
-        for (k, threshold) in thresholds(body, kinds: kinds).enumerated() {
+        if !pairs.isEmpty {
+            let after = altitude(slot, spanSeconds + step)
+            samples.append((spanSeconds + step, after.altitudeDeg, after.geocentricKm))
+        }
+        // Between neighbouring extrema of the altitude (and the span's ends) the altitude is
+        // monotonic, so each crossing is bracketed there. The extrema are near the culminations
+        // unless the declination's drift rivals the daily swing (the Moon beyond about 80°, the
+        // Sun near a pole): then a brief excursion across the horizon can lie between two
+        // culminations, so the culminations alone are not enough.
+        let edges = pairs.isEmpty ? [] : ([0.0] + altitudeTurns(slot, samples, thresholds: pairs.map(\.altitude)) + [spanSeconds])
+        for (k, threshold) in pairs.enumerated() {
             func f(_ x: Double) -> Double {
                 let a = altitude(slot, x)
                 return a.altitudeDeg - threshold.altitude(a.geocentricKm)
@@ -211,6 +241,28 @@ struct SkyTrack {
             }
         }
         return out
+    }
+
+    /// Where the airless altitude turns, in order, from its hourly `samples`: where their
+    /// differences change sign, a turn lies within the two hours around the sample. A maximum
+    /// whose sample is already above every threshold (a minimum below every one) cannot hide a
+    /// crossing between the sample and the turn, so the sample serves as the divider; otherwise
+    /// the root of the altitude's rate (a central difference over ±30 s) there is solved. Two
+    /// turns within an hour or so (a wiggle of arcseconds) may be passed over.
+    func altitudeTurns(_ slot: Int, _ samples: [(x: Double, altitudeDeg: Double, geocentricKm: Double)],
+                       thresholds: [(Double) -> Double]) -> [Double] {
+        func rate(_ x: Double) -> Double { altitude(slot, x + 30).altitudeDeg - altitude(slot, x - 30).altitudeDeg }
+        var out: [Double] = []
+        for i in samples.indices.dropFirst().dropLast() {
+            let s = samples[i]
+            let rising = s.altitudeDeg > samples[i - 1].altitudeDeg
+            guard rising != (samples[i + 1].altitudeDeg > s.altitudeDeg) else { continue }
+            let clear = thresholds.allSatisfy { rising ? s.altitudeDeg > $0(s.geocentricKm) : s.altitudeDeg < $0(s.geocentricKm) }
+            let a = samples[i - 1].x, b = samples[i + 1].x
+            let x = !clear && (rate(a) < 0) != (rate(b) < 0) ? Self.solve(a, b, rate) : s.x
+            if x > 0, x < spanSeconds { out.append(x) }
+        }
+        return out.sorted()
     }
 
     /// A root of `f` bracketed by [a, b] (f(a), f(b) of opposite signs, or the hour-angle

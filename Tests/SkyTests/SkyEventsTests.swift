@@ -83,6 +83,35 @@ struct SkyEventsTests {
     }
 }
 
+@Suite("The Moon's brief risings and settings near the poles")
+struct BriefMoonEventsTests {
+    /// Astronomy Engine 2.1.19's `SearchRiseSet` (Moon, sea level): near a pole the Moon's
+    /// declination can carry it across the horizon and back between two culminations. At 85° N on
+    /// 2026-04-28 it is up for 47 minutes, at 88° N on 2026-11-04 down for 4 h 22 min; an hourly
+    /// scan of the altitude's turns finds both, the culminations alone did not.
+    @Test("a brief rising and setting at 85° N and 88° N is found, within 1 minute of Astronomy Engine",
+          arguments: [(85.0, "rise", "2026-04-28T20:43:47Z", "set", "2026-04-28T21:31:07Z"),
+                      (88.0, "set", "2026-11-04T20:25:12Z", "rise", "2026-11-05T00:47:07Z")])
+    func excursion(latitude: Double, firstKind: String, first: String, secondKind: String, second: String) throws {
+        let start = try TimeScale.parse("2026-01-01"), stop = try TimeScale.parse("2027-01-01")
+        let ours = TestSky.engine.events([.moon], kinds: [.rise, .set], from: TestSky.observer(latitude, 0, 0), start: start, stop: stop)
+        for (kind, utc) in [(firstKind, first), (secondKind, second)] {
+            let t = try TimeScale.parse(utc)
+            let near = ours.filter { $0.kind.rawValue == kind }.map { abs($0.instant.seconds(since: t)) }.min() ?? .infinity
+            #expect(near <= seconds(60), "\(latitude)°: \(kind) at \(utc): nearest of ours \(near) s away")
+        }
+    }
+
+    /// Astronomy Engine's count over 2025–2027 at 85° N, 0°: 260 risings and settings (every one
+    /// of ours within 13.1 s of its).
+    @Test("as many Moon risings and settings over three years at 85° N as Astronomy Engine")
+    func count() throws {
+        let start = try TimeScale.parse("2025-01-01"), stop = start.adding(seconds: 1_095 * 86_400)
+        let ours = TestSky.engine.events([.moon], kinds: [.rise, .set], from: TestSky.observer(85, 0, 0), start: start, stop: stop)
+        #expect(ours.count == 260)
+    }
+}
+
 @Suite("Rising and setting at the poles")
 struct PolarEventsTests {
     @Test("the Sun rises once and sets once a year at each pole; every other turn is polar day or night", arguments: [90.0, -90.0])
