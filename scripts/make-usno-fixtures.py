@@ -17,6 +17,10 @@ Sources, in order:
    for a time zone says so ("Zone:  7h West of Greenwich": local standard time, 7 h behind UT)
    and its days and times are converted to UT here (UT = local + 7 h).
 
+Not made here: Tests/SkyTests/Fixtures/usno/api-rstt-oneday-sun-2026-09-27.tsv holds 19 days of
+USNO's API for the Sun as another project recorded them (provenance in its header); the tests read
+it directly.
+
 USNO's definition (https://aa.usno.navy.mil/faq/RST_defs): rise and set are when the upper limb
 is on a level, unobstructed horizon, with 34' of refraction and the body's semidiameter (and, for
 the Moon, its horizontal parallax); times are rounded to the minute. "****" marks a day the body

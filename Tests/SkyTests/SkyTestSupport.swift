@@ -32,6 +32,16 @@ enum TestSky {
         do { return try JSONDecoder().decode(T.self, from: data) } catch { fatalError("fixture \(name): \(error)") }
     }
 
+    /// A tab-separated fixture of `Tests/SkyTests/Fixtures/`: its rows keyed by the header line's
+    /// names (lines starting with `#` are its provenance).
+    static func table(_ name: String) -> [[String: String]] {
+        guard let url = Bundle.module.url(forResource: "Fixtures/" + name, withExtension: nil),
+              let text = try? String(contentsOf: url, encoding: .utf8) else { fatalError("fixture \(name) missing") }
+        let lines = text.split(separator: "\n").filter { !$0.hasPrefix("#") }.map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
+        guard let header = lines.first else { fatalError("fixture \(name) is empty") }
+        return lines.dropFirst().map { Dictionary(uniqueKeysWithValues: zip(header, $0)) }
+    }
+
     static func observer(_ lat: Double, _ lon: Double, _ elevationM: Double) -> Observer {
         do { return try Observer(latitudeDeg: lat, longitudeDeg: lon, elevationM: elevationM) } catch { fatalError("\(error)") }
     }

@@ -112,4 +112,50 @@ struct USNOTests {
         print("USNO \(file): \(t.alwaysUp.count) always-up, \(t.alwaysDown.count) always-down days; \(reported) reported as such, \(noTransit) without an upper transit")
         #expect(reported + noTransit == t.alwaysUp.count + t.alwaysDown.count)
     }
+
+    /// `usno/api-rstt-oneday-sun-2026-09-27.tsv`: 19 days of USNO's API for the Sun (1900–2100;
+    /// the tropics, both sides of the date line, and the grazing latitudes 65.72°, 65.735° and
+    /// 65.74° N at the 2026 solstice: by Horizons' elevations, the Sun's centre dips 3–7″ below
+    /// USNO's horizon (34′ and its semidiameter, 49.7′) at 65.735° and stays 11–15″ above it at
+    /// 65.74°: rise and set on one, midnight Sun on the other).
+    static let apiDays = TestSky.table("usno/api-rstt-oneday-sun-2026-09-27.tsv")
+
+    /// USNO's times are UT (UT1, on its own ΔT beyond the IERS predictions), ours UTC: they are
+    /// compared in UT1 (ours plus our UT1 − UTC), and in UTC where that is under 20 s (to 2050).
+    @Test("USNO's API days: rise, transit and set within 1 minute; no-event days are polar day or night")
+    func apiDays() throws {
+        var worst = 0.0, worstUTC = 0.0, timed = 0, quiet = 0
+        for row in Self.apiDays {
+            let id = row["case_id"] ?? "", offset = try #require(Double(row["utc_offset_minutes"] ?? "")) * 60
+            let observer = TestSky.observer(try #require(Double(row["latitude_deg"] ?? "")), try #require(Double(row["longitude_deg"] ?? "")), 0)
+            let day = try TimeScale.parse(row["local_date"] ?? "").adding(seconds: -offset)
+            let events = TestSky.engine.events([.sun], kinds: [.rise, .set, .transit, .polarDay, .polarNight], from: observer,
+                                               start: day.adding(seconds: -3 * 3_600), stop: day.adding(seconds: 27 * 3_600))
+            let inDay = events.filter { $0.instant.seconds(since: day) >= 0 && $0.instant.seconds(since: day) < 86_400 }
+            for (column, kind) in [("rise_utc", SkyEventKind.rise), ("transit_utc", .transit), ("set_utc", .set)] {
+                let value = row[column] ?? ""
+                if value == "no_event" {
+                    quiet += 1
+                    #expect(!inDay.contains { $0.kind == kind }, "\(id): \(kind) where USNO has none")
+                    #expect(inDay.contains { $0.kind == .polarDay || $0.kind == .polarNight }, "\(id): no polar day or night reported")
+                    continue
+                }
+                guard value != "unreported" else { continue }
+                let usno = try TimeScale.parse(value)
+                let ours = try #require(events.filter { $0.kind == kind }.min { abs($0.instant.seconds(since: usno)) < abs($1.instant.seconds(since: usno)) },
+                                        "\(id): no \(kind)")
+                let utc = ours.instant.seconds(since: usno)
+                let ut1 = utc + TestSky.engine.time(ours.instant).ut1MinusUTCSeconds
+                #expect(abs(ut1) <= 60, "\(id): \(kind) \(value): ours \(ours.instant.iso8601), \(ut1) s in UT1")
+                worst = max(worst, abs(ut1))
+                if abs(ut1 - utc) < 20 {
+                    #expect(abs(utc) <= 60, "\(id): \(kind) \(value): ours \(ours.instant.iso8601)")
+                    worstUTC = max(worstUTC, abs(utc))
+                }
+                timed += 1
+            }
+        }
+        print(String(format: "USNO API: %d days, %d timed events, worst %.1f s in UT1 (%.1f s in UTC to 2050), %d no-event rise/set", Self.apiDays.count, timed, worst, worstUTC, quiet))
+        #expect(Self.apiDays.count == 19 && timed == 50 && quiet == 6)
+    }
 }
