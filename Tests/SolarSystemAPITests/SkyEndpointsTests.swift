@@ -137,6 +137,7 @@ struct SkyEndpointsTests {
         let stars = r.objects("stars")
         #expect(stars.count == 10)
         #expect(stars.allSatisfy { number($0["azimuthDeg"]) != nil && number($0["altitudeDeg"]) != nil })
+        #expect((r.json["polarMotionArcsec"] as? [Any])?.count == 2)
         // Sirius culminates near 23:50 UT in early January at 17° from Greenwich.
         let sirius = try #require(stars.first { $0["name"] as? String == "Sirius" })
         #expect((14...20).contains(number(sirius["altitudeDeg"]) ?? 0))
