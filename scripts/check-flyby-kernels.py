@@ -25,8 +25,12 @@ import os
 import sys
 import tempfile
 
-import numpy as np
-import spiceypy as sp
+try:  # only for running: `--help` answers without them
+    import numpy as np
+    import spiceypy as sp
+except ImportError as e:
+    np = sp = None
+    MISSING = e
 
 # NAIF's leapseconds (naif0012.tls): TAI - UTC from 1972 on; the DELTET constants of the LSK.
 LEAP_SECONDS = [
@@ -239,6 +243,8 @@ def main():
     ap.add_argument("--kernels", default="Resources/missions")
     ap.add_argument("--resources", default="Resources")
     args = ap.parse_args()
+    if sp is None:
+        sys.exit("check-flyby-kernels.py: %s (pip install spiceypy numpy)" % MISSING)
     sp.furnsh(leapseconds_kernel())
     sp.furnsh(os.path.join(args.resources, "de440-1900-2100.bsp"))
     missions = json.load(open(os.path.join(args.resources, "missions.json")))
