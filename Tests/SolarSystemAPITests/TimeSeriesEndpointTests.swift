@@ -127,6 +127,18 @@ struct TimeSeriesEndpointTests {
         #expect(try SeriesTimes.parse(start: nil, stop: nil, step: nil, times: thousand, clock: { 0 }).count == 1000)
     }
 
+    @Test("a series from a vehicle's first instant is served, as that instant alone is (within a millisecond of its segment)")
+    func fromFirstInstant() throws {
+        // Eagle's kernel starts at undocking, 1969-07-20T17:44:00Z; the series' first instant,
+        // converted from UTC with ΔT, lands a hair before it (scripts/mission-facts.py asks this).
+        let one = try APIServer.get("/v1/positions/naif:-1969012?center=moon&units=km&times=1969-07-20T17:44:00Z")
+        let series = try APIServer.get("/v1/positions/naif:-1969012?center=moon&units=km&start=1969-07-20T17:44:00Z&stop=1969-07-20T19:08:14Z&step=1m")
+        #expect(one.status == 200)
+        #expect(series.status == 200, "\(String(decoding: series.body, as: UTF8.self))")
+        #expect(series.objects("samples").count == 85)
+        #expect(try APIServer.get("/v1/positions/naif:-1969012?center=moon&units=km&start=1969-07-20T17:43:59Z&stop=1969-07-20T19:08:14Z&step=1m").status == 422)
+    }
+
     @Test("unknown body in the path is a 404 with the valid ids")
     func unknownBody() throws {
         let r = try APIServer.get("/v1/positions/krypton?times=2026-01-01")
