@@ -158,4 +158,63 @@ struct USNOTests {
         print(String(format: "USNO API: %d days, %d timed events, worst %.1f s in UT1 (%.1f s in UTC to 2050), %d no-event rise/set", Self.apiDays.count, timed, worst, worstUTC, quiet))
         #expect(Self.apiDays.count == 19 && timed == 50 && quiet == 6)
     }
+
+    /// `usno/api-rstt-oneday-2026-five-places.tsv`: USNO's "Complete Sun and Moon Data for One
+    /// Day" in UT for Belgrade, Tromsø, Quito, Sydney and Reykjavik on six days of 2026: the Sun's
+    /// and the Moon's rises, sets and upper transits, civil twilight, and USNO's "continuously
+    /// above/below" statements, one phenomenon a row.
+    static let oneDay = TestSky.table("usno/api-rstt-oneday-2026-five-places.tsv")
+
+    /// USNO lists what happens in the UT day; so must we. Its upper transit is listed only when
+    /// the body is above the horizon then: ours is given with its altitude, so a transit below the
+    /// horizon is ours alone. Lower transits are not an event of ours and are only counted.
+    @Test("USNO's one-day answers: Sun and Moon rise, set, transit and civil twilight within 1 minute; none missing or extra")
+    func oneDayAnswers() throws {
+        let kinds: [String: SkyEventKind] = ["Rise": .rise, "Set": .set, "Upper Transit": .transit,
+                                             "Begin Civil Twilight": .civilDawn, "End Civil Twilight": .civilDusk]
+        let days = Dictionary(grouping: Self.oneDay) { [$0["place"] ?? "", $0["date"] ?? "", $0["body"] ?? ""] }
+        var offsets: [Double] = [], statements = 0, lowerTransits = 0
+        for (key, rows) in days.sorted(by: { $0.key.joined() < $1.key.joined() }) {
+            let first = try #require(rows.first)
+            let body = try #require(BodyID(rawValue: key[2]))
+            let observer = TestSky.observer(try #require(Double(first["latitude_deg"] ?? "")), try #require(Double(first["longitude_deg"] ?? "")), 0)
+            let day = try TimeScale.parse(key[1])
+            let ours = TestSky.engine.events([body], kinds: Set(kinds.values).union([.polarDay, .polarNight, .alwaysUp, .alwaysDown]),
+                                             from: observer, start: day, stop: day.adding(seconds: 86_400 - 0.001))
+            var used = Set<Int>()
+            for row in rows {
+                let phen = row["phen"] ?? "", label = "\(key.joined(separator: " ")) \(phen)"
+                if let kind = kinds[phen] {
+                    let usno = try TimeScale.parse(key[1] + "T" + (row["time_ut"] ?? "") + ":00Z")
+                    let k = try #require(ours.indices.filter { ours[$0].kind == kind && !used.contains($0) }
+                        .min { abs(ours[$0].instant.seconds(since: usno)) < abs(ours[$1].instant.seconds(since: usno)) }, "\(label): none of ours")
+                    let d = ours[k].instant.seconds(since: usno)
+                    #expect(abs(d) <= 60, "\(label) \(row["time_ut"] ?? ""): ours \(ours[k].instant.iso8601)")
+                    offsets.append(d)
+                    used.insert(k)
+                } else if phen == "Lower Transit" {
+                    lowerTransits += 1
+                } else {
+                    // "Object continuously above/below the Horizon" or "… the Twilight Limit".
+                    statements += 1
+                    let crossings: Set<SkyEventKind> = phen.hasSuffix("Horizon") ? [.rise, .set] : [.civilDawn, .civilDusk]
+                    #expect(!ours.contains { crossings.contains($0.kind) }, "\(label): ours has a crossing")
+                    if phen.hasSuffix("Horizon") {
+                        let right: Set<SkyEventKind> = phen.contains("above") ? [.alwaysUp, .polarDay] : [.alwaysDown, .polarNight]
+                        for (k, e) in ours.enumerated() where [.alwaysUp, .alwaysDown, .polarDay, .polarNight].contains(e.kind) {
+                            #expect(right.contains(e.kind), "\(label): ours says \(e.kind)")
+                            used.insert(k)
+                        }
+                    }
+                }
+            }
+            for (k, e) in ours.enumerated() where !used.contains(k) && !(e.kind == .transit && e.altitudeDeg < 0) {
+                Issue.record("\(key.joined(separator: " ")): ours has \(e.kind) at \(e.instant.iso8601), USNO nothing")
+            }
+        }
+        let sorted = offsets.map(abs).sorted()
+        print(String(format: "USNO one-day answers: %d days × bodies, %d timed events matched, median %.1f s, worst %.1f s, %d beyond 30 s; %d continuous statements, %d lower transits (not compared)",
+                     days.count, sorted.count, sorted.isEmpty ? 0 : sorted[sorted.count / 2], sorted.last ?? 0, sorted.filter { $0 > 30 }.count, statements, lowerTransits))
+        #expect(days.count == 60 && sorted.count == 214 && statements == 10 && lowerTransits == 4)
+    }
 }
