@@ -149,6 +149,16 @@ public final class KernelBodies: Sendable {
         return nil
     }
 
+    /// Whether one stretch of `id`'s coverage holds all of `from...through` (with the
+    /// ``boundaryToleranceSeconds`` a single instant gets at its ends), or the end that falls
+    /// outside: nil when covered. How a series is checked before its first byte is sent.
+    public func uncoveredEnd(of id: Int, from a: Double, through b: Double) -> Double? {
+        let tolerance = Self.boundaryToleranceSeconds
+        let spans = coverage(of: id).map { ($0.lowerBound - tolerance)...($0.upperBound + tolerance) }
+        if spans.contains(where: { $0.contains(a) && $0.contains(b) }) { return nil }
+        return spans.contains { $0.contains(a) } ? b : a
+    }
+
     /// ``segment(of:at:)``, or why there is none: no kernel has `id`, or none covers `seconds`.
     func coveringSegment(of id: Int, at seconds: Double) throws(KernelBodyError) -> Entry {
         if let e = segment(of: id, at: seconds) { return e }

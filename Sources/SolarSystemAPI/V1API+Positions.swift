@@ -74,13 +74,8 @@ extension V1API {
             for k in probes { _ = try engine.kernelState(naif, name: name, at: series.instant(k)) }
             if let bodies = services.bodies as KernelBodies?, !series.isListed {
                 let a = series.instant(0).daysSinceJ2000TDB * Constants.secondsPerDay, b = series.instant(series.count - 1).daysSinceJ2000TDB * Constants.secondsPerDay
-                // With the tolerance a single instant gets (KernelBodies.segment(of:at:)): a series
-                // that starts at a vehicle's first instant, converted from UTC, can fall a few
-                // microseconds before it.
-                let tolerance = KernelBodies.boundaryToleranceSeconds
-                let spans = bodies.coverage(of: naif).map { ($0.lowerBound - tolerance)...($0.upperBound + tolerance) }
-                if !spans.contains(where: { $0.contains(a) && $0.contains(b) }) {
-                    throw EphemerisService.outsideKernels(name, .notCovered(id: naif, seconds: spans.contains { $0.contains(a) } ? b : a, spans: bodies.coverage(of: naif)))
+                if let end = bodies.uncoveredEnd(of: naif, from: a, through: b) {
+                    throw EphemerisService.outsideKernels(name, .notCovered(id: naif, seconds: end, spans: bodies.coverage(of: naif)))
                 }
             }
         }
