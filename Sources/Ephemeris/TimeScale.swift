@@ -88,23 +88,24 @@ public enum TimeScale {
     /// TimeScale.deltaT(julianYear: 1969.55)   // 39.74 s
     /// ```
     public static func deltaT(julianYear y: Double) -> Double {
-        if y <= deltaTSplinesEndYear { return stephensonMorrisonHohenkerk(y) }
-        if let measured = deltaTMeasured.value(at: modifiedJulianDate(julianYear: y)) { return measured }
-        return espenakMeeus(decimalYear: y)
+        deltaTWithSource(julianYear: y).seconds
     }
 
     /// Where ``deltaT(julianYear:)`` takes its value at `y`, as answers name it.
     public static func deltaTSource(julianYear y: Double) -> String {
-        if y <= deltaTSplinesEndYear { return "Stephenson, Morrison & Hohenkerk (2016) splines with the 2020 addendum" }
-        if deltaTMeasured.value(at: modifiedJulianDate(julianYear: y)) != nil {
-            return "IERS EOP 20 C04 (UT1 − UTC) with TAI − UTC of the time"
-        }
-        return "Espenak & Meeus (2006) polynomial"
+        deltaTWithSource(julianYear: y).source
     }
 
-    /// The MJD of a Julian year (TT, read as UT: the 40 s between them move ΔT by 1 µs).
-    private static func modifiedJulianDate(julianYear y: Double) -> Double {
-        Constants.mjdJ2000 + (y - 2000) * 365.25
+    /// ΔT and its source from the one choice of model both of the above report.
+    private static func deltaTWithSource(julianYear y: Double) -> (seconds: Double, source: String) {
+        if y <= deltaTSplinesEndYear {
+            return (stephensonMorrisonHohenkerk(y), "Stephenson, Morrison & Hohenkerk (2016) splines with the 2020 addendum")
+        }
+        // The MJD of the Julian year (TT, read as UT: the 40 s between them move ΔT by 1 µs).
+        if let measured = deltaTMeasured.value(at: Constants.mjdJ2000 + (y - 2000) * 365.25) {
+            return (measured, "IERS EOP 20 C04 (UT1 − UTC) with TAI − UTC of the time")
+        }
+        return (espenakMeeus(decimalYear: y), "Espenak & Meeus (2006) polynomial")
     }
 
     /// The splines of ``deltaTSplines`` (years up to ``deltaTSplinesEndYear``), the parabola before them.
