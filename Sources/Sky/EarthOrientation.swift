@@ -70,10 +70,10 @@ public struct EarthOrientation: Sendable {
 
     /// Wᵀ for the time's pole (IERS Conventions 2010 eq. 5.3, 5.13), as Skyfield writes it.
     static func polarMotion(_ time: SkyTime, julianCenturiesTT t: Double) -> Matrix3 {
-        guard time.xPoleArcseconds != 0 || time.yPoleArcseconds != 0 else { return .identity }
+        guard let pole = time.polarMotionArcseconds else { return .identity }
         let asec = Angle.radiansPerArcsecond
         let sPrime = -47e-6 * t * asec
-        return Matrix3.rotationX(time.yPoleArcseconds * asec) * Matrix3.rotationY(time.xPoleArcseconds * asec) * Matrix3.rotationZ(-sPrime)
+        return Matrix3.rotationX(pole.y * asec) * Matrix3.rotationY(pole.x * asec) * Matrix3.rotationZ(-sPrime)
     }
 
     /// Halfway between two orientations a few hours apart (the event searches' in-between
