@@ -42,6 +42,13 @@ enum TestSky {
         return lines.dropFirst().map { Dictionary(uniqueKeysWithValues: zip(header, $0)) }
     }
 
+    /// The index of the event of `kind` in `events` nearest to `when`, leaving out those in
+    /// `used` (already matched to another reference event); nil when there is none.
+    static func nearest(_ kind: SkyEventKind, in events: [SkyEvent], to when: Instant, excluding used: Set<Int> = []) -> Int? {
+        events.indices.filter { events[$0].kind == kind && !used.contains($0) }
+            .min { abs(events[$0].instant.seconds(since: when)) < abs(events[$1].instant.seconds(since: when)) }
+    }
+
     static func observer(_ lat: Double, _ lon: Double, _ elevationM: Double) -> Observer {
         do { return try Observer(latitudeDeg: lat, longitudeDeg: lon, elevationM: elevationM) } catch { fatalError("\(error)") }
     }

@@ -59,9 +59,8 @@ struct USNOTests {
         var used = Set<Int>()
         for e in t.events {
             let when = try TimeScale.parse(e.utc)
-            let k = ours.indices.filter { ours[$0].kind.rawValue == e.kind && !used.contains($0) }
-                .min { abs(ours[$0].instant.seconds(since: when)) < abs(ours[$1].instant.seconds(since: when)) }
-            guard let k else { Issue.record("\(file): no \(e.kind) near \(e.utc)"); continue }
+            let kind = try #require(SkyEventKind(rawValue: e.kind))
+            guard let k = TestSky.nearest(kind, in: ours, to: when, excluding: used) else { Issue.record("\(file): no \(e.kind) near \(e.utc)"); continue }
             let d = ours[k].instant.seconds(since: when)
             if abs(d) > 60 { Issue.record("\(file): \(e.kind) \(e.utc) (table \(e.table ?? "")) off by \(d) s") }
             offsets.append(d)
@@ -142,8 +141,7 @@ struct USNOTests {
                 }
                 guard value != "unreported" else { continue }
                 let usno = try TimeScale.parse(value)
-                let ours = try #require(events.filter { $0.kind == kind }.min { abs($0.instant.seconds(since: usno)) < abs($1.instant.seconds(since: usno)) },
-                                        "\(id): no \(kind)")
+                let ours = events[try #require(TestSky.nearest(kind, in: events, to: usno), "\(id): no \(kind)")]
                 let utc = ours.instant.seconds(since: usno)
                 let ut1 = utc + TestSky.engine.time(ours.instant).ut1MinusUTCSeconds
                 #expect(abs(ut1) <= 60, "\(id): \(kind) \(value): ours \(ours.instant.iso8601), \(ut1) s in UT1")
@@ -186,8 +184,7 @@ struct USNOTests {
                 let phen = row["phen"] ?? "", label = "\(key.joined(separator: " ")) \(phen)"
                 if let kind = kinds[phen] {
                     let usno = try TimeScale.parse(key[1] + "T" + (row["time_ut"] ?? "") + ":00Z")
-                    let k = try #require(ours.indices.filter { ours[$0].kind == kind && !used.contains($0) }
-                        .min { abs(ours[$0].instant.seconds(since: usno)) < abs(ours[$1].instant.seconds(since: usno)) }, "\(label): none of ours")
+                    let k = try #require(TestSky.nearest(kind, in: ours, to: usno, excluding: used), "\(label): none of ours")
                     let d = ours[k].instant.seconds(since: usno)
                     #expect(abs(d) <= 60, "\(label) \(row["time_ut"] ?? ""): ours \(ours[k].instant.iso8601)")
                     offsets.append(d)
