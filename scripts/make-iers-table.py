@@ -35,8 +35,9 @@ import importlib.metadata
 import os
 
 import astropy_iers_data
-import erfa
 import numpy as np
+
+import iers_c04
 from skyfield.functions import load_bundled_npy
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..')
@@ -90,18 +91,12 @@ with open(os.path.join(ROOT, 'Resources', 'iers-delta-t.csv'), 'w') as out:
 # ΔT measured from 1962 to the finals table: EOP 20 C04 (daily, 0h UTC), every STEP_DAYS days from
 # its first row up to the first sample at or past the finals table's start, so the engine's
 # interpolation reaches the Sky module's table without a gap.
-c04 = {}
-for line in open(os.path.join(data, 'eopc04.1962-now')):
-    if line.startswith('#') or not line.strip():
-        continue
-    f = line.split()
-    c04[float(f[4])] = (int(f[0]), int(f[1]), int(f[2]), float(f[7]))
+c04 = iers_c04.delta_t_by_mjd(until_mjd=first + STEP_DAYS)
 measured_first = min(c04)
 measured = []
 mjd = measured_first
 while True:
-    year, month, day, ut1_utc = c04[mjd]
-    measured.append(32.184 + erfa.dat(year, month, day, 0.0) - ut1_utc)
+    measured.append(c04[mjd])
     if mjd >= first:
         break
     mjd += STEP_DAYS

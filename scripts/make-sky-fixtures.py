@@ -37,6 +37,8 @@ from skyfield import almanac
 from skyfield.magnitudelib import planetary_magnitude
 from skyfield.api import Star, load, wgs84
 
+import iers_c04
+
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..')
 OUT = os.path.join(ROOT, 'Tests', 'SkyTests', 'Fixtures')
 ts = load.timescale()
@@ -254,25 +256,7 @@ SMH_SOURCE = 'Stephenson, Morrison & Hohenkerk (2016) splines with the 2020 adde
 C04_SOURCE = 'IERS EOP 20 C04 (UT1 − UTC) with TAI − UTC of the time'
 
 
-def c04_delta_t():
-    """{MJD (UTC, 0h): ΔT} from 1962 up to the finals2000A table (MJD 41684), from
-    astropy-iers-data's eopc04.1962-now and ERFA's TAI − UTC (with the pre-1972 drift)."""
-    import astropy_iers_data
-    import erfa
-    path = os.path.join(os.path.dirname(astropy_iers_data.__file__), 'data', 'eopc04.1962-now')
-    out = {}
-    for line in open(path):
-        if line.startswith('#') or not line.strip():
-            continue
-        f = line.split()
-        mjd = float(f[4])
-        if mjd > 41684:
-            break
-        out[mjd] = 32.184 + erfa.dat(int(f[0]), int(f[1]), int(f[2]), 0.0) - float(f[7])
-    return out
-
-
-C04 = c04_delta_t()
+C04 = iers_c04.delta_t_by_mjd(until_mjd=41684)  # up to the finals2000A table's first row
 
 
 def c04_at(mjd):
