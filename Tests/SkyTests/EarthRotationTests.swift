@@ -65,13 +65,13 @@ struct Pre1972Tests {
 
     @Test("ΔT 1962–1973 within 1 ms of the IERS C04 daily values (every 23rd day, 175 days)")
     func measuredDeltaT() {
+        func year(_ mjd: Double) -> Double { DeltaTTable.julianYear(jdUTC: mjd + DeltaTTable.mjdOffset) }
         var worst = 0.0
         for m in Self.fixture.measuredDeltaT {
-            let year = 2000 + (m.mjdUTC - Constants.mjdJ2000) / 365.25
-            worst = max(worst, abs(TimeScale.deltaT(julianYear: year) - m.deltaTSeconds))
+            worst = max(worst, abs(TimeScale.deltaT(julianYear: year(m.mjdUTC)) - m.deltaTSeconds))
             // The first sample is the join itself (in TT, 34 s past the UTC instant): the splines' value there.
             if m.mjdUTC > Self.fixture.measuredDeltaT[0].mjdUTC {
-                #expect(TimeScale.deltaTSource(julianYear: year).hasPrefix("IERS EOP 20 C04"))
+                #expect(TimeScale.deltaTSource(julianYear: year(m.mjdUTC)).hasPrefix("IERS EOP 20 C04"))
             }
         }
         print(String(format: "ΔT vs C04 daily, 1962–1973: %d days, worst %.3f ms", Self.fixture.measuredDeltaT.count, worst * 1000))
@@ -81,11 +81,11 @@ struct Pre1972Tests {
         // the ms), so ΔT does not jump from 1972 to the table's first row.
         let table = TestSky.engine.deltaT!
         let start = table.firstMJD
-        let engine = TimeScale.deltaT(julianYear: 2000 + (start - Constants.mjdJ2000) / 365.25)
+        let engine = TimeScale.deltaT(julianYear: year(start))
         #expect(abs(engine - table.interpolated(mjdUTC: start)!) < 0.001)
         // Before 1962 the splines, meeting the first measured value.
         #expect(TimeScale.deltaTSource(julianYear: 1961.9).hasPrefix("Stephenson, Morrison & Hohenkerk"))
-        let join = 2000 + (Self.fixture.measuredDeltaT[0].mjdUTC - Constants.mjdJ2000) / 365.25
+        let join = year(Self.fixture.measuredDeltaT[0].mjdUTC)
         #expect(abs(TimeScale.deltaT(julianYear: join - 1e-7) - TimeScale.deltaT(julianYear: join + 1e-7)) < 1e-5)
     }
 }
