@@ -93,3 +93,36 @@ path = os.path.join(os.path.dirname(__file__), "..", "Tests", "SkyTests", "Fixtu
 with open(path, "w") as f:
     json.dump(passes, f, indent=1)
 print("wrote", os.path.normpath(path))
+
+# Deep-space passes (Tests/SkyTests/Fixtures/deep-space-passes.json): the 12 h Molniya sets of the
+# SGP4 verification file over three days from their epochs, where the pass search samples by the
+# satellite's motion across the sky instead of every minute.
+DEEP = [
+    ("MOLNIYA 2-14", "1 08195U 75081A   06176.33215444  .00000099  00000-0  11873-3 0   813",
+     "2 08195  64.1586 279.0717 6877146 264.7651  20.2257  2.00491383225656"),
+    ("MOLNIYA 1-36", "1 09880U 77021A   06176.56157475  .00000421  00000-0  10000-3 0  9814",
+     "2 09880  64.5968 349.3786 7069051 270.0229  16.3320  2.00813614112380"),
+]
+DEEP_PLACES = [("London", 51.5074, -0.1278, 11.0), ("Sydney", -33.8688, 151.2093, 40.0), ("Quito", -0.1807, -78.4678, 2850.0)]
+deep = {"generator": "scripts/make-satellite-fixtures.py",
+        "versions": {"sgp4": sgp4.__version__, "skyfield": skyfield.__version__},
+        "note": "EarthSatellite.find_events(topos, t0, t1, altitude_degrees) with wgs84.latlon over three days "
+                "from 2006-06-26; kinds 0 rise, 1 culmination, 2 set; altaz() of (satellite - topos), no refraction.",
+        "start": "2006-06-26T00:00:00Z", "stop": "2006-06-29T00:00:00Z", "minAltitudeDeg": MIN_ALTITUDE, "sets": []}
+t0, t1 = ts.utc(2006, 6, 26), ts.utc(2006, 6, 29)
+for name, l1, l2 in DEEP:
+    sat = EarthSatellite(l1, l2, name, ts)
+    places = []
+    for pname, lat, lon, height in DEEP_PLACES:
+        topos = wgs84.latlon(lat, lon, elevation_m=height)
+        times, kinds = sat.find_events(topos, t0, t1, altitude_degrees=MIN_ALTITUDE)
+        events = []
+        for t, k in zip(times, kinds):
+            alt, az, dist = (sat - topos).at(t).altaz()
+            events.append({"kind": int(k), "utcISO": t.utc_iso(places=3), "altitudeDeg": alt.degrees, "azimuthDeg": az.degrees})
+        places.append({"name": pname, "latitudeDeg": lat, "longitudeDeg": lon, "elevationM": height, "events": events})
+    deep["sets"].append({"name": name, "line1": l1, "line2": l2, "places": places})
+path = os.path.join(os.path.dirname(__file__), "..", "Tests", "SkyTests", "Fixtures", "deep-space-passes.json")
+with open(path, "w") as f:
+    json.dump(deep, f, indent=1)
+print("wrote", os.path.normpath(path))

@@ -163,6 +163,11 @@ public struct SGP4: Sendable {
         _ = try propagate(minutesSinceEpoch: 0)
     }
 
+    /// How far from its epoch a set is propagated: 10,000 years, beyond any instant the server
+    /// takes (−3000 … 3000) from any epoch since 1957, and far short of a resonance integration
+    /// whose step count no longer fits its bookkeeping.
+    public static let maxMinutesFromEpoch = 10_000 * 365.25 * SGP4Constants.minutesPerDay
+
     /// Minutes from the element set's epoch to a UTC Julian date given in two parts.
     @inlinable public func minutesSinceEpoch(jdUTCWhole: Double, jdUTCFraction: Double) -> Double {
         ((jdUTCWhole - elements.epochJDWhole) + (jdUTCFraction - elements.epochJDFraction)) * SGP4Constants.minutesPerDay
@@ -170,6 +175,7 @@ public struct SGP4: Sendable {
 
     /// The TEME state `t` minutes after the epoch (negative before it).
     public func propagate(minutesSinceEpoch t: Double) throws(SGP4Error) -> TEMEState {
+        guard t.isFinite, abs(t) <= Self.maxMinutesFromEpoch else { throw .timeOutOfRange(minutes: t) }
         let xke = SGP4Constants.xkePerMinute, j2 = SGP4Constants.j2, j3oj2 = SGP4Constants.j3OverJ2
         let twoPi = 2 * Double.pi
 

@@ -12,6 +12,9 @@ public enum SGP4Error: Error, Sendable, Equatable, CustomStringConvertible {
     case semiLatusRectumNegative(Double)
     /// Code 6: the orbit radius fell below one Earth radius: the satellite has decayed.
     case decayed(radiusEarthRadii: Double)
+    /// Not one of the reference code's: the time is not finite or beyond
+    /// ``SGP4/maxMinutesFromEpoch`` (code 0).
+    case timeOutOfRange(minutes: Double)
 
     /// The reference code's number.
     public var code: Int {
@@ -21,6 +24,7 @@ public enum SGP4Error: Error, Sendable, Equatable, CustomStringConvertible {
         case .perturbedEccentricityOutOfRange: 3
         case .semiLatusRectumNegative: 4
         case .decayed: 6
+        case .timeOutOfRange: 0
         }
     }
 
@@ -36,6 +40,8 @@ public enum SGP4Error: Error, Sendable, Equatable, CustomStringConvertible {
             "semi-latus rectum \(fixed6(p)) earth radii is negative (SGP4 error 4)"
         case .decayed(let r):
             "the satellite has decayed: orbit radius \(fixed6(r)) earth radii is below the Earth's surface (SGP4 error 6)"
+        case .timeOutOfRange(let minutes):
+            "\(minutes) minutes from the epoch is not a time SGP4 is run at (at most 10,000 years either way)"
         }
     }
 }

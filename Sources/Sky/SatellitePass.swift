@@ -29,6 +29,22 @@ public struct SatellitePass: Sendable {
     public var visible: Bool { visibleFrom != nil }
 }
 
+/// Why a satellite search ended without an answer.
+public enum SkySearchError: Error, Sendable {
+    /// SGP4 could not give the satellite's state at an instant of the search.
+    case propagation(SatellitePropagationFailure)
+    /// The search's ``Interrupt`` asked it to stop.
+    case interrupted(Interruption)
+}
+
+extension Interrupt {
+    /// ``check()`` for the searches of this module, which throw ``SkySearchError``.
+    @inline(__always)
+    func checkSearch() throws(SkySearchError) {
+        do { try check() } catch { throw .interrupted(error) }
+    }
+}
+
 /// SGP4 could not give the satellite's state at `instant` during a search.
 public struct SatellitePropagationFailure: Error, Sendable {
     public let instant: Instant

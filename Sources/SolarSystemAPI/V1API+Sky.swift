@@ -149,11 +149,14 @@ extension V1API {
                            cost: heavy ? .heavy : nil, finish: { $0.varying(on: "Accept") }) {
             var items = sky.events(bodies, kinds: kinds, from: observer, start: start, stop: stop).map { SkyEventItem.event($0) }
             for (s, name) in satellites {
-                do throws(SatellitePropagationFailure) {
+                do throws(SkySearchError) {
                     items += try sky.passes(s.propagator, from: observer, start: start, stop: stop, minAltitudeDeg: minAltitude)
                         .map { SkyEventItem.pass(name, $0) }
                 } catch {
-                    throw EphemerisService.unpropagatable(s, name: name, at: error.instant, error.error)
+                    switch error {
+                    case .propagation(let failure): throw EphemerisService.unpropagatable(s, name: name, at: failure.instant, failure.error)
+                    case .interrupted(let stop): throw stop.cause  // not asked to stop yet
+                    }
                 }
             }
             if !satellites.isEmpty { items.sort { $0.instant < $1.instant } }

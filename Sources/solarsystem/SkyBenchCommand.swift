@@ -88,5 +88,43 @@ struct SkyBenchCommand: ParsableCommand {
         weekMs.sort(); weekCPUMs.sort()
         print(String(format: "sky: a week of ISS passes above 10° at Paris (%d passes, %d visible): median %.2f ms wall (min %.2f), %.2f ms CPU",
                      passes, visible, weekMs[weekMs.count / 2], weekMs[0], weekCPUMs[weekCPUMs.count / 2]))
+        try deepSpacePasses(sky)
+    }
+
+    /// Deep-space sets of the SGP4 verification file (Vallado et al. 2006): a day of passes far
+    /// from the epoch (AMC-4's a thousand years after it: the request that took 700 s when every
+    /// propagation integrated the resonance from the epoch). Cold: a new
+    /// propagator each time (a server's first request for the set); warm: the same one again.
+    /// (name, day, line 1, line 2). Molniya 1-36's drag (B* 1e-4) ends its SGP4 orbit long
+    /// before 2999 (the server answers 422), so its day is 2100.
+    static let deepSpaceSets = [
+        ("AMC-4 (geostationary, 24 h resonance)", "2999-01-01",
+         "1 25954U 99060A   04039.68057285 -.00000108  00000-0  00000-0 0  6847",
+         "2 25954   0.0004 243.8136 0001765  15.5294  22.7134  1.00271289 15615"),
+        ("Molniya 1-36 (12 h resonance, e = 0.71)", "2100-01-01",
+         "1 09880U 77021A   06176.56157475  .00000421  00000-0  10000-3 0  9814",
+         "2 09880  64.5968 349.3786 7069051 270.0229  16.3320  2.00813614112380"),
+    ]
+
+    func deepSpacePasses(_ sky: SkyEngine) throws {
+        let equator = try Observer(latitudeDeg: 0, longitudeDeg: 0, elevationM: 0)
+        for (name, day, line1, line2) in Self.deepSpaceSets {
+            let a = try TimeScale.parse(day), b = a.adding(seconds: 86_400)
+            let elements = try TLEParser.parse(line1: Substring(line1), line2: Substring(line2), name: name, verifyChecksums: false)
+            var coldMs: [Double] = [], warmMs: [Double] = []
+            var found = 0
+            for _ in 0..<years {
+                let sgp4 = try SGP4(elements)
+                let c0 = BenchCommand.threadCPUNanoseconds()
+                found = try sky.passes(sgp4, from: equator, start: a, stop: b).count
+                let c1 = BenchCommand.threadCPUNanoseconds()
+                _ = try sky.passes(sgp4, from: equator, start: a.adding(seconds: 60), stop: b.adding(seconds: 60))
+                coldMs.append((c1 - c0) / 1e6)
+                warmMs.append((BenchCommand.threadCPUNanoseconds() - c1) / 1e6)
+            }
+            coldMs.sort(); warmMs.sort()
+            print(String(format: "sky: a day of passes of %@ at 0° N 0° E on %@ (%d found), CPU: median %.2f ms cold (max %.2f), %.2f ms warm",
+                         name, day, found, coldMs[coldMs.count / 2], coldMs[coldMs.count - 1], warmMs[warmMs.count / 2]))
+        }
     }
 }
