@@ -65,9 +65,11 @@ public struct CivilDateTime: Sendable, Hashable {
     /// Decimal year ΔT is read at before 1972: the middle of the month (Espenak & Meeus' convention).
     public var decimalYearForDeltaT: Double { Double(year) + (Double(month) - 0.5) / 12 }
 
-    static func isLeapYear(_ y: Int) -> Bool { (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 }
+    /// Whether `y` is a leap year of the Gregorian calendar.
+    public static func isLeapYear(_ y: Int) -> Bool { (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 }
 
-    static func daysInMonth(year: Int, month: Int) -> Int {
+    /// The days of `month` (1–12) of the Gregorian year `year`.
+    public static func daysInMonth(year: Int, month: Int) -> Int {
         switch month {
         case 1, 3, 5, 7, 8, 10, 12: return 31
         case 4, 6, 9, 11: return 30

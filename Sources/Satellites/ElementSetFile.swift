@@ -1,8 +1,4 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
+import Ephemeris
 
 /// The element sets of one file — CelesTrak's 2- or 3-line TLE text, OMM JSON (`FORMAT=json`) or
 /// OMM XML (`FORMAT=xml`), told apart by the first character — with every record that could not
@@ -28,69 +24,123 @@ public struct ElementSetFile: Sendable {
     public static let maxBytes = 32 << 20
     /// 100,000 sets: four times the catalogued objects in orbit.
     public static let maxSets = 100_000
+    /// The longest name read (bytes): a TLE name line's 80 columns, for OMM's `OBJECT_NAME` too
+    /// (a TLE name has 24).
+    public static let maxNameLength = 80
+    /// The years an element set's epoch may lie in: from Sputnik's to the end of the century
+    /// (a later or earlier one is a typo, and SGP4 far from its epoch means nothing).
+    public static let epochYears = 1957...2100
 
     /// Reads `bytes`; throws only when the file as a whole is unusable (too large, not text, not
-    /// JSON at all) — bad records are listed in ``problems``.
-    public init(bytes: [UInt8]) throws(ElementSetError) {
+    /// JSON at all) — bad records are listed in ``problems``. `interrupt` is asked every few
+    /// hundred records (a reload stops when the server does).
+    public init(bytes: [UInt8], interrupt: Interrupt = .never) throws(ElementSetError) {
         guard bytes.count <= Self.maxBytes else {
             throw ElementSetError(reason: "the file is \(bytes.count) bytes; at most \(Self.maxBytes) are read")
         }
-        guard let text = String(validating: bytes, as: UTF8.self) else {
+        guard Self.isUTF8(bytes) else {
             throw ElementSetError(reason: "the file is not UTF-8 text")
         }
-        let first = text.utf8.first { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 && $0 != 0xEF && $0 != 0xBB && $0 != 0xBF }
+        let first = bytes.first { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 && $0 != 0xEF && $0 != 0xBB && $0 != 0xBF }
         switch first {
         case UInt8(ascii: "["), UInt8(ascii: "{"):
             format = .ommJSON
-            (entries, problems) = try OMMParser.parseJSON(Array(bytes))
+            (entries, problems) = try OMMParser.parseJSON(bytes, interrupt: interrupt)
         case UInt8(ascii: "<"):
             format = .ommXML
-            (entries, problems) = OMMParser.parseXML(text)
+            (entries, problems) = OMMParser.parseXML(bytes, interrupt: interrupt)
         default:
             format = .tle
-            (entries, problems) = Self.parseTLE(text)
+            (entries, problems) = Self.parseTLE(bytes, interrupt: interrupt)
+        }
+    }
+
+    /// Whether `bytes` are well-formed UTF-8 (checked in place, without a copy).
+    static func isUTF8(_ bytes: [UInt8]) -> Bool {
+        var parser = Unicode.UTF8.ForwardParser()
+        var iterator = bytes.makeIterator()
+        while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid: continue
+            case .emptyInput: return true
+            case .error: return false
+            }
+        }
+    }
+
+    /// Whether the file's last record is cut short: a writer that has not finished (text that
+    /// does not end with a line break, a TLE set missing its line 2, JSON or XML that does not
+    /// close). A reload waits for such a file to change or to hold still for long.
+    public static func looksUnfinished(_ bytes: [UInt8]) -> Bool {
+        var end = bytes.count
+        while end > 0, bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 || bytes[end - 1] == 0x0D { end -= 1 }
+        guard end > 0 else { return false }
+        let first = bytes.first { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 && $0 != 0xEF && $0 != 0xBB && $0 != 0xBF }
+        var trimmed = end
+        while trimmed > 0, bytes[trimmed - 1] == 0x0A || bytes[trimmed - 1] == 0x0D || bytes[trimmed - 1] == 0x20 || bytes[trimmed - 1] == 0x09 { trimmed -= 1 }
+        guard trimmed > 0 else { return false }
+        switch first {
+        case UInt8(ascii: "["): return bytes[trimmed - 1] != UInt8(ascii: "]")
+        case UInt8(ascii: "{"): return bytes[trimmed - 1] != UInt8(ascii: "}")
+        case UInt8(ascii: "<"): return bytes[trimmed - 1] != UInt8(ascii: ">")
+        default:
+            guard bytes[end - 1] == 0x0A else { return true }
+            // The last non-blank line: a name line or a line 1 means its set is not all there.
+            var lineStart = trimmed
+            while lineStart > 0, bytes[lineStart - 1] != 0x0A { lineStart -= 1 }
+            return !(bytes[lineStart] == UInt8(ascii: "2") && lineStart + 1 < trimmed && bytes[lineStart + 1] == 0x20)
+                && !(bytes[lineStart] == UInt8(ascii: "#"))
         }
     }
 
     /// 2- and 3-line sets; blank lines and `#` comments are skipped; a name line may carry
-    /// Space-Track's `0 ` prefix.
-    static func parseTLE(_ text: String) -> ([Entry], [ElementSetError]) {
+    /// Space-Track's `0 ` prefix. Lines are read from the bytes one at a time.
+    static func parseTLE(_ bytes: [UInt8], interrupt: Interrupt = .never) -> ([Entry], [ElementSetError]) {
         var entries: [Entry] = []
         var problems: [ElementSetError] = []
-        // "\r\n" is one Character in Swift: split on it as well as on "\n" and a lone "\r".
-        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" })
-        var i = 0
+        var lines = LineReader(bytes)
         var name: (text: String, line: Int)?
-        while i < lines.count {
-            let line = TLEParser.trimmedTrailing(lines[i])
-            let number = i + 1
-            if line.isEmpty || line.hasPrefix("#") { i += 1; continue }
+        var pending: (text: Substring, number: Int)?
+        func nextLine() -> (text: Substring, number: Int)? {
+            if let p = pending { pending = nil; return p }
+            return lines.next()
+        }
+        while let (raw, number) = nextLine() {
+            let line = TLEParser.trimmedTrailing(raw)
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            if number % 1024 == 0, (try? interrupt.check()) == nil {
+                problems.append(ElementSetError(line: number, reason: "reading stopped: the server is stopping"))
+                break
+            }
             guard entries.count < maxSets else {
                 problems.append(ElementSetError(line: number, reason: "more than \(maxSets) element sets: the rest of the file is not read"))
                 break
             }
             if line.hasPrefix("1 ") {
                 let start = name?.line ?? number
-                guard i + 1 < lines.count, TLEParser.trimmedTrailing(lines[i + 1]).hasPrefix("2 ") else {
+                guard let second = lines.next() else {
                     problems.append(ElementSetError(line: number, satellite: name?.text, reason: "line 1 is not followed by a line 2"))
                     name = nil
-                    i += 1
+                    continue
+                }
+                guard TLEParser.trimmedTrailing(second.text).hasPrefix("2 ") else {
+                    problems.append(ElementSetError(line: number, satellite: name?.text, reason: "line 1 is not followed by a line 2"))
+                    name = nil
+                    pending = second
                     continue
                 }
                 do {
-                    let set = try TLEParser.parse(line1: line, line2: lines[i + 1], name: name?.text, line1Number: number)
+                    let set = try TLEParser.parse(line1: line, line2: second.text, name: name?.text, line1Number: number)
                     entries.append(Entry(elements: set, line: start, record: nil))
                 } catch {
                     problems.append(error)
                 }
                 name = nil
-                i += 2
                 continue
             }
             if line.hasPrefix("2 ") {
                 problems.append(ElementSetError(line: number, satellite: name?.text, reason: "line 2 without a line 1 before it"))
                 name = nil
-                i += 1
                 continue
             }
             if let pending = name {
@@ -99,18 +149,38 @@ public struct ElementSetFile: Sendable {
             var title = String(line)
             if title.hasPrefix("0 ") { title.removeFirst(2) }
             title = title.trimmingSpaces
-            guard title.utf8.count <= 80 else {
-                problems.append(ElementSetError(line: number, reason: "a name line longer than 80 characters (a TLE name has 24)"))
+            guard title.utf8.count <= maxNameLength else {
+                problems.append(ElementSetError(line: number, reason: "a name line longer than \(maxNameLength) characters (a TLE name has 24)"))
                 name = nil
-                i += 1
                 continue
             }
             name = (title, number)
-            i += 1
         }
         if let pending = name {
             problems.append(ElementSetError(line: pending.line, satellite: pending.text, reason: "a name line not followed by lines 1 and 2"))
         }
         return (entries, problems)
+    }
+}
+
+/// The lines of UTF-8 bytes, one at a time, split at `\n`, `\r\n` or a lone `\r`; each line a
+/// short-lived string (a file's text is never copied whole).
+struct LineReader {
+    let bytes: [UInt8]
+    private var offset = 0
+    private var number = 0
+
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    mutating func next() -> (text: Substring, number: Int)? {
+        guard offset < bytes.count else { return nil }
+        var end = offset
+        while end < bytes.count, bytes[end] != 0x0A, bytes[end] != 0x0D { end += 1 }
+        // A line longer than any element-set line is passed on cut short (its parser refuses it).
+        let text = String(decoding: bytes[offset..<min(end, offset + 1024)], as: UTF8.self)[...]
+        number += 1
+        if end < bytes.count, bytes[end] == 0x0D, end + 1 < bytes.count, bytes[end + 1] == 0x0A { end += 1 }
+        offset = end + 1
+        return (text, number)
     }
 }

@@ -15,7 +15,10 @@ extension SGP4 {
     /// (``ResonanceCheckpoints``, shared by the copies of one propagator and safe across
     /// threads) instead of restarting from the epoch, where the reference code keeps its last
     /// step. The answer does not depend on the order of the calls.
-    struct DeepSpace: Sendable {
+    ///
+    /// A class: a propagator holds a reference, so a near-Earth set (most of a catalogue) does
+    /// not carry these 450 bytes of terms as an empty optional.
+    final class DeepSpace: Sendable {
         enum Resonance: Sendable { case none, synchronous, halfDay }
 
         // Lunar-solar periodic coefficients (dscom).

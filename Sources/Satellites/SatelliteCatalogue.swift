@@ -31,8 +31,14 @@ public struct SatelliteCatalogue: Sendable {
     public static let empty = SatelliteCatalogue(files: [], reservedNames: [])
 
     /// `reservedNames` are ids a slug may not take (the engine's bodies).
+    ///
+    /// Every set is initialised once, and kept once: the sets a later file overrides are
+    /// dropped as they are met, and the list is sorted in place (100,000 sets are 50 MB; an
+    /// extra copy of them at a reload is what the memory budget cannot spare).
     public init(files: [(name: String, file: ElementSetFile)], reservedNames: Set<String>) {
-        var chosen: [Int: Satellite] = [:]
+        var built: [Satellite] = []
+        var alive: [Bool] = []
+        var latest: [Int: Int] = [:]
         var problems: [(String, ElementSetError)] = []
         for (name, file) in files {
             for p in file.problems { problems.append((name, p)) }
@@ -41,8 +47,11 @@ public struct SatelliteCatalogue: Sendable {
                 do {
                     let sgp4 = try SGP4(e)
                     let id = e.noradID == Self.issNoradID ? "iss" : "norad:\(e.noradID)"
-                    chosen[e.noradID] = Satellite(id: id, slug: e.name.flatMap(Self.slug), propagator: sgp4,
-                                                  source: name, line: entry.line, record: entry.record)
+                    if let earlier = latest[e.noradID] { alive[earlier] = false }
+                    latest[e.noradID] = built.count
+                    built.append(Satellite(id: id, slug: e.name.flatMap(Self.slug), propagator: sgp4,
+                                           source: name, line: entry.line, record: entry.record))
+                    alive.append(true)
                 } catch {
                     problems.append((name, ElementSetError(line: entry.line, record: entry.record,
                                                            satellite: e.name ?? String(e.noradID),
@@ -50,18 +59,46 @@ public struct SatelliteCatalogue: Sendable {
                 }
             }
         }
-        let list = chosen.values.sorted { $0.noradID < $1.noradID }
-        var slugCount: [String: Int] = [:]
-        for s in list { if let slug = s.slug { slugCount[slug, default: 0] += 1 } }
-        satellites = list.map { s in
-            guard let slug = s.slug, slugCount[slug] == 1, !reservedNames.contains(slug), slug != s.id else {
-                return Satellite(id: s.id, slug: nil, propagator: s.propagator, source: s.source, line: s.line, record: s.record)
-            }
-            return s
+        latest = [:]
+        // Drop the overridden sets and sort by NORAD number, in place.
+        var kept = 0
+        for i in built.indices where alive[i] {
+            built.swapAt(kept, i)
+            kept += 1
         }
+        built.removeLast(built.count - kept)
+        alive = []
+        Self.sortInPlace(&built)
+        var slugCount: [String: Int] = [:]
+        for s in built { if let slug = s.slug { slugCount[slug, default: 0] += 1 } }
+        for i in built.indices {
+            let s = built[i]
+            if let slug = s.slug, slugCount[slug] == 1, !reservedNames.contains(slug), slug != s.id { continue }
+            if s.slug != nil { built[i] = Satellite(id: s.id, slug: nil, propagator: s.propagator, source: s.source, line: s.line, record: s.record) }
+        }
+        satellites = built
         self.problems = problems
         byNorad = Dictionary(uniqueKeysWithValues: satellites.enumerated().map { ($1.noradID, $0) })
         bySlug = Dictionary(uniqueKeysWithValues: satellites.enumerated().compactMap { i, s in s.slug.map { ($0, i) } })
+    }
+
+    /// Sorts by NORAD number without a second buffer of satellites (the standard sort's merge
+    /// buffer would be half the list): the order is found on the numbers, then applied by
+    /// following its cycles.
+    static func sortInPlace(_ list: inout [Satellite]) {
+        let order = list.indices.sorted { list[$0].noradID < list[$1].noradID }
+        var placed = [Bool](repeating: false, count: list.count)
+        for start in list.indices where !placed[start] {
+            // Position k takes the element at order[k]; walk the cycle through start.
+            var k = start
+            while true {
+                placed[k] = true
+                let from = order[k]
+                if from == start { break }
+                list.swapAt(k, from)
+                k = from
+            }
+        }
     }
 
     /// By `iss`, `norad:NNNNN` or slug; nil when unknown.

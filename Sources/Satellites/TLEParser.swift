@@ -1,3 +1,5 @@
+import Ephemeris
+
 /// Reads two-line element sets by their fixed columns (Spacetrack Report #3 appendix; CelesTrak's
 /// "TLE format" FAQ), with each line's checksum.
 ///
@@ -77,7 +79,11 @@ public enum TLEParser {
             throw fail(n1, "epoch year (columns 19–20) is \"\(yearText)\", not two digits")
         }
         let dayOfYear = try decimal(l1, n1, 21...32, "epoch day")
-        guard dayOfYear >= 1, dayOfYear < 367 else { throw fail(n1, "epoch day (columns 21–32) is \(dayOfYear); expected 1 ≤ day < 367") }
+        let year = yy < 57 ? 2000 + yy : 1900 + yy
+        let daysInYear = CivilDateTime.isLeapYear(year) ? 366 : 365
+        guard dayOfYear >= 1, dayOfYear < Double(daysInYear + 1) else {
+            throw fail(n1, "epoch day (columns 21–32) is \(dayOfYear); expected 1 ≤ day < \(daysInYear + 1) in \(year)")
+        }
         let nDot = try decimal(l1, n1, 34...43, "first derivative of the mean motion")
         let nDDot = try exponential(l1, n1, 45...52, "second derivative of the mean motion")
         let bstar = try exponential(l1, n1, 54...61, "B* drag term")
