@@ -71,6 +71,7 @@ extension V1API {
             var out: [UInt8] = []
             out.reserveCapacity(range.count * targets * 420)
             for k in range {
+                try WorkBudget.checkCurrent()
                 let time = sky.time(series.instant(k))
                 let view = try scene.view(sky, from: observer, at: time, atmosphere: atmosphere, skippingFailures: streamed)
                 if csv { out += SkyEncoding.csvRows(time, view); continue }
@@ -150,12 +151,12 @@ extension V1API {
             var items = sky.events(bodies, kinds: kinds, from: observer, start: start, stop: stop).map { SkyEventItem.event($0) }
             for (s, name) in satellites {
                 do throws(SkySearchError) {
-                    items += try sky.passes(s.propagator, from: observer, start: start, stop: stop, minAltitudeDeg: minAltitude)
+                    items += try sky.passes(s.propagator, from: observer, start: start, stop: stop, minAltitudeDeg: minAltitude, interrupt: .request)
                         .map { SkyEventItem.pass(name, $0) }
                 } catch {
                     switch error {
                     case .propagation(let failure): throw EphemerisService.unpropagatable(s, name: name, at: failure.instant, failure.error)
-                    case .interrupted(let stop): throw stop.cause  // not asked to stop yet
+                    case .interrupted(let stop): throw stop.cause
                     }
                 }
             }

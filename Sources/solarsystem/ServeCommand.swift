@@ -153,6 +153,9 @@ struct ServerOptions: ParsableArguments {
     @Option(name: .customLong("event-loops"), help: "Serial queues connections are spread over (env SOLARSYSTEM_EVENT_LOOPS; default one per core).")
     var eventLoops: Int?
 
+    @Option(name: .customLong("request-cpu-limit"), help: "CPU seconds one request may spend computing its answer; past it the request gets 503 naming this limit; 0 for none (env SOLARSYSTEM_REQUEST_CPU_LIMIT; default 10).")
+    var requestCPULimit: Double?
+
     /// The settings after flags, environment and defaults.
     struct Resolved {
         var host: String
@@ -163,6 +166,7 @@ struct ServerOptions: ParsableArguments {
         var logLevel: Logger.Level
         var shutdownGrace: Double
         var eventLoops: Int?
+        var requestCPULimit: Double
     }
 
     func resolved() throws -> Resolved {
@@ -182,7 +186,9 @@ struct ServerOptions: ParsableArguments {
             logFormat: LogFormat(rawValue: format) ?? .json,
             logLevel: Logger.Level(rawValue: level) ?? .info,
             shutdownGrace: try Setting.double(flag: shutdownGrace, env: "SOLARSYSTEM_SHUTDOWN_GRACE", flagName: "--shutdown-grace", default: 10, in: 0...3600),
-            eventLoops: loops
+            eventLoops: loops,
+            requestCPULimit: try Setting.double(flag: requestCPULimit, env: "SOLARSYSTEM_REQUEST_CPU_LIMIT", flagName: "--request-cpu-limit",
+                                                default: HTTPServerConfiguration().requestCPULimit, in: 0...86_400)
         )
     }
 
@@ -207,6 +213,7 @@ struct ServerOptions: ParsableArguments {
         let settings = try resolved()
         var config = HTTPServerConfiguration(host: settings.host, port: settings.port)
         config.maxConnections = settings.maxConnections
+        config.requestCPULimit = settings.requestCPULimit
         if let loops = settings.eventLoops { config.eventLoopCount = loops }
         config.corsAllowedOrigins = settings.corsOrigins.split(separator: ",").map { String($0).trimmingSpaces() }.filter { !$0.isEmpty }
         if config.corsAllowedOrigins.isEmpty { config.corsAllowedOrigins = ["*"] }
@@ -250,7 +257,7 @@ struct ServerOptions: ParsableArguments {
             "address": "\(address)", "host": "\(address.host)", "port": .stringConvertible(address.port),
             "maxConnections": .stringConvertible(config.maxConnections), "fdLimit": .stringConvertible(fdLimit),
             "eventLoops": .stringConvertible(config.eventLoopCount),
-            "workerThreads": .stringConvertible(config.workerPoolSize),
+            "workerThreads": .stringConvertible(config.workerPoolSize), "requestCPULimitSeconds": .stringConvertible(config.requestCPULimit),
             "cpuQuota": cpuQuota, "onlineCPUs": .stringConvertible(CPUQuota.onlineCPUs),
         ]) { $1 })
         server.waitUntilStopped()

@@ -56,6 +56,9 @@ public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
     public static let unprocessableContent = HTTPStatus(code: 422, reasonPhrase: "Unprocessable Content")
     public static let tooManyRequests = HTTPStatus(code: 429, reasonPhrase: "Too Many Requests")
     public static let requestHeaderFieldsTooLarge = HTTPStatus(code: 431, reasonPhrase: "Request Header Fields Too Large")
+    /// nginx's 499: the client closed the connection before the answer was ready. Never sent
+    /// (there is nobody to send it to); access logs and metrics record it.
+    public static let clientClosedRequest = HTTPStatus(code: 499, reasonPhrase: "Client Closed Request")
     public static let internalServerError = HTTPStatus(code: 500, reasonPhrase: "Internal Server Error")
     public static let notImplemented = HTTPStatus(code: 501, reasonPhrase: "Not Implemented")
     public static let badGateway = HTTPStatus(code: 502, reasonPhrase: "Bad Gateway")
@@ -69,7 +72,7 @@ public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
         .forbidden, .notFound, .methodNotAllowed, .notAcceptable, .requestTimeout, .conflict, .gone,
         .lengthRequired, .preconditionFailed, .contentTooLarge, .uriTooLong, .unsupportedMediaType,
         .rangeNotSatisfiable, .expectationFailed, .unprocessableContent, .tooManyRequests,
-        .requestHeaderFieldsTooLarge, .internalServerError, .notImplemented, .badGateway,
+        .requestHeaderFieldsTooLarge, .clientClosedRequest, .internalServerError, .notImplemented, .badGateway,
         .serviceUnavailable, .gatewayTimeout, .httpVersionNotSupported,
     ]
 

@@ -11,10 +11,13 @@ extension HTTPConnection {
         let drained = flush()
         if closed { return false }
         if !producing, output.unsent < core.highWater {
+            var exchange = exchange
+            let work = exchange.budget ?? core.makeBudget()
+            exchange.budget = work
             phase = .pulling(exchange, producer, producing: true)
-            let budget = max(16 * 1024, core.highWater - output.unsent)
+            let bytes = max(16 * 1024, core.highWater - output.unsent)
             core.workers.submitContinuation { [self] in
-                let batch = ChunkBatch.produce(producer, budget: budget)
+                let batch = work.run { ChunkBatch.produce(producer, bytes: bytes, work: work) }
                 loop.queue.async { [self] in chunksProduced(batch) }
             }
         }
@@ -127,13 +130,15 @@ struct ChunkBatch: Sendable {
     var ended = false
     var failure: (any Error)?
 
-    /// Pulls chunks until about `budget` bytes, the end, an error, or a run of empty chunks.
-    static func produce(_ producer: BodyProducer, budget: Int) -> ChunkBatch {
+    /// Pulls chunks until about `bytes`, the end, an error, a run of empty chunks, or the
+    /// request's stop (its CPU budget spent or its client gone: a failure, which cuts the body).
+    static func produce(_ producer: BodyProducer, bytes budget: Int, work: WorkBudget) -> ChunkBatch {
         var batch = ChunkBatch()
         var bytes = 0
         var empties = 0
         do {
             while bytes < budget {
+                if work.isSpent || work.stopReason != nil { throw work.stopProblem() ?? ProblemDetails(status: .serviceUnavailable) }
                 guard let chunk = try producer.nextChunk() else {
                     batch.ended = true
                     break

@@ -44,6 +44,9 @@ extension HTTPConnection {
                 }
             } else if n == 0 {
                 inputClosed = true
+                // Like nginx, a client that closes its side while its answer is being computed or
+                // streamed has gone: the work for it stops at its next check.
+                phase.exchange?.budget?.cancel(.clientGone)
                 updateReadInterest()
                 switch phase {
                 case .lingering, .streaming:
@@ -211,13 +214,22 @@ extension HTTPConnection {
             offloaded.isOnEventLoop = false
             offloaded.handler = handler
             let workerContext = offloaded
+            var exchange = exchange
+            let budget = core.makeBudget()
+            exchange.budget = budget
             phase = .awaiting(exchange)
-            let accepted = core.workers.trySubmit(lane) { [self] in
+            let accepted = core.workers.trySubmit(lane) { [self, exchange] in
                 let response: HTTPResponse
                 if heldBack() {
                     response = core.responder.respond(to: request, context: refused(workerContext, .memory))
+                } else if let problem = budget.stopProblem() {
+                    // The client left while the request waited for a worker: nothing to compute.
+                    var stopped = workerContext
+                    stopped.handler = nil
+                    stopped.routingError = problem
+                    response = core.responder.respond(to: request, context: stopped)
                 } else {
-                    response = core.responder.respond(to: request, context: workerContext)
+                    response = budget.run { core.responder.respond(to: request, context: workerContext) }
                 }
                 loop.queue.async { [self] in offloadFinished(response, exchange) }
             }

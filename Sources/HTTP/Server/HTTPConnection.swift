@@ -55,6 +55,14 @@ final class HTTPConnection: EventStreamSink, @unchecked Sendable {
         case streaming(Exchange, EventStream)
         /// The last response is out; reading and discarding until the client closes.
         case lingering
+
+        /// The response in flight, if any.
+        var exchange: Exchange? {
+            switch self {
+            case .awaiting(let e), .pulling(let e, _, _), .streaming(let e, _): return e
+            case .ready, .lingering: return nil
+            }
+        }
     }
 
     /// Bookkeeping for one response in flight.
@@ -68,6 +76,8 @@ final class HTTPConnection: EventStreamSink, @unchecked Sendable {
         var status: HTTPStatus = .ok
         var chunked = true
         var bodyBytes = 0
+        /// What the request may still spend on the worker pool (made when it first goes there).
+        var budget: WorkBudget?
     }
 
     init(fd: Int32, peer: String, loop: EventLoop, core: ServerCore) {
@@ -120,6 +130,7 @@ final class HTTPConnection: EventStreamSink, @unchecked Sendable {
         loop.assertOnLoop()
         guard !closed else { return }
         closed = true
+        if let budget = phase.exchange?.budget { budget.cancel(streamReason == .serverClosed ? .serverStopping : .clientGone) }
         switch phase {
         case .streaming(let exchange, let stream):
             endStream(stream, reason: streamReason)

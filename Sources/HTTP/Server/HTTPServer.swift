@@ -130,6 +130,11 @@ final class ServerCore: @unchecked Sendable {
 
     enum LifeState { case idle, running, draining, stopped }
 
+    /// The budget of a request going to the worker pool (``HTTPServerConfiguration/requestCPULimit``).
+    func makeBudget() -> WorkBudget {
+        WorkBudget(cpuLimitSeconds: configuration.requestCPULimit)
+    }
+
     init(configuration: HTTPServerConfiguration, router: Router, responder: Responder, metrics: HTTPMetrics, logger: Logger) {
         self.configuration = configuration
         self.router = router

@@ -39,6 +39,11 @@ public struct HTTPServerConfiguration: Sendable {
     public var workerQueueLimit: Int = 16
     /// `.compute` requests that may wait for a worker (cheap work: a long list drains quickly).
     public var computeQueueLimit: Int = 512
+    /// CPU seconds one request may spend on the worker pool (its answer and the chunks of a
+    /// streamed body together); past it the request is stopped at its next check with 503
+    /// naming the limit (`WorkBudget`). 0: no limit. The dearest legitimate answers (a
+    /// 4096 × 4096 picture, 100,000 rows of ten bodies' apparent places) take about a second.
+    public var requestCPULimit: Double = 10
     /// Bytes held for responses (shared encoded bodies plus what lagging connections hold on
     /// their own) beyond which new offloaded requests get 503 and stalled readers are closed
     /// after `pressureWriteStallTimeout`.
