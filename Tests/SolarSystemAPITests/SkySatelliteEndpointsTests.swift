@@ -1,5 +1,6 @@
 import Ephemeris
 import Foundation
+import HTTP
 import HTTPTestSupport
 @testable import SolarSystemAPI
 import Testing
@@ -124,5 +125,49 @@ struct SkySatelliteEndpointsTests {
         #expect(decayedPasses.json["noradId"] as? Int == 25_544)
         let table = try s.get("/v1/sky?\(Self.london)&bodies=iss&start=2035-12-31&stop=2036-01-02&step=1h")
         #expect(table.status == 422)
+    }
+}
+
+/// The request that cost 700 s of CPU (issue 34): a day of passes of a geostationary set a
+/// thousand years from its epoch. It is answered now (the figure is `bench sky`'s); and with a
+/// CPU budget too small for it, it is stopped with a 503 naming the limit instead of holding a
+/// worker.
+@Suite("Deep-space satellites in the sky: bounded work")
+struct DeepSpaceSkyEndpointsTests {
+    /// AMC-4 (geostationary) and Molniya 1-36 from the SGP4 verification set (Vallado et al. 2006).
+    static let deepSpace = ["AMC-4",
+                            "1 25954U 99060A   04039.68057285 -.00000108  00000-0  00000-0 0  6847",
+                            "2 25954   0.0004 243.8136 0001765  15.5294  22.7134  1.00271289 15615",
+                            "MOLNIYA 1-36",
+                            "1 09880U 77021A   06176.56157475  .00000421  00000-0  10000-3 0  9814",
+                            "2 09880  64.5968 349.3786 7069051 270.0229  16.3320  2.00813614112380"]
+    static let query = "/v1/sky/events?kinds=pass&bodies=norad:25954&lat=0&lon=0&start=2999-01-01&stop=2999-01-02"
+
+    static func server(configure: @escaping @Sendable (inout HTTPServerConfiguration) -> Void = { _ in }) throws -> TestServer {
+        let services = SatelliteServer.services(SatelliteFeed(ElementSetWatcher.catalogue(
+            bundled: [("iss.tle", SatelliteServer.file(SatelliteServer.iss))], file: ("ops.tle", SatelliteServer.file(deepSpace)))))
+        let api = V1API(services: services)
+        return try TestServer(configure: configure) { router in api.register(on: router) }
+    }
+
+    @Test("a day of a geostationary satellite's passes a thousand years from its epoch is answered")
+    func farDeepSpacePassesAreAnswered() throws {
+        let s = try Self.server()
+        let r = try s.get(Self.query)
+        #expect(r.status == 200, "\(r.bodyText.prefix(300))")
+        #expect(r.json["events"] is [Any])
+        // The same again, and the Molniya's near its epoch, from the warm propagator.
+        #expect(try s.get(Self.query).status == 200)
+        #expect(try s.get("/v1/sky/events?kinds=pass&bodies=norad:9880&lat=51.5&lon=0&start=2006-06-26&stop=2006-06-29").objects("events").count >= 6)
+    }
+
+    @Test("with a budget too small for it, it is stopped with a 503 naming the limit, and the next request is served")
+    func budgetStopsIt() throws {
+        let s = try Self.server { $0.requestCPULimit = 0.001; $0.workerPoolSize = 1 }
+        let r = try s.get(Self.query)
+        #expect(r.status == 503)
+        #expect(r.json["limit"] as? String == "--request-cpu-limit")
+        #expect((r.json["detail"] as? String)?.contains("CPU budget") == true)
+        #expect(try s.get("/v1/positions?date=2026-01-01&bodies=mars").status == 200)
     }
 }
