@@ -5,7 +5,7 @@ import PackageDescription
 //   solarsystem -> SolarSystemAPI -> HTTP, Storage, Rendering, Missions, Satellites, Scene, Sky, Ephemeris
 //   solarsystem -> MissionKernels (the kernel generator) -> Missions
 //   (the executable, the composition root, also imports the lower modules it assembles)
-//   Scene, Satellites -> Ephemeris; Sky -> Satellites (passes), Ephemeris; HTTP, Rendering -> Zlib -> CZlib; Storage -> CSQLite
+//   Scene, Satellites -> Ephemeris; Sky -> Satellites (passes), Ephemeris; HTTP, Rendering, Storage -> Zlib -> CZlib; Storage -> CSQLite
 let package = Package(
     name: "SolarSystem",
     // Linux only (no platform is claimed): Socket+Glibc.swift opens sockets with Linux's
@@ -42,7 +42,8 @@ let package = Package(
         // The mission-kernel generator (`solarsystem kernels build`): physics between the data,
         // written as SPK files. The server never imports it.
         .target(name: "MissionKernels", dependencies: ["Missions", "Ephemeris"]),
-        .target(name: "Storage", dependencies: ["CSQLite", .product(name: "Logging", package: "swift-log")]),
+        // The CRC-32 every cached payload is checked against comes from zlib (the Zlib module).
+        .target(name: "Storage", dependencies: ["CSQLite", "Zlib", .product(name: "Logging", package: "swift-log")]),
         .target(name: "Rendering", dependencies: ["Scene", "Ephemeris", "Zlib"]),
         .target(
             name: "HTTP",
@@ -73,7 +74,7 @@ let package = Package(
         .testTarget(name: "SatellitesTests", dependencies: ["Satellites", "Ephemeris"], resources: [.copy("Fixtures")]),
         .testTarget(name: "MissionsTests", dependencies: ["Missions", "Scene", "Ephemeris"]),
         .testTarget(name: "MissionKernelsTests", dependencies: ["MissionKernels", "Missions", "Ephemeris"], exclude: ["Fixtures"]),
-        .testTarget(name: "StorageTests", dependencies: ["Storage", "CSQLite", .product(name: "Logging", package: "swift-log")]),
+        .testTarget(name: "StorageTests", dependencies: ["Storage", "CSQLite", "Zlib", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "ZlibTests", dependencies: ["Zlib", "CZlib"]),
         .testTarget(name: "RenderingTests", dependencies: ["Rendering", "Scene", "Ephemeris", "Zlib", "CZlib"]),
         // Raw-socket client and live test server shared by the HTTP and API end-to-end tests.

@@ -5,6 +5,8 @@
 #   NAME      the fuzzer binary's name;  MODULE  the Swift module name it is built as
 #   FUZZ_DIR  Fuzz/<Target>, holding main.swift, seeds/ and (optionally) regressions/
 #   OUT       build directory (corpus/, artifacts/, logs);  SOURCES  the code under test
+# FUZZ_SWIFTC_FLAGS, when set, is added to the fuzzer's swiftc line (a module built beforehand:
+# `-I dir -L dir -lName`, see fuzz_module).
 fuzz_run() {
     local name="$1" module="$2" seconds="$3" max_len="$4" dir="$5" out="$6"
     shift 6
@@ -13,7 +15,8 @@ fuzz_run() {
 
     echo "fuzz: building $out/$name"
     # (ld.gold warns about local ASan symbols it cannot export; harmless, kept in build.log.)
-    swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name "$module" \
+    # shellcheck disable=SC2086  # the flags are a list
+    swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name "$module" ${FUZZ_SWIFTC_FLAGS:-} \
         "$@" "$dir/main.swift" -o "$out/$name" >"$out/build.log" 2>&1 \
         || { cat "$out/build.log" >&2; exit 1; }
 
@@ -40,4 +43,18 @@ fuzz_run() {
         exit "$status"
     fi
     echo "fuzz: no crashes"
+}
+
+# Builds SOURCES as a static library and module MODULE in OUT, instrumented like the fuzzer, for
+# a target whose code imports it (Satellites imports Ephemeris); sets FUZZ_SWIFTC_FLAGS to use it.
+# Usage: fuzz_module MODULE OUT SOURCES...
+fuzz_module() {
+    local module="$1" out="$2"
+    shift 2
+    mkdir -p "$out"
+    echo "fuzz: building module $module"
+    swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name "$module" -emit-module -emit-module-path "$out/$module.swiftmodule" \
+        -emit-library -static "$@" -o "$out/lib$module.a" >"$out/build-$module.log" 2>&1 \
+        || { cat "$out/build-$module.log" >&2; exit 1; }
+    FUZZ_SWIFTC_FLAGS="-I $out -L $out -l$module"
 }

@@ -1,7 +1,8 @@
 // libFuzzer target for the DAF/SPK reader (built by scripts/fuzz-spk.sh together with
 // Sources/Ephemeris/*.swift, which is pure Swift). Each input is opened as a kernel; when it
 // opens, every segment is evaluated inside its coverage, at its ends, just outside and far
-// outside them, at NaN and ±infinity and at a time taken from the input; type 19 segments also
+// outside them, at NaN and ±infinity and at a time taken from the input (after the interior
+// check the server runs, whatever it says); type 19 segments also
 // on their interval boundaries, the other directory-searched types on their first and last
 // epochs. Then every body the engine takes from it. Any crash or sanitizer report is a
 // finding: a damaged kernel must be an SPKError, never a trap or a stray read.
@@ -16,6 +17,8 @@
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = KernelBuffer(copying: UnsafeBufferPointer(start: data, count: size))
     guard let spk = try? SPKKernel(bytes: bytes, file: "fuzz.bsp") else { return 0 }
+    // The interior check the server runs before serving from a kernel: refuses or passes, never traps.
+    _ = try? spk.checkData()
     // Times from the input's last bytes, so the fuzzer can steer them.
     var extra = 0.0
     if size >= 8 {

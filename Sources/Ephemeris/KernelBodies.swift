@@ -173,7 +173,20 @@ public final class KernelBodies: Sendable {
         let e = try coveringSegment(of: id, at: seconds)
         let local = relativeState(e, seconds: seconds, at: t, ephemeris: ephemeris)
         let centre = try place(e.center, at: t, seconds: seconds, ephemeris: ephemeris, depth: 1, for: id)
-        return State(positionKm: centre.positionKm + local.positionKm, velocityKmS: centre.velocityKmS + local.velocityKmS, segment: e)
+        return try finite(State(positionKm: centre.positionKm + local.positionKm, velocityKmS: centre.velocityKmS + local.velocityKmS, segment: e),
+                          id: id, seconds: seconds)
+    }
+
+    /// `state`, or `.notFinite` naming the segment when a number of it is not finite: never
+    /// served (the data check at load makes it impossible for a file that passed it; this is the
+    /// guard should arithmetic on its numbers still overflow).
+    func finite(_ state: State, id: Int, seconds: Double) throws(KernelBodyError) -> State {
+        let p = state.positionKm, v = state.velocityKmS
+        guard p.x.isFinite, p.y.isFinite, p.z.isFinite, v.x.isFinite, v.y.isFinite, v.z.isFinite else {
+            let e = state.segment
+            throw .notFinite(id: id, segment: "segment \(e.segment + 1) of \(kernels[e.kernel].fileName)", seconds: seconds)
+        }
+        return state
     }
 
     /// The state of `id` relative to `origin` (a NAIF id) at `seconds` (TDB past J2000),
@@ -230,7 +243,7 @@ public final class KernelBodies: Sendable {
             local = (local.positionKm + rest.positionKm, local.velocityKmS + rest.velocityKmS)
             break
         }
-        return State(positionKm: local.positionKm, velocityKmS: local.velocityKmS, segment: first)
+        return try finite(State(positionKm: local.positionKm, velocityKmS: local.velocityKmS, segment: first), id: id, seconds: seconds)
     }
 
     /// A centre's heliocentric state: from a kernel segment when one covers it (kernels outrank
@@ -297,6 +310,8 @@ public enum KernelBodyError: Error, Sendable, Equatable, CustomStringConvertible
     case centreNotCovered(id: Int, center: Int, seconds: Double, spans: [ClosedRange<Double>])
     /// Segment centres that never reach a body the engine knows.
     case chainTooLong(id: Int)
+    /// The body's segment gives a state that is not a number there (a damaged file).
+    case notFinite(id: Int, segment: String, seconds: Double)
 
     public var description: String {
         switch self {
@@ -305,6 +320,7 @@ public enum KernelBodyError: Error, Sendable, Equatable, CustomStringConvertible
         case let .centreNotCovered(id, center, seconds, spans):
             return "NAIF \(id) is given relative to \(NAIFBody.name(center)) (\(center)), which nothing places at \(Self.date(seconds)); \(center) is covered: \(Self.list(spans))"
         case let .chainTooLong(id): return "the segment centres of NAIF \(id) never reach a body the server places"
+        case let .notFinite(id, segment, seconds): return "NAIF \(id)'s \(segment) gives no finite state at \(Self.date(seconds)): the kernel is damaged there"
         }
     }
 

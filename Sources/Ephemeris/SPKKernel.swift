@@ -47,6 +47,11 @@ public final class SPKKernel: @unchecked Sendable {
         public var typeDescription: String { SPKKernel.describe(type: type) }
     }
 
+    /// The largest magnitude a number in an evaluated segment may have: far beyond any position
+    /// (km), velocity, epoch (s) or count a kernel holds (Pluto's Chebyshev coefficients are
+    /// 6e9 km), far below where a series of them could overflow.
+    public static let maxDataMagnitude = 1e20
+
     /// Whether this reader evaluates segments of an SPK data type.
     public static func evaluates(type: Int) -> Bool {
         switch type {
@@ -127,6 +132,8 @@ public final class SPKKernel: @unchecked Sendable {
     let records: [Records]
     /// Parallel to `segments`: how the segments of types other than 2 and 3 are evaluated.
     let models: [Model]
+    /// Parallel to `segments`: the DAF word addresses of each segment's data, first and last.
+    let dataAddresses: [(first: Int, last: Int)]
 
     public init(bytes storage: any KernelBytes, file: String) throws(SPKError) {
         self.storage = storage
@@ -135,13 +142,15 @@ public final class SPKKernel: @unchecked Sendable {
         reader = daf.reader
         internalName = daf.internalName
         isBigEndian = daf.reader.bigEndian
-        var list: [Segment] = [], layouts: [Records] = [], models: [Model] = []
+        var list: [Segment] = [], layouts: [Records] = [], models: [Model] = [], addresses: [(Int, Int)] = []
         for (n, s) in daf.summaries.enumerated() {
             let (segment, layout, model) = try Self.segment(s, number: n + 1, daf: daf)
             list.append(segment)
             layouts.append(layout)
             models.append(model)
+            addresses.append((Int(s.integers[4]), Int(s.integers[5])))
         }
+        dataAddresses = addresses
         guard !list.isEmpty else { throw SPKError(.missingSegments, file: file, "no segments") }
         segments = list
         records = layouts

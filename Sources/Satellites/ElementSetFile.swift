@@ -68,9 +68,9 @@ public struct ElementSetFile: Sendable {
         }
     }
 
-    /// Whether the file's last record is cut short: a writer that has not finished (text that
-    /// does not end with a line break, a TLE set missing its line 2, JSON or XML that does not
-    /// close). A reload waits for such a file to change or to hold still for long.
+    /// Whether the file's last record is cut short: a writer that has not finished (a TLE file
+    /// whose last line is not a whole line 2, JSON or XML that does not close). A reload waits for
+    /// such a file to change or to hold still for long.
     public static func looksUnfinished(_ bytes: [UInt8]) -> Bool {
         var end = bytes.count
         while end > 0, bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 || bytes[end - 1] == 0x0D { end -= 1 }
@@ -84,12 +84,12 @@ public struct ElementSetFile: Sendable {
         case UInt8(ascii: "{"): return bytes[trimmed - 1] != UInt8(ascii: "}")
         case UInt8(ascii: "<"): return bytes[trimmed - 1] != UInt8(ascii: ">")
         default:
-            guard bytes[end - 1] == 0x0A else { return true }
-            // The last non-blank line: a name line or a line 1 means its set is not all there.
+            // The last non-blank line: anything but a whole line 2 (or a comment) means the last
+            // set is not all there.
             var lineStart = trimmed
-            while lineStart > 0, bytes[lineStart - 1] != 0x0A { lineStart -= 1 }
-            return !(bytes[lineStart] == UInt8(ascii: "2") && lineStart + 1 < trimmed && bytes[lineStart + 1] == 0x20)
-                && !(bytes[lineStart] == UInt8(ascii: "#"))
+            while lineStart > 0, bytes[lineStart - 1] != 0x0A, bytes[lineStart - 1] != 0x0D { lineStart -= 1 }
+            if bytes[lineStart] == UInt8(ascii: "#") { return false }
+            return !(bytes[lineStart] == UInt8(ascii: "2") && trimmed - lineStart >= TLEParser.lineLength)
         }
     }
 

@@ -10,8 +10,10 @@ import Sky
 import Storage
 import Synchronization
 
-/// Everything the v1 handlers read: the engine, the catalogues, the spec, the clock. Built once
-/// at start-up from the resource files; immutable afterwards.
+/// Everything the v1 handlers read: the engine, the catalogues, the spec, the clock. Built at
+/// start-up from the resource files and immutable; when the kernels change on disk the server
+/// builds another (``reloaded(kernel:bodies:kernelIdentities:)``) that shares everything the
+/// kernels do not decide, and serves it from then on (``LiveAPI``).
 public struct APIServices: Sendable {
     public let catalogue: Catalogue
     public let engine: EphemerisService
@@ -48,13 +50,17 @@ public struct APIServices: Sendable {
     /// The web viewer's files, served at `/` (empty: no viewer routes).
     public let web: StaticSite
     /// Admits one large raster render at a time (see `V1API.largeViewPixels`).
-    let largeRenders = RenderGate()
+    let largeRenders: RenderGate
     /// Set when the process begins shutting down: `/readyz` fails from then on.
-    public let lifecycle = Lifecycle()
+    public let lifecycle: Lifecycle
     /// Where cache failures are reported (they degrade to a miss, never to an error).
     let logger: Logger
     /// Live SSE mission streams (for /metrics and tests).
-    public let streams = StreamCounter()
+    public let streams: StreamCounter
+    /// The surface maps the renderer draws with (kept for a reload's new renderer).
+    let textures: TextureSet?
+    /// Every kernel's identity (file, size, modification time), as the sample cache keys use it.
+    public let kernelIdentities: [String]
 
     /// Default size of `responses`.
     public static let defaultResponseCacheBytes = 16 << 20
@@ -69,12 +75,43 @@ public struct APIServices: Sendable {
         satellites: SatelliteFeed = SatelliteFeed(),
         logger: Logger = Logger(label: "api"), clock: @escaping @Sendable () -> Double
     ) throws(MissionDataError) {
-        self.responses = ResponseCache(capacityBytes: responseCacheBytes)
+        try self.init(catalogue: catalogue, kernel: kernel, stars: stars, missions: missions, bodies: bodies, kernelIdentities: kernelIdentities,
+                      sampleCache: sampleCache, deltaT: deltaT, textures: textures, web: web, openAPIDocument: openAPIDocument,
+                      responses: ResponseCache(capacityBytes: responseCacheBytes), satellites: satellites, logger: logger, clock: clock,
+                      answers: TheoryTally(), largeRenders: RenderGate(), lifecycle: Lifecycle(), streams: StreamCounter())
+    }
+
+    /// The services for other kernels: the engine, the sky, the mission engines, the renderer and
+    /// the body names built anew from `kernel` and `bodies`; the catalogues, element sets, caches,
+    /// counters, clock and lifecycle shared with this one (the memory cache of encoded answers is
+    /// emptied: its answers came from the old kernels; the SQLite cache keys every sample by the
+    /// kernels' identities). Throws, as at start-up, when the missions are not covered.
+    public func reloaded(kernel: PlanetaryKernel?, bodies: KernelBodies, kernelIdentities: [String]) throws(MissionDataError) -> APIServices {
+        let next = try APIServices(catalogue: catalogue, kernel: kernel, stars: stars, missions: missions, bodies: bodies, kernelIdentities: kernelIdentities,
+                                   sampleCache: sampleCache, deltaT: sky.deltaT, textures: textures, web: web, openAPIDocument: openAPIDocument,
+                                   responses: responses, satellites: satellites, logger: logger, clock: clock,
+                                   answers: engine.answers, largeRenders: largeRenders, lifecycle: lifecycle, streams: streams)
+        responses.removeAll()
+        return next
+    }
+
+    private init(
+        catalogue: Catalogue, kernel: PlanetaryKernel?, stars: StarCatalogue, missions: MissionCatalogue, bodies: KernelBodies,
+        kernelIdentities: [String], sampleCache: SampleCache?, deltaT: DeltaTTable?, textures: TextureSet?, web: StaticSite,
+        openAPIDocument: [UInt8], responses: ResponseCache<ResponseKey>, satellites: SatelliteFeed, logger: Logger,
+        clock: @escaping @Sendable () -> Double, answers: TheoryTally, largeRenders: RenderGate, lifecycle: Lifecycle, streams: StreamCounter
+    ) throws(MissionDataError) {
+        self.responses = responses
+        self.largeRenders = largeRenders
+        self.lifecycle = lifecycle
+        self.streams = streams
+        self.textures = textures
+        self.kernelIdentities = kernelIdentities
         self.missions = missions
         self.sampleCache = sampleCache
         self.logger = logger
         self.catalogue = catalogue
-        self.engine = EphemerisService(catalogue: catalogue, kernel: kernel, bodies: bodies, satellites: satellites)
+        self.engine = EphemerisService(catalogue: catalogue, kernel: kernel, bodies: bodies, satellites: satellites, answers: answers)
         self.sky = SkyEngine(ephemeris: engine.ephemeris, deltaT: deltaT)
         var aliases: [String: Int] = [:]
         for m in missions.missions { for v in m.vehicles { aliases[v.id] = v.naifID } }

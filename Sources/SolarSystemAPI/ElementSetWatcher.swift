@@ -1,51 +1,43 @@
 #if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
 #endif
 import Dispatch
 import Ephemeris
+import HTTP
 import Logging
 import Satellites
 import Synchronization
 
-/// Keeps a ``SatelliteFeed`` in step with the operator's element-set file (`--tle`): the file's
-/// size, modification time and inode are polled on a timer off the event loops; when they change
-/// and then hold still for one more poll (so a file being written in place is not read half
-/// way), the file is read, parsed and the whole catalogue swapped in one step. Answers in flight
-/// keep the catalogue they started with; none is dropped.
+/// Keeps a ``SatelliteFeed`` in step with the operator's element-set file (`--tle`): the file is
+/// polled on a timer off the event loops and read when a new version has settled
+/// (``FileVersions``: held still for a poll; if its last record looks cut short, held still for
+/// the grace period); then it is parsed and the whole catalogue swapped in one step. Answers in
+/// flight keep the catalogue they started with; none is dropped.
 ///
-/// A file that cannot be read, or that yields no usable set, leaves the previous catalogue in
-/// service (with a warning): a failed cron download must not empty the sky.
+/// Every other outcome keeps the previous catalogue in service and says so once per version: a
+/// file that disappears, is empty, is not a regular file (a FIFO is opened without blocking and
+/// refused), cannot be read or yields no usable set. A failed cron download must not empty the
+/// sky. ``stop()`` also stops a reading in progress (the server's shutdown does not wait for it).
 public final class ElementSetWatcher: @unchecked Sendable {
     // @unchecked: `timer` is set once in `start` and cancelled in `stop`, both by the owner;
-    // everything the timer's handler touches is under `state`'s lock or immutable.
-
-    /// What identifies one version of the file.
-    public struct FileStamp: Sendable, Equatable {
-        var size: Int64, modifiedSeconds: Int, modifiedNanoseconds: Int, inode: UInt64
-    }
-
-    struct State: Sendable {
-        var loaded: FileStamp?
-        var lastSeen: FileStamp?
-    }
+    // everything the timer's handler touches is under `versions`' lock, atomic or immutable.
 
     public let path: String
     let bundled: [(name: String, file: ElementSetFile)]
     let feed: SatelliteFeed
-    let reservedNames: Set<String>
     let logger: Logger
-    private let state = Mutex(State())
+    private let versions: Mutex<FileVersions>
+    private let stopped = Atomic<Bool>(false)
     private var timer: DispatchSourceTimer?
 
     /// `bundled` are the sets served under the file's (the bundled ISS), outranked by it.
-    public init(path: String, bundled: [(name: String, file: ElementSetFile)], feed: SatelliteFeed, logger: Logger) {
+    public init(path: String, bundled: [(name: String, file: ElementSetFile)], feed: SatelliteFeed, logger: Logger,
+                unfinishedGraceSeconds: Double = 30) {
         self.path = path
         self.bundled = bundled
         self.feed = feed
         self.logger = logger
-        reservedNames = Set(BodyID.allCases.map(\.rawValue))
+        versions = Mutex(FileVersions(unfinishedGraceSeconds: unfinishedGraceSeconds))
     }
 
     /// The catalogue of `bundled` files and `file` (which outranks them), for start-up and reloads.
@@ -54,15 +46,21 @@ public final class ElementSetWatcher: @unchecked Sendable {
     }
 
     /// Reads the file now and serves it; throws when it cannot be read or parsed as a whole
-    /// (start-up stops there, naming the file). Bad records are logged and skipped.
+    /// (start-up stops there, naming the file). Bad records are logged and skipped; a file with no
+    /// usable set is served (the bundled sets alone) with a warning.
     @discardableResult
     public func loadNow() throws(ElementSetError) -> SatelliteCatalogue {
         let (bytes, stamp) = try Self.readFile(path)
-        let file = try Self.parse(bytes, path: path)
+        let file = try Self.parse(bytes, path: path, interrupt: interrupt)
         let catalogue = Self.catalogue(bundled: bundled, file: (path, file))
-        log(catalogue, reload: false)
+        logProblems(catalogue)
+        if file.entries.isEmpty {
+            logger.warning(bytes.isEmpty ? "element sets: the file is empty; serving the bundled sets alone" : "element sets: the file holds no usable set; serving the bundled sets alone",
+                           metadata: ["file": "\(path)"])
+        }
+        logLoaded(catalogue, reload: false)
         feed.replace(with: catalogue)
-        state.withLock { $0.loaded = stamp; $0.lastSeen = stamp }
+        versions.withLock { $0.handled(stamp) }
         return catalogue
     }
 
@@ -75,46 +73,95 @@ public final class ElementSetWatcher: @unchecked Sendable {
         t.resume()
     }
 
+    /// Stops polling, and a reading in progress at its next record.
     public func stop() {
+        stopped.store(true, ordering: .relaxed)
         timer?.cancel()
         timer = nil
     }
 
-    /// One poll: reload when the file changed and has held still since the previous poll.
+    /// Asked by a reading every few hundred records.
+    private var interrupt: Interrupt {
+        Interrupt { [weak self] in (self?.stopped.load(ordering: .relaxed) ?? true) ? ElementSetError(reason: "the server is stopping") : nil }
+    }
+
+    /// One poll: reload when a new version has settled.
     func poll() {
-        let now = Self.stamp(path)
-        let action: Bool = state.withLock { s in
-            defer { s.lastSeen = now }
-            guard let now, now != s.loaded else { return false }
-            return now == s.lastSeen
-        }
-        guard action else { return }
-        do {
-            let (bytes, stamp) = try Self.readFile(path)
-            let file = try Self.parse(bytes, path: path)
-            let catalogue = Self.catalogue(bundled: bundled, file: (path, file))
-            state.withLock { $0.loaded = stamp; $0.lastSeen = stamp }
-            guard !file.entries.isEmpty else {
-                logger.warning("element sets: the changed file holds no usable set; still serving the previous ones", metadata: ["file": "\(path)"])
-                log(catalogue, reload: true)
-                return
-            }
-            log(catalogue, reload: true)
-            feed.replace(with: catalogue)
-        } catch {
-            state.withLock { $0.loaded = now }
-            logger.warning("element sets: the changed file cannot be read; still serving the previous ones", metadata: ["file": "\(path)", "reason": "\(error.reason)"])
+        let now = FileVersions.now()
+        let decision = versions.withLock { $0.observe(FileVersions.Stamp.of(path), now: now) }
+        switch decision {
+        case .wait:
+            return
+        case .gone:
+            logger.warning("element sets: the file is gone; still serving the previous ones", metadata: ["file": "\(path)"])
+            return
+        case .read(let stamp):
+            reload(stamp, now: now)
         }
     }
 
-    func log(_ catalogue: SatelliteCatalogue, reload: Bool) {
-        for (file, problem) in catalogue.problems {
+    private func reload(_ seen: FileVersions.Stamp, now: Double) {
+        let bytes: [UInt8], stamp: FileVersions.Stamp
+        do {
+            (bytes, stamp) = try Self.readFile(path)
+        } catch {
+            versions.withLock { $0.handled(seen) }
+            logger.warning("element sets: the changed file cannot be read; still serving the previous ones", metadata: ["file": "\(path)", "reason": "\(error.reason)"])
+            return
+        }
+        guard stamp == seen else { return }  // changed again since the poll: the next poll sees it
+        if bytes.isEmpty {
+            versions.withLock { $0.handled(stamp) }
+            logger.warning("element sets: the file is empty; still serving the previous ones", metadata: ["file": "\(path)"])
+            return
+        }
+        if ElementSetFile.looksUnfinished(bytes), !versions.withLock({ $0.looksUnfinished(stamp, now: now) }) {
+            logger.debug("element sets: the file looks unfinished (its last record is cut short); waiting for it", metadata: ["file": "\(path)"])
+            return
+        }
+        let file: ElementSetFile
+        do {
+            file = try Self.parse(bytes, path: path, interrupt: interrupt)
+        } catch {
+            versions.withLock { $0.handled(stamp) }
+            logger.warning("element sets: the changed file cannot be read; still serving the previous ones", metadata: ["file": "\(path)", "reason": "\(error.reason)"])
+            return
+        }
+        guard !stopped.load(ordering: .relaxed) else { return }
+        versions.withLock { $0.handled(stamp) }
+        let catalogue = Self.catalogue(bundled: bundled, file: (path, file))
+        logProblems(catalogue)
+        guard !file.entries.isEmpty else {
+            logger.warning("element sets: the changed file holds no usable set; still serving the previous ones",
+                           metadata: ["file": "\(path)", "problems": .stringConvertible(file.problems.count)])
+            return
+        }
+        logLoaded(catalogue, reload: true)
+        feed.replace(with: catalogue)
+        // What reading and parsing left behind (the file's bytes, the old catalogue once its last
+        // answer is done) goes back to the system rather than staying with the allocator.
+        ServerProcess.releaseFreedMemory()
+    }
+
+    func logProblems(_ catalogue: SatelliteCatalogue) {
+        for (file, problem) in catalogue.problems.prefix(Self.loggedProblems) {
             var metadata: Logger.Metadata = ["file": "\(file)", "reason": "\(problem.reason)"]
             if let line = problem.line { metadata["line"] = .stringConvertible(line) }
             if let record = problem.record { metadata["record"] = .stringConvertible(record) }
             if let satellite = problem.satellite { metadata["satellite"] = "\(satellite)" }
             logger.warning("element set not used", metadata: metadata)
         }
+        if catalogue.problems.count > Self.loggedProblems {
+            logger.warning("element sets: more records not used", metadata: [
+                "file": "\(path)", "notLogged": .stringConvertible(catalogue.problems.count - Self.loggedProblems),
+            ])
+        }
+    }
+
+    /// Bad records logged one by one per reading (a file of a million bad lines is summed up).
+    static let loggedProblems = 100
+
+    func logLoaded(_ catalogue: SatelliteCatalogue, reload: Bool) {
         let iss = catalogue.satellite(norad: SatelliteCatalogue.issNoradID)
         logger.info(reload ? "element sets reloaded" : "element sets loaded", metadata: [
             "file": "\(path)", "satellites": .stringConvertible(catalogue.satellites.count),
@@ -123,9 +170,9 @@ public final class ElementSetWatcher: @unchecked Sendable {
         ])
     }
 
-    static func parse(_ bytes: [UInt8], path: String) throws(ElementSetError) -> ElementSetFile {
+    static func parse(_ bytes: [UInt8], path: String, interrupt: Interrupt) throws(ElementSetError) -> ElementSetFile {
         do {
-            return try ElementSetFile(bytes: bytes)
+            return try ElementSetFile(bytes: bytes, interrupt: interrupt)
         } catch {
             var e = error
             e.reason = "\(path): \(e.reason)"
@@ -133,44 +180,15 @@ public final class ElementSetWatcher: @unchecked Sendable {
         }
     }
 
-    static func stamp(_ path: String) -> FileStamp? {
-        var st = stat()
-        guard stat(path, &st) == 0 else { return nil }
-        return FileStamp(st)
-    }
-
     /// The file's bytes (at most ``ElementSetFile/maxBytes`` + 1: a larger file is refused by the
-    /// parser, never read whole) and its stamp.
-    static func readFile(_ path: String) throws(ElementSetError) -> ([UInt8], FileStamp) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw ElementSetError(reason: "\(path): cannot open: \(String(cString: strerror(errno)))") }
-        defer { close(fd) }
-        var st = stat()
-        guard fstat(fd, &st) == 0 else { throw ElementSetError(reason: "\(path): cannot stat: \(String(cString: strerror(errno)))") }
-        guard (st.st_mode & S_IFMT) == S_IFREG else { throw ElementSetError(reason: "\(path): not a regular file") }
-        let limit = ElementSetFile.maxBytes + 1
-        var bytes = [UInt8](repeating: 0, count: min(limit, Int(st.st_size) + 1))
-        var count = 0
-        while count < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + count, $0.count - count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw ElementSetError(reason: "\(path): cannot read: \(String(cString: strerror(errno)))")
-            }
-            if n == 0 { break }
-            count += n
-            if count == bytes.count && count < limit { bytes.append(contentsOf: repeatElement(0, count: min(limit - count, 1 << 16))) }
+    /// parser, never read whole) and its stamp; a FIFO, device or directory is refused.
+    static func readFile(_ path: String) throws(ElementSetError) -> ([UInt8], FileVersions.Stamp) {
+        do {
+            let file = try RegularFile.open(path, what: "element-set file")
+            defer { file.close() }
+            return (try file.read(limit: ElementSetFile.maxBytes + 1), FileVersions.Stamp(file.status))
+        } catch {
+            throw ElementSetError(reason: error.description)
         }
-        bytes.removeSubrange(count...)
-        return (bytes, FileStamp(st))
-    }
-}
-
-extension ElementSetWatcher.FileStamp {
-    init(_ st: stat) {
-        size = Int64(st.st_size)
-        modifiedSeconds = Int(st.st_mtim.tv_sec)
-        modifiedNanoseconds = Int(st.st_mtim.tv_nsec)
-        inode = UInt64(st.st_ino)
     }
 }

@@ -89,14 +89,16 @@ public struct EphemerisService: Sendable {
     /// The bodies of the loaded kernels (nil: none).
     public let kernelBodies: KernelBodies?
     /// Body states answered, by theory (`/metrics`).
-    public let answers = TheoryTally()
+    public let answers: TheoryTally
     /// The loaded element sets (`iss`, `norad:` bodies).
     public let satellites: SatelliteFeed
 
     /// With a `satellites` feed that holds NORAD 25544, the engine's `iss` (scene, rotations,
     /// snapshots) comes from SGP4 too.
-    public init(catalogue: Catalogue, kernel: PlanetaryKernel? = nil, bodies: KernelBodies? = nil, satellites: SatelliteFeed = SatelliteFeed()) {
+    public init(catalogue: Catalogue, kernel: PlanetaryKernel? = nil, bodies: KernelBodies? = nil, satellites: SatelliteFeed = SatelliteFeed(),
+                answers: TheoryTally = TheoryTally()) {
         self.satellites = satellites
+        self.answers = answers
         let hasISS = satellites.current.catalogue.satellite(norad: SatelliteCatalogue.issNoradID) != nil
         ephemeris = Ephemeris(catalogue: catalogue, kernel: kernel, issSource: hasISS ? satellites : nil)
         layout = SceneLayout(catalogue: catalogue)

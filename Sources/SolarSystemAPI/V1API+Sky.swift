@@ -2,19 +2,21 @@ import Ephemeris
 import HTTP
 import Sky
 
+extension LiveAPI {
+    func registerSky(on router: Router) {
+        router.plan(.get, "/v1/sky", cost: .compute) { req, _ in try self.current.api.skyPlan(req) }
+        router.plan(.get, "/v1/sky/events", cost: .compute) { req, _ in try self.current.api.skyEventsPlan(req) }
+        router.plan(.get, "/v1/moon/phases", cost: .compute) { req, _ in try self.current.api.moonPhasesPlan(req) }
+        router.plan(.get, "/v1/moon/apsides", cost: .compute) { req, _ in try self.current.api.moonApsidesPlan(req) }
+        router.plan(.get, "/v1/seasons", cost: .compute) { req, _ in try self.current.api.seasonsPlan(req) }
+    }
+}
+
 extension V1API {
     /// The most rows (instants × bodies) one `/v1/sky` series may ask for.
     public static let maxSkyRows = 100_000
     /// The most days × bodies one events search may cover.
     public static let maxEventBodyDays = 2 * SkyEngine.maxEventSpanDays
-
-    func registerSky(on router: Router) {
-        router.plan(.get, "/v1/sky", cost: .compute) { req, _ in try skyPlan(req) }
-        router.plan(.get, "/v1/sky/events", cost: .compute) { req, _ in try skyEventsPlan(req) }
-        router.plan(.get, "/v1/moon/phases", cost: .compute) { req, _ in try moonPhasesPlan(req) }
-        router.plan(.get, "/v1/moon/apsides", cost: .compute) { req, _ in try moonApsidesPlan(req) }
-        router.plan(.get, "/v1/seasons", cost: .compute) { req, _ in try seasonsPlan(req) }
-    }
 
     /// `GET /v1/sky`: the observer's view at `date`, or an observer table over `start`/`stop`/`step`.
     func skyPlan(_ req: HTTPRequest) throws -> Router.Plan {

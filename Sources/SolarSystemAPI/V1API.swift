@@ -61,6 +61,7 @@ public struct V1API: Sendable {
         if let cache = services.sampleCache {
             registry.counter("solarsystem_sample_cache_hits_total", help: "Trajectory sample cache (SQLite) hits since start.") { Double(cache.statistics.hits) }
             registry.counter("solarsystem_sample_cache_misses_total", help: "Trajectory sample cache (SQLite) misses since start.") { Double(cache.statistics.misses) }
+            registry.counter("solarsystem_sample_cache_corrupt_total", help: "SQLite rows whose payload failed its CRC-32 (damaged on disk): computed again and removed.") { Double(cache.statistics.corrupt) }
             registry.counter("solarsystem_sample_cache_busy_total", help: "SQLite reads that met a lock and were computed instead.") { Double(cache.statistics.busy) }
             registry.counter("solarsystem_sample_cache_evictions_total", help: "SQLite rows evicted (least recently used) to stay under --cache-max-mb.") { Double(cache.statistics.evictions) }
             registry.counter("solarsystem_sample_cache_writes_dropped_total", help: "SQLite writes dropped after retries or because the write queue was full.") { Double(cache.statistics.writesDropped) }
@@ -75,46 +76,54 @@ public struct V1API: Sendable {
         services.engine.answers.attach(registry.counter("solarsystem_ephemeris_answers_total", help: "Body states computed for /v1/positions and its series, by the theory that gave them (answers repeated from the memory cache are not counted again).", labelNames: ["theory"]))
     }
 
+    /// Every route (``LiveAPI/register(on:)``), answered by this API for the process's life.
+    public func register(on router: Router) {
+        LiveAPI(self).register(on: router)
+    }
+}
+
+extension LiveAPI {
     /// Every route with its cost (docs/http.md, "Execution model"): `.light` answers come from
     /// memory or take microseconds and run on the event loop; planned `.compute` routes parse and
     /// look up their cache on the loop and compute on the worker pool; pictures are `.heavy`.
     /// Snapshots (positions, rotations, scene) declare `.small` answers: they are still served
     /// while response memory is over its limit, when new series, orbits, catalogues and pictures
-    /// get 503.
+    /// get 503. Each request is answered by the API current when it arrives (``current``).
     public func register(on router: Router) {
-        router.get("/readyz") { _, _ in try readiness() }
-        router.get("/openapi.yaml") { _, _ in .catalogue(openAPIBody) }
+        router.get("/readyz") { _, _ in try self.current.api.readiness() }
+        router.get("/openapi.yaml") { _, _ in .catalogue(self.current.api.openAPIBody) }
         router.get("/v1/bodies") { req, _ in
             try req.query.rejectUnknown([])
-            return .catalogue(bodiesBody)
+            return .catalogue(self.current.api.bodiesBody)
         }
         router.get("/v1/bodies/{id}") { req, ctx in
             try req.query.rejectUnknown([])
             let id = try QueryParsing.body(try ctx.parameters.require("id"), parameter: nil)
-            guard let body = bodyBodies[id] else { throw ProblemDetails.unknownId("body", id: id.rawValue, parameter: nil, valid: BodyID.allCases.map(\.rawValue)) }
+            guard let body = self.current.api.bodyBodies[id] else { throw ProblemDetails.unknownId("body", id: id.rawValue, parameter: nil, valid: BodyID.allCases.map(\.rawValue)) }
             return .catalogue(body)
         }
-        router.plan(.get, "/v1/positions", cost: .compute, answers: .small) { req, _ in try positionsPlan(req) }
-        router.plan(.get, "/v1/positions/{id}", cost: .compute) { req, ctx in try timeSeriesPlan(req, ctx) }
-        router.plan(.get, "/v1/rotations", cost: .compute, answers: .small) { req, _ in try rotationsPlan(req) }
-        router.plan(.get, "/v1/scene", cost: .compute, answers: .small) { req, _ in try scenePlan(req) }
-        router.plan(.get, "/v1/orbits", cost: .compute) { req, _ in try orbitsPlan(req) }
-        router.plan(.get, "/v1/stars", cost: .compute) { req, _ in try starsPlan(req) }
-        router.get("/v1/camera/focus/{id}") { req, ctx in try cameraFocus(req, ctx) }
-        router.get("/v1/missions") { req, _ in try missionList(req) }
-        router.get("/v1/missions/{id}") { req, ctx in try missionDetail(req, ctx) }
-        router.plan(.get, "/v1/missions/{id}/trajectory", cost: .compute) { req, ctx in try missionTrajectoryPlan(req, ctx) }
-        router.get("/v1/missions/{id}/telemetry") { req, ctx in try missionTelemetry(req, ctx) }
-        router.get("/v1/missions/{id}/events") { req, ctx in try missionEvents(req, ctx) }
-        router.get("/v1/missions/{id}/framing") { req, ctx in try missionFraming(req, ctx) }
-        router.get("/v1/missions/{id}/stream") { req, ctx in try missionStream(req, ctx) }
-        router.plan(.get, "/v1/views/system.svg", cost: .heavy) { req, _ in try viewPlan(req, format: .svg) }
-        router.plan(.get, "/v1/views/system.ppm", cost: .heavy) { req, _ in try viewPlan(req, format: .ppm) }
-        router.plan(.get, "/v1/views/system.png", cost: .heavy) { req, _ in try viewPlan(req, format: .png) }
+        router.plan(.get, "/v1/positions", cost: .compute, answers: .small) { req, _ in try self.current.api.positionsPlan(req) }
+        router.plan(.get, "/v1/positions/{id}", cost: .compute) { req, ctx in try self.current.api.timeSeriesPlan(req, ctx) }
+        router.plan(.get, "/v1/rotations", cost: .compute, answers: .small) { req, _ in try self.current.api.rotationsPlan(req) }
+        router.plan(.get, "/v1/scene", cost: .compute, answers: .small) { req, _ in try self.current.api.scenePlan(req) }
+        router.plan(.get, "/v1/orbits", cost: .compute) { req, _ in try self.current.api.orbitsPlan(req) }
+        router.plan(.get, "/v1/stars", cost: .compute) { req, _ in try self.current.api.starsPlan(req) }
+        router.get("/v1/camera/focus/{id}") { req, ctx in try self.current.api.cameraFocus(req, ctx) }
+        router.get("/v1/missions") { req, _ in try self.current.api.missionList(req) }
+        router.get("/v1/missions/{id}") { req, ctx in try self.current.api.missionDetail(req, ctx) }
+        router.plan(.get, "/v1/missions/{id}/trajectory", cost: .compute) { req, ctx in try self.current.api.missionTrajectoryPlan(req, ctx) }
+        router.get("/v1/missions/{id}/telemetry") { req, ctx in try self.current.api.missionTelemetry(req, ctx) }
+        router.get("/v1/missions/{id}/events") { req, ctx in try self.current.api.missionEvents(req, ctx) }
+        router.get("/v1/missions/{id}/framing") { req, ctx in try self.current.api.missionFraming(req, ctx) }
+        router.get("/v1/missions/{id}/stream") { req, ctx in try self.current.api.missionStream(req, ctx) }
+        router.plan(.get, "/v1/views/system.svg", cost: .heavy) { req, _ in try self.current.api.viewPlan(req, format: .svg) }
+        router.plan(.get, "/v1/views/system.ppm", cost: .heavy) { req, _ in try self.current.api.viewPlan(req, format: .ppm) }
+        router.plan(.get, "/v1/views/system.png", cost: .heavy) { req, _ in try self.current.api.viewPlan(req, format: .png) }
         // Encoding a map the first time takes 0.1–0.3 s: the heavy lane.
-        router.plan(.get, "/v1/textures/{file}", cost: .heavy) { req, ctx in try texturePlan(req, ctx) }
+        router.plan(.get, "/v1/textures/{file}", cost: .heavy) { req, ctx in try self.current.api.texturePlan(req, ctx) }
         registerSky(on: router)
-        registerWeb(on: router)
+        // The viewer's files do not change with the kernels: registered once, from memory.
+        current.api.registerWeb(on: router)
     }
 }
 

@@ -95,7 +95,14 @@ extension Database {
     /// magic string; nil when it does, is empty (a valid new database) or cannot be read here
     /// (SQLite will report that itself).
     static func headerProblem(path: String) -> StorageError? {
-        guard path != ":memory:", !path.isEmpty, let file = FileHandle(forReadingAtPath: path) else { return nil }
+        guard path != ":memory:", !path.isEmpty else { return nil }
+        // A FIFO, a device or a directory in the database's place: never opened (a FIFO would
+        // block the open for good); moved aside like any file that is not a database.
+        var st = stat()
+        if stat(path, &st) == 0, (st.st_mode & S_IFMT) != S_IFREG {
+            return StorageError(code: SQLITE_NOTADB, message: "not a regular file", path: path)
+        }
+        guard let file = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? file.close() }
         guard let header = try? file.read(upToCount: 16), !header.isEmpty else { return nil }
         guard Array(header) != Array("SQLite format 3\u{0}".utf8) else { return nil }

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Zlib
 
 /// A row waiting for the writer.
 struct PendingWrite: Sendable {
@@ -8,6 +9,9 @@ struct PendingWrite: Sendable {
         /// Delete the row if its payload is still malformed (a valid row written meanwhile by
         /// another connection stays).
         case removeIfMalformed
+        /// Delete the row if its payload still has this checksum mismatch: stored checksum, as
+        /// read (a row rewritten meanwhile, with another checksum, stays).
+        case removeIfChecksum(Int64)
     }
 
     var operation: Operation
@@ -110,9 +114,18 @@ struct WriterState {
     }
 
     mutating func enqueueMalformedRemoval(_ key: SampleCacheKey) {
+        enqueueRemoval(key, .removeIfMalformed)
+    }
+
+    /// The row under `key` failed its checksum (`stored` is the checksum it carries): delete it.
+    mutating func enqueueCorruptRemoval(_ key: SampleCacheKey, stored: Int64) {
+        enqueueRemoval(key, .removeIfChecksum(stored))
+    }
+
+    private mutating func enqueueRemoval(_ key: SampleCacheKey, _ operation: PendingWrite.Operation) {
         guard pending[key] == nil else { return }
         sequence += 1
-        pending[key] = PendingWrite(operation: .removeIfMalformed, lastUsed: 0, createdAt: Date(), sequence: sequence)
+        pending[key] = PendingWrite(operation: operation, lastUsed: 0, createdAt: Date(), sequence: sequence)
         touches[key] = nil
     }
 
@@ -306,10 +319,16 @@ extension SampleCache {
                 }
             }
             for item in batch.items where item.write.payload == nil {
-                try db.execute(
-                    "DELETE FROM \(Self.tableName) WHERE \(Self.keyClause) "
-                        + "AND (typeof(payload) != 'blob' OR length(payload) % 8 != 0)",
-                    arguments: item.key.arguments)
+                switch item.write.operation {
+                case .removeIfChecksum(let stored):
+                    try db.execute("DELETE FROM \(Self.tableName) WHERE \(Self.keyClause) AND payload_crc32 = ?",
+                                   arguments: item.key.arguments + [.integer(stored)])
+                default:
+                    try db.execute(
+                        "DELETE FROM \(Self.tableName) WHERE \(Self.keyClause) "
+                            + "AND (typeof(payload) != 'blob' OR length(payload) % 8 != 0)",
+                        arguments: item.key.arguments)
+                }
             }
             let stores = batch.items.compactMap { item in item.write.payload.map { (item.key, item.write, $0) } }
             let incoming = stores.reduce(0) { $0 + Self.storedBytes(payloadCount: $1.2.count) }
@@ -322,14 +341,14 @@ extension SampleCache {
             if !stores.isEmpty {
                 let upsert = try db.prepare("""
                     INSERT OR REPLACE INTO \(Self.tableName)
-                        (mission, vehicle, samples, frame, data_hash, engine_version, bytes, last_used, created_at, payload)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        (mission, vehicle, samples, frame, data_hash, engine_version, bytes, last_used, created_at, payload_crc32, payload)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """)
                 defer { upsert.finalize() }
                 for (key, write, payload) in stores {
                     try upsert.bind(key.arguments + [
                         .integer(Int64(Self.storedBytes(payloadCount: payload.count))), .integer(write.lastUsed),
-                        .text(UTCTimestamp.iso8601(write.createdAt)), .blob(payload),
+                        .text(UTCTimestamp.iso8601(write.createdAt)), .integer(Int64(CRC32.checksum(payload))), .blob(payload),
                     ])
                     try upsert.step()
                     try upsert.reset()

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Logging
 import Synchronization
+import Zlib
 
 /// The trajectory sample cache (`trajectory_cache`, `Migrations/0002`): flat `[Double]` series
 /// stored as packed little-endian doubles under a `SampleCacheKey`, capped in bytes and evicted
@@ -92,6 +93,9 @@ public final class SampleCache: Sendable {
         public var busy = 0
         /// Rows deleted because their payload was malformed (also counted as misses).
         public var discarded = 0
+        /// Rows whose payload failed its CRC-32 (damaged on disk): computed again, removed (also
+        /// counted as misses).
+        public var corrupt = 0
         /// Rows the writer stored.
         public var writes = 0
         /// Rows never stored: the database stayed locked, failed, the queue was full or the
@@ -182,19 +186,22 @@ public final class SampleCache: Sendable {
             return values
         }
 
-        enum Lookup { case absent, malformed, found([Double]) }
+        enum Lookup { case absent, malformed, corrupt(stored: Int64), found([Double]) }
         let lookup: Lookup
         do {
             lookup = try reader.perform { db in
                 let statement = try selectSlot.statement(db,
-                    sql: "SELECT payload FROM \(Self.tableName) WHERE \(Self.keyClause)")
+                    sql: "SELECT payload, payload_crc32 FROM \(Self.tableName) WHERE \(Self.keyClause)")
                 // Reset at once so the statement does not hold a read snapshot (which would pin the WAL).
                 defer { try? statement.reset() }
                 try statement.bind(key.arguments)
                 guard try statement.step() else { return .absent }
-                guard statement.columnType(at: 0) == .blob,
-                      let values = statement.withBlob(at: 0, PackedDoubles.unpack) ?? nil
-                else { return .malformed }
+                guard statement.columnType(at: 0) == .blob else { return .malformed }
+                // The bytes must be the ones stored: their CRC-32 is checked before they are read
+                // as doubles (a damaged page would otherwise be served as immutable truth).
+                let stored = statement.int64(at: 1)
+                guard statement.withBlob(at: 0, { Int64(CRC32.update(0, $0)) }) == stored else { return .corrupt(stored: stored) }
+                guard let values = statement.withBlob(at: 0, PackedDoubles.unpack) ?? nil else { return .malformed }
                 return .found(values)
             }
         } catch let error as StorageError where error.isBusy {
@@ -216,6 +223,17 @@ public final class SampleCache: Sendable {
                 s.counters.discarded += 1
                 s.enqueueMalformedRemoval(key)
             }
+            scheduleDrain(after: .zero)
+            return nil
+        case .corrupt(let stored):
+            state.withLock { s in
+                s.counters.misses += 1
+                s.counters.corrupt += 1
+                s.enqueueCorruptRemoval(key, stored: stored)
+            }
+            logger?.warning("sample cache: a stored payload failed its checksum; it is computed again and the row removed", metadata: [
+                "mission": "\(key.mission)", "vehicle": "\(key.vehicle)", "samples": .stringConvertible(key.samples), "frame": "\(key.frame)",
+            ])
             scheduleDrain(after: .zero)
             return nil
         }

@@ -23,6 +23,15 @@ struct DatabaseOptions: ParsableArguments {
         set { db = newValue }
     }
 
+    /// The database file's directory (nil for `:memory:`): writable where the server runs, so a
+    /// scratch directory for the kernels' private copies under a read-only root filesystem.
+    var scratchDirectory: String? {
+        let p = path
+        guard p != ":memory:", !p.isEmpty else { return nil }
+        guard let slash = p.lastIndex(of: "/") else { return "." }
+        return slash == p.startIndex ? "/" : String(p[..<slash])
+    }
+
     /// The sample cache's cap in bytes, after the flag, the environment and the default (256 MiB).
     func cacheMaxBytes() throws -> Int {
         try Setting.int(flag: cacheMaxMB, env: "SOLARSYSTEM_CACHE_MAX_MB", flagName: "--cache-max-mb", default: 256, in: 1...1_048_576) << 20

@@ -57,7 +57,7 @@ struct KernelsBuildCommand: ParsableCommand {
                 return [UInt8](d)
             }, kernel: { name in
                 let path = outDir.appendingPathComponent(name).path
-                return try SPKKernel(bytes: try MappedFile(path: path, kind: "kernel"), file: path)
+                return try SPKKernel(bytes: try KernelFile(path: path, kind: "kernel"), file: path)
             })
             let start = Date()
             let (bytes, report, provenance) = try MissionKernelBuilder.build(recipe, context: context, assembly: assembly)

@@ -8,25 +8,27 @@ import Ephemeris
 import Logging
 import Zlib
 
-/// The DE kernel a command runs with: mapped, checked, and (for the start-up line) its CRC-32.
+/// The DE kernel a command runs with: its private copy, checked, and (for the start-up line)
+/// its CRC-32.
 ///
-/// The checksum reads the file with `pread` into a small buffer, so it never touches the
-/// mapping's pages (resident memory stays at what the engine reads); `serve` starts it on a
-/// background queue when it opens the kernel, so start-up waits only for whatever remains of it
-/// when the start-up line is written.
+/// The checksum is of the copy the engine reads (not of the file, which may have changed since),
+/// read through the copy's mapping and then released (resident memory stays at what the engine
+/// reads); `serve` starts it on a background queue when it opens the kernel, so start-up waits
+/// only for whatever remains of it when the start-up line is written.
 struct LoadedKernel {
     let kernel: PlanetaryKernel
-    let path: String
+    let file: KernelFile
+    var path: String { file.path }
     private let checksum: KernelChecksum?
 
-    init(kernel: PlanetaryKernel, path: String, checksumInBackground: Bool) {
+    init(kernel: PlanetaryKernel, file: KernelFile, checksumInBackground: Bool) {
         self.kernel = kernel
-        self.path = path
-        checksum = checksumInBackground ? KernelChecksum(path: path) : nil
+        self.file = file
+        checksum = checksumInBackground ? KernelChecksum(file) : nil
     }
 
-    /// The file's CRC-32 as eight hex digits (from the background computation when started).
-    var crc32: String { checksum?.value() ?? KernelChecksum.crc32(path: path) }
+    /// The copy's CRC-32 as eight hex digits (from the background computation when started).
+    var crc32: String { checksum?.value() ?? KernelChecksum.crc32(file) }
 
     /// What the start-up line says about the kernel: label, file, span, size, CRC-32.
     var startupMetadata: Logger.Metadata {
@@ -46,14 +48,14 @@ struct LoadedKernel {
     }
 }
 
-/// CRC-32 (zlib's, ISO 3309) of a whole file, computed once on a background queue.
+/// CRC-32 (zlib's, ISO 3309) of a whole kernel copy, computed once on a background queue.
 final class KernelChecksum: @unchecked Sendable {
     private let done = DispatchSemaphore(value: 0)
     private var result = ""
 
-    init(path: String) {
+    init(_ file: KernelFile) {
         DispatchQueue.global(qos: .utility).async { [self] in
-            result = Self.crc32(path: path)
+            result = Self.crc32(file)
             done.signal()
         }
     }
@@ -65,23 +67,9 @@ final class KernelChecksum: @unchecked Sendable {
         return result
     }
 
-    static func crc32(path: String) -> String {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return "unreadable: \(String(cString: strerror(errno)))" }
-        defer { close(fd) }
-        let chunk = 1 << 20
-        let buffer = UnsafeMutableRawPointer.allocate(byteCount: chunk, alignment: 16)
-        defer { buffer.deallocate() }
-        var crc: UInt32 = 0
-        var offset: off_t = 0
-        while true {
-            let n = pread(fd, buffer, chunk, offset)
-            if n < 0, errno == EINTR { continue }
-            guard n >= 0 else { return "unreadable: \(String(cString: strerror(errno)))" }
-            if n == 0 { break }
-            crc = CRC32.update(crc, UnsafeRawBufferPointer(start: buffer, count: n))
-            offset += off_t(n)
-        }
+    static func crc32(_ file: KernelFile) -> String {
+        let crc = CRC32.update(0, file.bytes)
+        file.releaseResidentPages()
         let hex = String(crc, radix: 16)
         return String(repeating: "0", count: max(0, 8 - hex.count)) + hex
     }

@@ -108,23 +108,27 @@ struct ResourceOptions: ParsableArguments {
         }
     }
 
-    /// The DE kernel: `--ephemeris`, `$SOLARSYSTEM_EPHEMERIS`, or the bundled DE440 in the
-    /// resource directory, mapped and checked; nil for `none`. A missing, short, corrupt or
-    /// incomplete file is an error naming the file, where its name came from and what is wrong.
-    /// `checksumInBackground` starts the file's CRC-32 for the start-up line right away.
+    /// Where the DE kernel comes from: `--ephemeris`, `$SOLARSYSTEM_EPHEMERIS`, or the bundled
+    /// DE440 in the resource directory (`none`: no kernel), with where that was said.
+    func kernelPath() throws -> (path: String, origin: String) {
+        if let flag = ephemeris { return (flag, "--ephemeris") }
+        if let env = Setting.env("SOLARSYSTEM_EPHEMERIS") { return (env, "SOLARSYSTEM_EPHEMERIS") }
+        return (try directory().appendingPathComponent(Self.defaultKernel).path, "the resource directory")
+    }
+
+    /// The DE kernel (``kernelPath()``) in a private copy (``KernelFile``), opened and every
+    /// record checked; nil for `none`. A missing, short, corrupt or incomplete file is an error
+    /// naming the file, where its name came from and what is wrong. `checksumInBackground`
+    /// starts the copy's CRC-32 for the start-up line right away.
     func loadKernel(checksumInBackground: Bool = false) throws -> LoadedKernel? {
-        let path: String, origin: String
-        if let flag = ephemeris {
-            (path, origin) = (flag, "--ephemeris")
-        } else if let env = Setting.env("SOLARSYSTEM_EPHEMERIS") {
-            (path, origin) = (env, "SOLARSYSTEM_EPHEMERIS")
-        } else {
-            (path, origin) = (try directory().appendingPathComponent(Self.defaultKernel).path, "the resource directory")
-        }
+        let (path, origin) = try kernelPath()
         if path == "none" { return nil }
         do {
-            let kernel = try PlanetaryKernel(bytes: try MappedFile(path: path), file: path)
-            return LoadedKernel(kernel: kernel, path: path, checksumInBackground: checksumInBackground)
+            let file = try KernelFile(path: path)
+            let kernel = try PlanetaryKernel(bytes: file, file: path)
+            try kernel.spk.checkData()
+            file.releaseResidentPages()
+            return LoadedKernel(kernel: kernel, file: file, checksumInBackground: checksumInBackground)
         } catch let e as SPKError {
             throw CLIError("\(e.description) (set by \(origin))")
         } catch let e as CLIError {
@@ -143,11 +147,9 @@ struct ResourceOptions: ParsableArguments {
     }
 
     /// Every SPK kernel the missions list (under `missions/` in the resource directory, in the
-    /// order the missions name them), then the user's `--kernel` files, which outrank them:
-    /// mapped, checked, and put together. A missing, truncated or damaged file, or a segment of
-    /// a type the reader does not evaluate, stops start-up naming the file and the problem;
-    /// segments in frames the server cannot turn are refused (reported, not used).
-    func loadBodies(missions: MissionCatalogue) throws -> LoadedBodies {
+    /// order the missions name them), then the user's `--kernel` files, which outrank them,
+    /// with where each was named.
+    func kernelFiles(missions: MissionCatalogue) throws -> [(path: String, origin: String)] {
         let dir = try directory().appendingPathComponent(Self.missionKernelDirectory, isDirectory: true)
         var files: [(path: String, origin: String)] = []
         for m in missions.missions {
@@ -157,14 +159,29 @@ struct ResourceOptions: ParsableArguments {
         }
         let user = userKernels()
         for p in user.paths { files.append((p, user.origin)) }
+        return files
+    }
+
+    /// The kernels of ``kernelFiles(missions:)``, each in a private copy (``KernelFile``),
+    /// opened, every record checked, and put together. A missing, truncated or damaged file, or
+    /// a segment of a type the reader does not evaluate, stops start-up naming the file and the
+    /// problem; segments in frames the server cannot turn are refused (reported, not used).
+    func loadBodies(missions: MissionCatalogue) throws -> LoadedBodies {
+        let files = try kernelFiles(missions: missions)
+        let user = userKernels()
         var kernels: [SPKKernel] = []
         var identities: [String] = []
+        var stamps: [(path: String, stamp: FileVersions.Stamp)] = []
         for (path, origin) in files {
             do {
-                let mapped = try MappedFile(path: path, kind: "kernel")
-                kernels.append(try SPKKernel(bytes: mapped, file: path))
+                let copy = try KernelFile(path: path, kind: "kernel")
+                let kernel = try SPKKernel(bytes: copy, file: path)
+                try kernel.checkData()
+                copy.releaseResidentPages()
+                kernels.append(kernel)
+                stamps.append((path, copy.stamp))
                 let name = path.split(separator: "/").last.map(String.init) ?? path
-                identities.append("\(name):\(mapped.bytes.count):\(Int(mapped.modified))")
+                identities.append("\(name):\(copy.bytes.count):\(Int(copy.modified))")
             } catch let e as SPKError {
                 throw CLIError("kernel \(e.file): \(e.problem) (set by \(origin))")
             } catch let e as CLIError {
@@ -172,7 +189,7 @@ struct ResourceOptions: ParsableArguments {
             }
         }
         do {
-            return LoadedBodies(bodies: try KernelBodies(kernels), identities: identities, userFiles: user.paths)
+            return LoadedBodies(bodies: try KernelBodies(kernels), identities: identities, userFiles: user.paths, stamps: stamps)
         } catch {
             throw CLIError("kernel \(error.file): \(error.problem)")
         }
@@ -199,6 +216,8 @@ struct LoadedBodies {
     let identities: [String]
     /// The user's own kernels (`--kernel`), for the start-up line.
     let userFiles: [String]
+    /// Every kernel file and the version of it that was copied, in load order.
+    let stamps: [(path: String, stamp: FileVersions.Stamp)]
 }
 
 extension ResourceOptions {

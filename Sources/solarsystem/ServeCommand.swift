@@ -43,14 +43,26 @@ struct ServeCommand: ParsableCommand {
         ServerProcess.blockTerminationSignals()
         ServerProcess.limitAllocatorRetention()
         let logger = try server.bootstrapLogging(label: "solarsystem")
+        // A termination signal while the resources load (large element sets, kernels copied and
+        // checked) ends the process at once: nothing is served yet, nothing is lost.
+        let startupSignals = ServerProcess.onTerminationSignal { sig in
+            logger.notice("signal received during start-up; exiting", metadata: ["signal": .stringConvertible(Int(sig))])
+            LogOutput.standardOutput.flush()
+            Glibc._exit(0)
+        }
+        KernelFile.scratchDirectories = KernelFile.defaultScratchDirectories() + (database.scratchDirectory.map { [$0] } ?? [])
         let missions = try resources.loadMissions()
         for warning in missions.warnings { logger.warning("mission data", metadata: ["warning": "\(warning)"]) }
         let loaded = try resources.loadBodies(missions: missions)
         for refusal in loaded.bodies.refusals { logger.warning("kernel segment not used", metadata: ["reason": "\(refusal)"]) }
         let (db, report, applied) = try database.openMigrated(logger: logger)
         if let moved = report.movedAsideTo { logger.warning("cache database was unreadable; moved aside and rebuilt", metadata: ["movedTo": "\(moved)"]) }
-        // Rows waiting for the writer count toward memory: 8 MiB of them at most.
-        let cache = SampleCache(database: db, configuration: .init(maxBytes: try database.cacheMaxBytes(), maxPendingBytes: 8 << 20), logger: logger)
+        // A copy moved aside as corrupt counts against the cap (only the newest is kept, and only
+        // when it takes at most half of it); rows waiting for the writer count toward memory:
+        // 8 MiB of them at most.
+        let cap = try database.cacheMaxBytes()
+        let movedAside = Database.pruneMovedAside(path: database.path, keepAtMost: cap / 2, logger: logger)
+        let cache = SampleCache(database: db, configuration: .init(maxBytes: cap - movedAside, maxPendingBytes: 8 << 20), logger: logger)
         // Rows from other mission data or another trajectory engine can never be read again.
         do {
             let current = Dictionary(uniqueKeysWithValues: missions.missions.map { ($0.id, $0.dataHash(kernels: loaded.identities)) })
@@ -83,10 +95,22 @@ struct ServeCommand: ParsableCommand {
             "migrationsApplied": .stringConvertible(applied.count),
         ])
         let metrics = HTTPMetrics(registry: MetricsRegistry())
-        let api = V1API(services: services)
+        let live = LiveAPI(V1API(services: services))
         ServerProcess.releaseFreedMemory() // what reading and decoding the resources left behind
-        api.registerMetrics(on: metrics.registry)
-        let router = ServeCommand.makeRouter(metrics: metrics, routes: [api.register(on:)])
+        live.current.api.registerMetrics(on: metrics.registry)
+        let router = ServeCommand.makeRouter(metrics: metrics, routes: [live.register(on:)])
+        // Kernels replaced on disk are loaded again, checked whole, and swapped in.
+        let resources = self.resources
+        let kernelWatcher = KernelWatcher(files: loaded.stamps + (kernel.map { [($0.path, $0.file.stamp)] } ?? []), logger: logger) {
+            let bodies = try resources.loadBodies(missions: missions)
+            let ephemeris = try resources.loadKernel()
+            let next = try live.current.api.services.reloaded(kernel: ephemeris?.kernel, bodies: bodies.bodies, kernelIdentities: bodies.identities)
+            live.replace(with: V1API(services: next))
+            ServerProcess.releaseFreedMemory()
+        }
+        kernelWatcher.start(intervalSeconds: ServeCommand.elementSetPollSeconds)
+        defer { kernelWatcher.stop() }
+        for source in startupSignals { source.cancel() }
         try server.runUntilSignalled(router: router, metrics: metrics, logger: logger, startup: [
             "db": "\(database.path)", "resources": "\(directory)", "memoryCacheMB": .stringConvertible(cacheBytes >> 20),
             "cacheMaxMB": .stringConvertible((cache.configuration.maxBytes ?? 0) >> 20),

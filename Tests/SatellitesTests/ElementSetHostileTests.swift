@@ -121,7 +121,8 @@ import Ephemeris
     func unfinishedFiles() {
         let iss = ElementSetFileTests.iss.joined(separator: "\n")
         #expect(!ElementSetFile.looksUnfinished(Array((iss + "\n").utf8)))
-        #expect(ElementSetFile.looksUnfinished(Array(iss.utf8)), "no final line break")
+        #expect(!ElementSetFile.looksUnfinished(Array(iss.utf8)), "no final line break, but a whole line 2")
+        #expect(ElementSetFile.looksUnfinished(Array(iss.dropLast(20).utf8)), "line 2 cut short")
         #expect(ElementSetFile.looksUnfinished(Array((ElementSetFileTests.iss[0...1].joined(separator: "\n") + "\n").utf8)), "line 2 missing")
         #expect(ElementSetFile.looksUnfinished(Array("[{\"A\":1},\n{\"B\"".utf8)))
         #expect(!ElementSetFile.looksUnfinished(Array("[{\"A\":1}]\n".utf8)))

@@ -44,7 +44,7 @@ struct DatabaseRecoveryTests {
         #expect(cache.waitForPendingWrites())
         #expect(try cache.count() == 1)
         #expect(try cache.get(key) == [1, 2, 3])
-        #expect(try Migrator.appliedMigrations(in: db).map(\.version) == [1, 2])
+        #expect(try Migrator.appliedMigrations(in: db).map(\.version) == [1, 2, 3])
     }
 
     @Test("a text file is not a database either")
@@ -155,5 +155,39 @@ struct DatabaseRecoveryTests {
         #expect(UTCTimestamp.iso8601(Date(timeIntervalSince1970: 0)) == "1970-01-01T00:00:00Z")
         #expect(UTCTimestamp.iso8601(Date(timeIntervalSince1970: 951_782_400 + 86_399.9)) == "2000-02-29T23:59:59Z")
         #expect(UTCTimestamp.iso8601(Date(timeIntervalSince1970: -1)) == "1969-12-31T23:59:59Z")
+    }
+}
+
+@Suite("Copies moved aside count against the cache's cap")
+struct MovedAsideTests {
+    @Test("only the newest copy is kept, and only when it fits in what it may take; the rest are deleted")
+    func pruneKeepsTheNewestThatFits() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let path = dir.path("cache.sqlite")
+        let files: [(String, Int)] = [("cache.sqlite.corrupt-20260101T000000Z", 1_000), ("cache.sqlite.corrupt-20260102T000000Z", 2_000),
+                                      ("cache.sqlite.corrupt-20260102T000000Z-wal", 500), ("cache.sqlite.corrupt-20260102T000000Z-1", 3_000),
+                                      ("other.sqlite.corrupt-20260101T000000Z", 9_000)]
+        for (name, bytes) in files { try Data(count: bytes).write(to: URL(fileURLWithPath: dir.path(name))) }
+        #expect(Database.movedAside(path: path).map { ($0.path.split(separator: "/").last.map(String.init) ?? "", $0.bytes) }.map { "\($0.0):\($0.1)" }
+                == ["cache.sqlite.corrupt-20260102T000000Z-1:3000", "cache.sqlite.corrupt-20260102T000000Z:2500", "cache.sqlite.corrupt-20260101T000000Z:1000"])
+        #expect(Database.pruneMovedAside(path: path, keepAtMost: 10_000, logger: nil) == 3_000)
+        #expect(Database.movedAside(path: path).count == 1)
+        #expect(FileManager.default.fileExists(atPath: dir.path("other.sqlite.corrupt-20260101T000000Z")), "another database's copy stays")
+        #expect(Database.pruneMovedAside(path: path, keepAtMost: 100, logger: nil) == 0)
+        #expect(Database.movedAside(path: path).isEmpty)
+    }
+
+    @Test("a FIFO in the database's place is moved aside and a database made, without blocking")
+    func fifoIsMovedAside() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let path = dir.path("cache.sqlite")
+        #expect(mkfifo(path, 0o600) == 0)
+        let (db, report) = try Database.open(path: path, logger: Logger(label: "test"))
+        defer { db.close() }
+        #expect(report.recovered)
+        #expect(report.reason?.message.contains("not a regular file") == true)
+        try db.execute("CREATE TABLE t(x)")
     }
 }

@@ -153,7 +153,7 @@ struct SampleCacheEvictionTests {
         #expect(try cache.prune(dataHashes: ["cassini": "h1", "apollo11": "a1"], engineVersion: "1") == 0)
     }
 
-    @Test("upgrading an unbounded 0001 cache: 0002 drops it and prune shrinks the file")
+    @Test("upgrading an unbounded 0001 cache: 0002 (and 0003) drop it and prune shrinks the file")
     func legacyFileShrinks() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import Zlib
 @testable import Storage
 
 @Suite("SampleCache: packed doubles keyed by mission, vehicle, samples, frame, data and engine")
@@ -18,11 +19,40 @@ struct SampleCacheTests {
         return db
     }
 
-    /// Writes a row directly, as another process's cache would.
-    static func insertRow(_ db: Database, _ key: SampleCacheKey, payload: DatabaseValue, lastUsed: Int64 = 0) throws {
+    /// Writes a row directly, as another process's cache would: with its payload's CRC-32, or
+    /// `checksum` when given (a damaged row).
+    static func insertRow(_ db: Database, _ key: SampleCacheKey, payload: DatabaseValue, lastUsed: Int64 = 0, checksum: Int64? = nil) throws {
+        var crc: Int64 = 0
+        if case .blob(let bytes) = payload { crc = Int64(CRC32.checksum(bytes)) }
         try db.execute(
-            "INSERT OR REPLACE INTO trajectory_cache VALUES (?, ?, ?, ?, ?, ?, ?, ?, '2026-01-01T00:00:00Z', ?)",
-            arguments: key.arguments + [.integer(1024), .integer(lastUsed), payload])
+            "INSERT OR REPLACE INTO trajectory_cache VALUES (?, ?, ?, ?, ?, ?, ?, ?, '2026-01-01T00:00:00Z', ?, ?)",
+            arguments: key.arguments + [.integer(1024), .integer(lastUsed), .integer(checksum ?? crc), payload])
+    }
+
+    @Test("a payload damaged on disk (one flipped bit, the same length) is a miss, counted, recomputed and removed")
+    func damagedPayloadIsRecomputed() throws {
+        let db = try Self.open(":memory:")
+        let cache = SampleCache(database: db, configuration: .fast())
+        let k = Self.key()
+        let values: [Double] = [1.5, -2.25, 3e291]
+        #expect(cache.put(k, values: values))
+        #expect(cache.waitForPendingWrites())
+        #expect(try cache.get(k) == values)
+        // One bit of the stored bytes flipped, as a bad sector or a stray write would.
+        var bytes = PackedDoubles.pack(values)
+        bytes[13] ^= 0x10
+        try db.execute("UPDATE trajectory_cache SET payload = ?", arguments: [.blob(bytes)])
+        #expect(try cache.get(k) == nil)
+        #expect(cache.statistics.corrupt == 1 && cache.statistics.misses == 1)
+        #expect(cache.waitForPendingWrites())
+        #expect(try cache.count() == 0)
+        // A row rewritten meanwhile with its own checksum is not removed by the clean-up.
+        try Self.insertRow(db, k, payload: .blob(bytes), checksum: 12_345)
+        #expect(try cache.get(k) == nil)
+        try Self.insertRow(db, k, payload: .blob(PackedDoubles.pack(values)))
+        #expect(cache.waitForPendingWrites())
+        #expect(try cache.get(k) == values)
+        #expect(cache.statistics.corrupt == 2)
     }
 
     @Test("get, put (replacing), remove, count, removeAll and the counters")
