@@ -7,18 +7,33 @@ trails what the wall clock says it should be since the client's request:
     lag = (now - request_sent) - MET / SPEED
 (the server starts its replay clock when it answers, so this includes connection set-up).
 Prints events received, events/s, lag p50/p99/max, clients that ended early, and the server's
-resident memory (VmRSS of --pid) sampled every second (max and last).
+resident memory (VmRSS of --pid) sampled every second (max and last), and --after seconds after
+the clients have gone (what the server gave back).
+
+--no-read: the clients send their request and never read (the server must bound what it holds
+for them: each stream's queue, and all the streams' together, dropping the slowest).
 
 usage: scripts/sse-load.py --port 8080 --pid $(pgrep -f 'solarsystem serve') [--clients 1000]
+       scripts/sse-load.py --port 8080 --pid … --clients 6000 --no-read --seconds 30 --after 10
 """
 import argparse
 import asyncio
+import socket
 import time
 
 
 async def client(args, stats, stop_at):
     try:
-        reader, writer = await asyncio.open_connection(args.host, args.port, limit=1 << 20)
+        if args.rcvbuf:
+            # A small receive buffer, set before connecting (so the window is small from the
+            # start): what the kernel does not take, the server has to hold or drop.
+            s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, args.rcvbuf)
+            s.setblocking(False)
+            await asyncio.get_running_loop().sock_connect(s, (args.host, args.port))
+            reader, writer = await asyncio.open_connection(sock=s, limit=1 << 20)
+        else:
+            reader, writer = await asyncio.open_connection(args.host, args.port, limit=1 << 20)
     except OSError as e:
         stats["connect_errors"] += 1
         return
@@ -27,6 +42,18 @@ async def client(args, stats, stop_at):
     sent = time.monotonic()
     await writer.drain()
     buf = b""
+    if args.no_read:
+        # Never read: hold the connection open to the end and see whether the server kept it
+        # (a connection the server dropped reads as closed once the client looks at the end).
+        try:
+            await asyncio.sleep(max(0, stop_at - time.monotonic()))
+            if writer.transport.is_closing() or reader.at_eof():
+                stats["ended_early"] += 1
+            else:
+                stats["held"] += 1
+        finally:
+            writer.close()
+        return
     try:
         head = await reader.readuntil(b"\r\n\r\n")
         if b" 200 " not in head.split(b"\r\n", 1)[0]:
@@ -80,8 +107,11 @@ async def main():
     p.add_argument("--seconds", type=float, default=60)
     p.add_argument("--speed", type=float, default=1000)
     p.add_argument("--mission", default="apollo11")
+    p.add_argument("--no-read", action="store_true", help="clients never read what they are sent")
+    p.add_argument("--after", type=float, default=0, help="seconds to sample the server's memory after the clients close")
+    p.add_argument("--rcvbuf", type=int, default=0, help="the clients' SO_RCVBUF in bytes (0: the system's)")
     args = p.parse_args()
-    stats = {"events": 0, "lags": [], "errors": 0, "ended_early": 0, "connect_errors": 0, "bad_status": 0}
+    stats = {"events": 0, "lags": [], "errors": 0, "ended_early": 0, "connect_errors": 0, "bad_status": 0, "held": 0}
     start = time.monotonic()
     stop_at = start + args.seconds
     tasks = []
@@ -98,6 +128,13 @@ async def main():
                 rss.append(r)
     await asyncio.gather(*tasks, return_exceptions=True)
     elapsed = time.monotonic() - start
+    after = []
+    end_after = time.monotonic() + args.after
+    while args.pid and time.monotonic() < end_after:
+        await asyncio.sleep(1)
+        r = rss_kb(args.pid)
+        if r:
+            after.append(r)
     lags = sorted(stats["lags"])
     def pct(q):
         return lags[min(len(lags) - 1, int(q * len(lags)))] if lags else float("nan")
@@ -106,8 +143,12 @@ async def main():
     print(f"sse-load: {stats['events']} telemetry events ({stats['events'] / expected * 100:.1f}% of {expected:.0f}), {stats['events'] / elapsed:.0f}/s")
     print(f"sse-load: lag p50 {pct(0.5) * 1000:.1f} ms, p99 {pct(0.99) * 1000:.1f} ms, max {lags[-1] * 1000 if lags else float('nan'):.1f} ms")
     print(f"sse-load: errors {stats['errors']}, ended early {stats['ended_early']}, connect errors {stats['connect_errors']}, non-200 {stats['bad_status']}")
+    if args.no_read:
+        print(f"sse-load: {stats['held']} of {args.clients} clients that never read held to the end")
     if rss:
         print(f"sse-load: server RSS max {max(rss) / 1024:.1f} MiB, last {rss[-1] / 1024:.1f} MiB")
+    if after:
+        print(f"sse-load: server RSS {args.after:.0f} s after the clients closed: {after[-1] / 1024:.1f} MiB")
 
 
 if __name__ == "__main__":

@@ -41,6 +41,8 @@ public final class EventStream: Sendable {
     /// The request that opened the stream (for `Last-Event-ID`).
     public let request: HTTPRequest
     public let queueLimitBytes: Int
+    /// Where all the server's streams count what they hold (nil: a detached stream).
+    let memory: EventStreamMemory?
 
     private struct Shared {
         var pending: [UInt8] = []
@@ -53,14 +55,43 @@ public final class EventStream: Sendable {
         var shutdownHandlers: [@Sendable () -> Void] = []
         var endReason: CloseReason?
         var sink: EventStreamSink?
+        /// `pending.count + unsentOnWire` as last reported to `memory`.
+        var reported = 0
+
+        /// The change of what the stream holds since it was last reported.
+        mutating func unreported() -> Int {
+            let now = state == .closed ? 0 : pending.count + unsentOnWire
+            defer { reported = now }
+            return now - reported
+        }
     }
 
     private let shared: Mutex<Shared>
 
-    init(request: HTTPRequest, queueLimitBytes: Int, sink: EventStreamSink?) {
+    init(request: HTTPRequest, queueLimitBytes: Int, sink: EventStreamSink?, memory: EventStreamMemory? = nil) {
         self.request = request
         self.queueLimitBytes = queueLimitBytes
+        self.memory = memory
         shared = Mutex(Shared(sink: sink))
+    }
+
+    /// Reports what the stream holds now to the server's total; drops the stream the total
+    /// names (possibly this one) when it is over its limit.
+    private func report(_ delta: Int) {
+        guard let memory, delta != 0, let victim = memory.adjust(self, by: delta) else { return }
+        victim.overflowForMemory()
+    }
+
+    /// Dropped because all the streams together hold too much and this one holds the most.
+    func overflowForMemory() {
+        let sink: EventStreamSink? = shared.withLock { s in
+            guard s.state == .open || s.state == .closing else { return nil }
+            s.overflowed = true
+            s.state = .closing
+            defer { s.serviceScheduled = true }
+            return s.serviceScheduled ? nil : s.sink
+        }
+        sink?.eventStreamNeedsService()
     }
 
     /// A stream not attached to a connection, for unit tests of code that drives streams: its
@@ -139,6 +170,7 @@ public final class EventStream: Sendable {
 
     private func enqueue(_ bytes: [UInt8]) -> Bool {
         var schedule: EventStreamSink?
+        var delta = 0
         let accepted: Bool = shared.withLock { s in
             guard s.state == .open else { return false }
             if s.pending.count + s.unsentOnWire + bytes.count > queueLimitBytes {
@@ -151,8 +183,10 @@ public final class EventStream: Sendable {
                 s.serviceScheduled = true
                 schedule = s.sink
             }
+            delta = s.unreported()
             return !s.overflowed
         }
+        report(delta)
         schedule?.eventStreamNeedsService()
         return accepted
     }
@@ -165,20 +199,24 @@ public final class EventStream: Sendable {
         var overflowed: Bool
     }
 
-    /// Takes the queued bytes and the close/overflow flags.
+    /// Takes the queued bytes and the close/overflow flags (the bytes then count as unsent on
+    /// the wire, reported with `setUnsentOnWire`).
     func drain() -> Drain {
         shared.withLock { s in
             s.serviceScheduled = false
             let d = Drain(bytes: s.pending, closeRequested: s.state == .closing, overflowed: s.overflowed)
+            s.unsentOnWire += s.pending.count
             s.pending = []
             return d
         }
     }
 
-    /// The connection's unsent output, counted against the queue bound.
+    /// The connection's unsent output, counted against the queue bound and the server's total.
     func setUnsentOnWire(_ n: Int) -> Bool {
-        shared.withLock { s in
+        var delta = 0
+        let overflowed: Bool = shared.withLock { s in
             s.unsentOnWire = n
+            defer { delta = s.unreported() }
             if n + s.pending.count > queueLimitBytes, s.state == .open {
                 s.overflowed = true
                 s.state = .closing
@@ -186,11 +224,13 @@ public final class EventStream: Sendable {
             }
             return s.overflowed
         }
+        report(delta)
+        return overflowed
     }
 
     /// Ends the stream and returns the close handlers to run (outside the lock).
     func finish(_ reason: CloseReason) -> [@Sendable (CloseReason) -> Void] {
-        shared.withLock { s in
+        let handlers: [@Sendable (CloseReason) -> Void] = shared.withLock { s in
             guard s.endReason == nil else { return [] }
             s.endReason = reason
             s.state = .closed
@@ -201,6 +241,8 @@ public final class EventStream: Sendable {
             s.shutdownHandlers = []
             return handlers
         }
+        memory?.remove(self)
+        return handlers
     }
 
     /// Marks shutdown; returns the handlers to run (empty: the server should close the stream).

@@ -43,7 +43,8 @@ extension HTTPConnection {
             if isHead || !mayHaveBody {
                 finishExchange(exchange, bodyBytes: 0, completed: true)
             } else {
-                let stream = EventStream(request: exchange.request, queueLimitBytes: core.configuration.eventStreamQueueLimit, sink: self)
+                let stream = EventStream(request: exchange.request, queueLimitBytes: core.configuration.eventStreamQueueLimit, sink: self,
+                                         memory: core.streamMemory)
                 phase = .streaming(exchange, stream)
                 lastWriteAt = monotonicNanos()
                 core.streamOpened()

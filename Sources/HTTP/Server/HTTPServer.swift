@@ -106,6 +106,11 @@ final class ServerCore: @unchecked Sendable {
     let loops: [EventLoop]
     let workers: WorkerPool
     let memory: ResponseMemory
+    /// What the event streams together hold for their clients.
+    let streamMemory: EventStreamMemory
+    /// Open connections at their highest since memory was last given back (see `connectionClosed`).
+    private let connectionPeak = Atomic<Int>(0)
+    private let trimming = Atomic<Bool>(false)
     let openCount = Atomic<Int>(0)
     let streamCount = Atomic<Int>(0)
     let stopped = DispatchGroup()
@@ -146,6 +151,7 @@ final class ServerCore: @unchecked Sendable {
             size: configuration.workerPoolSize, computeQueueLimit: configuration.computeQueueLimit,
             heavyQueueLimit: configuration.workerQueueLimit, name: "http.worker")
         memory = ResponseMemory(limit: configuration.responseMemoryLimit, ledger: configuration.memoryLedger)
+        streamMemory = EventStreamMemory(limit: configuration.eventStreamMemoryLimit)
         serverHeaderLine = Array("Server: \(configuration.serverName)\r\n".utf8)
         highWater = max(16 * 1024, configuration.outputHighWaterMark)
         headerTimeoutNanos = nanos(configuration.headerReadTimeout)
@@ -153,7 +159,9 @@ final class ServerCore: @unchecked Sendable {
         heartbeatNanos = nanos(configuration.eventStreamHeartbeatInterval)
         writeStallNanos = nanos(configuration.writeStallTimeout)
         pressureWriteStallNanos = nanos(configuration.pressureWriteStallTimeout)
-        let memory = self.memory, workers = self.workers
+        let memory = self.memory, workers = self.workers, streamMemory = self.streamMemory
+        metrics.registry.gauge("http_sse_held_bytes", help: "Bytes the event streams together hold for their clients (queued and unsent); past the limit the slowest stream is dropped.") { Double(streamMemory.total) }
+        metrics.registry.gauge("http_sse_held_limit_bytes", help: "The limit on what event streams together may hold.") { Double(streamMemory.limit) }
         metrics.registry.gauge("http_response_memory_bytes", help: "Bytes held for responses: shared encoded bodies plus what lagging connections hold on their own.") { Double(memory.used) }
         metrics.registry.gauge("http_response_memory_limit_bytes", help: "The response-memory limit beyond which offloaded requests get 503.") { Double(memory.limit) }
         metrics.registry.gauge("http_worker_jobs", help: "Requests running or waiting on the worker pool.") { Double(workers.inFlight) }
@@ -226,6 +234,7 @@ final class ServerCore: @unchecked Sendable {
                     continue
                 }
                 metrics.openConnections.add(1)
+                noteConnectionOpened(open: n)
                 let loop = loops[nextLoop % loops.count]
                 nextLoop &+= 1
                 loop.queue.async { [self] in
@@ -265,6 +274,34 @@ final class ServerCore: @unchecked Sendable {
         metrics.openConnections.add(-1)
         let remaining = openCount.subtract(1, ordering: .relaxed).newValue
         if remaining == 0, isDraining { finishStop() }
+        giveBackMemoryAfterBurst(open: remaining)
+    }
+
+    /// When a burst of connections has gone (at most half of the most open since the last time,
+    /// and at least `trimAfterConnections` fewer), what they freed is given back to the system
+    /// (`malloc_trim`, on a utility queue, one at a time): the allocator otherwise keeps it, and
+    /// 6,000 streams that came and went left the process 80 MB larger.
+    private func giveBackMemoryAfterBurst(open: Int) {
+        let peak = connectionPeak.load(ordering: .relaxed)
+        guard peak - open >= Self.trimAfterConnections, open <= peak / 2,
+              trimming.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged else { return }
+        connectionPeak.store(open, ordering: .relaxed)
+        DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + .milliseconds(500)) { [self] in
+            ServerProcess.releaseFreedMemory()
+            trimming.store(false, ordering: .releasing)
+        }
+    }
+
+    static let trimAfterConnections = 256
+
+    /// A connection opened: the peak for `giveBackMemoryAfterBurst`.
+    func noteConnectionOpened(open: Int) {
+        var peak = connectionPeak.load(ordering: .relaxed)
+        while open > peak {
+            let (exchanged, original) = connectionPeak.compareExchange(expected: peak, desired: open, ordering: .relaxed)
+            if exchanged { break }
+            peak = original
+        }
     }
 
     func streamOpened() {

@@ -52,6 +52,10 @@ public struct HTTPServerConfiguration: Sendable {
     public var memoryLedger: MemoryLedger = .shared
     /// Bytes an event stream may have queued for a client before it is dropped.
     public var eventStreamQueueLimit: Int = 256 * 1024
+    /// Bytes all event streams together may hold for their clients; past it the stream holding
+    /// the most (the slowest reader) is dropped. 10,000 streams that stopped reading would
+    /// otherwise hold 2.5 GiB at 256 KiB each.
+    public var eventStreamMemoryLimit: Int = 32 << 20
     /// Interval of the `: heartbeat` comment on idle event streams.
     public var eventStreamHeartbeatInterval: Double = 15
     /// Unsent output per connection beyond which the server stops reading from that client
