@@ -23,28 +23,35 @@ public struct ReplayEventID: Sendable, Hashable, Comparable, CustomStringConvert
         self.sequence = sequence
     }
 
-    /// Parses `ms` or `ms.sequence` (ASCII digits, at most 15 and 6 of them; spaces and tabs
-    /// around are ignored). Anything else, including negative times, is nil.
+    /// Parses `ms` or `ms.sequence` (ASCII digits; spaces and tabs around are ignored). A time
+    /// too large for 64 bits is the largest there is — past the end of every replay, so a
+    /// resume from it ends at once, as one from any other time past the end does — and a
+    /// sequence of more than 6 digits likewise. Anything else, including negative times, is nil.
     public init?(_ text: String) {
         var bytes = Array(text.utf8)[...]
         while let b = bytes.first, b == 0x20 || b == 0x09 { bytes = bytes.dropFirst() }
         while let b = bytes.last, b == 0x20 || b == 0x09 { bytes = bytes.dropLast() }
         let parts = bytes.split(separator: UInt8(ascii: "."), maxSplits: 1, omittingEmptySubsequences: false)
-        guard let ms = Self.digits(parts[0], maxCount: 15) else { return nil }
+        guard let ms = Self.digits(parts[0], saturatingAt: .max) else { return nil }
         var sequence: Int64 = 0
         if parts.count == 2 {
-            guard let s = Self.digits(parts[1], maxCount: 6) else { return nil }
+            guard let s = Self.digits(parts[1], saturatingAt: 999_999) else { return nil }
             sequence = s
         }
         self.init(metMilliseconds: ms, sequence: Int(sequence))
     }
 
-    private static func digits(_ bytes: ArraySlice<UInt8>, maxCount: Int) -> Int64? {
-        guard !bytes.isEmpty, bytes.count <= maxCount else { return nil }
+    /// The value of a run of ASCII digits, at most `limit`; nil when it is not one.
+    private static func digits(_ bytes: ArraySlice<UInt8>, saturatingAt limit: Int64) -> Int64? {
+        guard !bytes.isEmpty else { return nil }
         var value: Int64 = 0
         for b in bytes {
             guard b >= 0x30, b <= 0x39 else { return nil }
-            value = value * 10 + Int64(b - 0x30)
+            if value > (limit - Int64(b - 0x30)) / 10 {
+                value = limit
+            } else {
+                value = value * 10 + Int64(b - 0x30)
+            }
         }
         return value
     }

@@ -1,4 +1,5 @@
 import Testing
+import HTTPTestSupport
 @testable import HTTP
 
 @Suite("Router")
@@ -76,5 +77,40 @@ struct RouterTests {
         #expect(response.headers["allow"] == "GET, HEAD, OPTIONS")
         #expect(response.headers["content-type"] == "application/problem+json")
         #expect(String(decoding: response.bodyBytes, as: UTF8.self).contains(#""instance":"/v1/bodies""#))
+    }
+}
+
+@Suite("One rule for empty path segments, and no encoded slashes")
+struct CanonicalPathTests {
+    @Test("a target with empty segments names the path without them; a canonical one is left alone")
+    func canonicalTargets() {
+        let cases: [(String, String?)] = [
+            ("/v1/bodies", nil), ("/", nil), ("/?date=now", nil), ("*", nil), ("/v1/bodies?x=1&y=%2F", nil),
+            ("/v1/bodies/", "/v1/bodies"), ("//earth.png", "/earth.png"), ("/v1//textures/earth.png/", "/v1/textures/earth.png"),
+            ("/favicon.svg/", "/favicon.svg"), ("/v1/bodies/?q=a//b", "/v1/bodies?q=a//b"), ("///", "/"),
+            ("http://example.org/v1//bodies?x", "/v1/bodies?x"), ("http://example.org", nil),
+        ]
+        for (target, expected) in cases {
+            #expect(Router.canonicalTarget(target) == expected, "\(target)")
+        }
+    }
+
+    @Test("through the server: empty segments are a 308 to the canonical path for every route; an encoded slash is a 400")
+    func redirectsAndEncodedSlashes() throws {
+        let s = try TestServer(routes: { r in
+            r.get("/files/{name}") { _, ctx in .text(try ctx.parameters.require("name")) }
+            r.get("/a/b") { _, _ in .text("ab") }
+        })
+        for (target, location) in [("/files/x.png/", "/files/x.png"), ("//files/x.png", "/files/x.png"), ("/a//b?q=1", "/a/b?q=1")] {
+            let r = try s.get(target)
+            #expect(r.status == 308, "\(target)")
+            #expect(r.header("location") == location, "\(target)")
+            #expect(try s.get(location).status == 200)
+        }
+        for target in ["/a%2Fb", "/files/x%2fy.png", "/files/%2F"] {
+            let r = try s.get(target)
+            #expect(r.status == 400, "\(target)")
+            #expect(r.bodyText.contains("encoded slash"), "\(target): \(r.bodyText)")
+        }
     }
 }

@@ -37,6 +37,11 @@ enum RequestTarget {
         if rawPath.isEmpty {
             path = "/"
         } else {
+            // An encoded slash would be a segment boundary to one reader and part of a segment to
+            // another (a proxy in front, this router): refused, as Apache and most proxies do.
+            if Self.containsEncodedSlash(rawPath) {
+                throw HTTPParseError(.badRequest, "an encoded slash (%2F) is not accepted in the request path: write / between segments, or nothing")
+            }
             guard let decoded = percentDecode(rawPath, plusAsSpace: false) else {
                 throw HTTPParseError(.badRequest, "malformed percent-encoding in the request path")
             }
@@ -56,6 +61,16 @@ enum RequestTarget {
             }
         }
         return Decoded(path: path, query: query)
+    }
+
+    /// Whether a raw path holds `%2F` or `%2f`.
+    static func containsEncodedSlash(_ raw: ArraySlice<UInt8>) -> Bool {
+        var i = raw.startIndex
+        while i + 2 < raw.endIndex {
+            if raw[i] == UInt8(ascii: "%"), raw[i + 1] == UInt8(ascii: "2"), raw[i + 2] | 0x20 == UInt8(ascii: "f") { return true }
+            i += 1
+        }
+        return false
     }
 
     /// `a=1&b=x%20y` → ordered decoded pairs; `+` is a space; malformed encoding is a 400 naming the parameter.

@@ -228,4 +228,27 @@ public final class Router: @unchecked Sendable {
     static func segments<S: StringProtocol>(_ path: S) -> [Substring] {
         Substring(path).split(separator: "/", omittingEmptySubsequences: true)
     }
+
+    /// The one rule for empty path segments, for every route alike: a target whose path has
+    /// them (`//earth.png`, `/v1/bodies/`, `/favicon.svg/`) names the same resource as the path
+    /// without them, and is answered `308 Permanent Redirect` to it, query kept — so a resource
+    /// has one URL, caches key one entry, and relative links resolve as the page expects. Nil
+    /// when the target is already canonical (or is `*`).
+    ///
+    /// ```swift
+    /// Router.canonicalTarget("/v1//bodies/?x=1")  // "/v1/bodies?x=1"
+    /// ```
+    public static func canonicalTarget(_ target: String) -> String? {
+        guard target != "*" else { return nil }
+        var pathStart = target.startIndex
+        if !target.hasPrefix("/") {
+            // absolute-form: the path starts at the first "/" after the authority.
+            guard let scheme = target.range(of: "://"), let slash = target[scheme.upperBound...].firstIndex(of: "/") else { return nil }
+            pathStart = slash
+        }
+        let queryStart = target[pathStart...].firstIndex(of: "?") ?? target.endIndex
+        let rawPath = target[pathStart..<queryStart]
+        let canonical = "/" + rawPath.split(separator: "/", omittingEmptySubsequences: true).joined(separator: "/")
+        return canonical == rawPath ? nil : canonical + target[queryStart...]
+    }
 }

@@ -153,6 +153,14 @@ extension HTTPConnection {
         )
         context.isOnEventLoop = true
         let exchange = Exchange(request: request, keepAlive: keepAlive, requestId: context.requestId, hooks: context.hooks)
+        if let location = Router.canonicalTarget(request.target) {
+            context.route = "redirect"
+            context.handler = { _, _ in
+                HTTPResponse(status: .permanentRedirect, headers: ["Location": location, "Cache-Control": "public, max-age=86400"])
+            }
+            respondInline(request, context, exchange)
+            return
+        }
         switch core.router.match(request.method, path: request.path) {
         case .found(let route, let parameters):
             context.route = route.pattern
