@@ -36,8 +36,8 @@ enum EspenakCatalogue {
 
     struct Transit {
         let line: String
-        /// Contacts I, II, greatest, III, IV, UT to the minute.
-        let contacts: [Instant]
+        /// Contacts I, II, greatest, III, IV, UT to the minute (II and III nil for a grazing transit).
+        let contacts: [Instant?]
         let minimumSeparationArcsec: Double
     }
 
@@ -110,16 +110,20 @@ enum EspenakCatalogue {
         lines("espenak-\(planet).html").compactMap { line in
             let f = line.split(separator: " ").map(String.init)
             guard f.count >= 10, f[0].count == 4, let year = Int(f[0]), (1901...2100).contains(year), months.contains(f[1]) else { return nil }
-            // Times after a midnight crossed since contact I belong to the next day.
-            var day = time(f[0], f[1], f[2], "00:00")
-            var last = -1.0
-            let contacts: [Instant] = f[3...7].map { hm in
+            // The date is greatest transit's: a contact before it with a later clock time was the
+            // day before, one after it with an earlier clock time the day after.
+            let day = time(f[0], f[1], f[2], "00:00")
+            func seconds(_ hm: String) -> Double? {
+                guard hm != "-" else { return nil }
                 let p = hm.split(separator: ":").map { Double($0)! }
-                var seconds = p[0] * 3600 + p[1] * 60
-                if seconds < last { day = day.addingTT(seconds: 86_400) }
-                last = seconds
-                seconds += 0
-                return day.addingTT(seconds: seconds)
+                return p[0] * 3600 + p[1] * 60
+            }
+            let greatest = seconds(f[5])!
+            let contacts: [Instant?] = f[3...7].enumerated().map { i, hm in
+                guard var x = seconds(hm) else { return nil }
+                if i < 2, x > greatest { x -= 86_400 }
+                if i > 2, x < greatest { x += 86_400 }
+                return day.addingTT(seconds: x)
             }
             return Transit(line: line, contacts: contacts, minimumSeparationArcsec: Double(f[8])!)
         }
