@@ -65,6 +65,13 @@ struct BesselianElements: Sendable {
         return (Vector3(sm, cm, 0), Vector3(-sd * cm, sd * sm, cd), Vector3(cd * cm, -cd * sm, sd))
     }
 
+    /// Every element at `t`, evaluated once (the path's searches use each many times).
+    func frame(_ t: Double) -> ShadowFrame {
+        let b = basis(t)
+        return ShadowFrame(ex: b.x, ey: b.y, ez: b.z, x: x.value(t), y: y.value(t), l1: l1.value(t), l2: l2.value(t),
+                           tanF1: tanF1.value(t), tanF2: tanF2.value(t))
+    }
+
     /// An Earth-fixed point (Earth radii) in fundamental coordinates (ξ, η, ζ) at `t`.
     @inline(__always) func fundamental(_ r: Vector3, _ t: Double) -> Vector3 {
         let b = basis(t)
@@ -72,17 +79,8 @@ struct BesselianElements: Sendable {
     }
 
     /// The Earth-fixed point (Earth radii) with fundamental coordinates ξ, η on the sunward side
-    /// of the ellipsoid, or nil where that line misses it.
-    func surfacePoint(xi: Double, eta: Double, _ t: Double) -> Vector3? {
-        let b = basis(t)
-        let p = b.x * xi + b.y * eta
-        let q = Self.polarScale
-        let sp = Vector3(p.x, p.y, p.z * q), sz = Vector3(b.z.x, b.z.y, b.z.z * q)
-        let a = sz.lengthSquared, h = sp.dot(sz), c = sp.lengthSquared - 1
-        let disc = h * h - a * c
-        guard disc >= 0 else { return nil }
-        return p + b.z * ((-h + disc.squareRoot()) / a)
-    }
+    /// of the ellipsoid at `t`, or nil where that line misses it.
+    func surfacePoint(xi: Double, eta: Double, _ t: Double) -> Vector3? { frame(t).surfacePoint(xi: xi, eta: eta) }
 
     /// Where the shadow axis meets the Earth at `t`, if it does.
     func axisPoint(_ t: Double) -> Vector3? { surfacePoint(xi: x.value(t), eta: y.value(t), t) }
@@ -118,20 +116,8 @@ struct BesselianElements: Sendable {
         return limbPoint(theta: theta, t)
     }
 
-    /// The silhouette point of the ellipsoid seen along the axis, in the direction `theta`
-    /// (from ξ toward η) of the fundamental plane: on the surface, its normal perpendicular to
-    /// the axis.
-    func limbPoint(theta: Double, _ t: Double) -> Vector3 {
-        let b = basis(t)
-        let q2 = Self.polarScale * Self.polarScale
-        func stretched(_ v: Vector3) -> Vector3 { Vector3(v.x, v.y, v.z * q2) }
-        let dir = b.x * cos(theta) + b.y * sin(theta)
-        // Normal ∝ S²P; S²P · Z = 0 fixes the axial component for the in-plane direction.
-        let c = -stretched(dir).dot(b.z) / stretched(b.z).dot(b.z)
-        let p = dir + b.z * c
-        let scale = 1 / Vector3(p.x, p.y, p.z * Self.polarScale).length
-        return p * scale
-    }
+    /// The silhouette point of the ellipsoid seen along the axis at `t` (``ShadowFrame/limbPoint(theta:)``).
+    func limbPoint(theta: Double, _ t: Double) -> Vector3 { frame(t).limbPoint(theta: theta) }
 
     /// Geodetic latitude and longitude (degrees, east positive) of an Earth-fixed point on the
     /// ellipsoid.
@@ -147,5 +133,67 @@ struct BesselianElements: Sendable {
         let phi = latitudeDeg * Angle.radiansPerDegree, lambda = longitudeDeg * Angle.radiansPerDegree
         let n = 1 / (1 - e2 * sin(phi) * sin(phi)).squareRoot()
         return Vector3(n * cos(phi) * cos(lambda), n * cos(phi) * sin(lambda), n * (1 - e2) * sin(phi))
+    }
+}
+
+/// The Besselian elements at one instant: the fundamental axes in the Earth-fixed frame and the
+/// shadow's position and radii.
+struct ShadowFrame {
+    let ex: Vector3
+    let ey: Vector3
+    let ez: Vector3
+    let x: Double
+    let y: Double
+    let l1: Double
+    let l2: Double
+    let tanF1: Double
+    let tanF2: Double
+
+    @inline(__always) func fundamental(_ r: Vector3) -> Vector3 { Vector3(r.dot(ex), r.dot(ey), r.dot(ez)) }
+
+    /// The Earth-fixed point (Earth radii) with fundamental coordinates ξ, η on the sunward side
+    /// of the ellipsoid, or nil where that line misses it.
+    func surfacePoint(xi: Double, eta: Double) -> Vector3? {
+        let p = ex * xi + ey * eta
+        let q = BesselianElements.polarScale
+        let sp = Vector3(p.x, p.y, p.z * q), sz = Vector3(ez.x, ez.y, ez.z * q)
+        let a = sz.lengthSquared, h = sp.dot(sz), c = sp.lengthSquared - 1
+        let disc = h * h - a * c
+        guard disc >= 0 else { return nil }
+        return p + ez * ((-h + disc.squareRoot()) / a)
+    }
+
+    /// The silhouette point of the ellipsoid seen along the axis, in the direction `theta`
+    /// (from ξ toward η) of the fundamental plane: on the surface, its normal perpendicular to
+    /// the axis.
+    func limbPoint(theta: Double) -> Vector3 {
+        let q2 = BesselianElements.polarScale * BesselianElements.polarScale
+        func stretched(_ v: Vector3) -> Vector3 { Vector3(v.x, v.y, v.z * q2) }
+        let dir = ex * cos(theta) + ey * sin(theta)
+        // Normal ∝ S²P; S²P · Z = 0 fixes the axial component for the in-plane direction.
+        let c = -stretched(dir).dot(ez) / stretched(ez).dot(ez)
+        let p = dir + ez * c
+        return p * (1 / Vector3(p.x, p.y, p.z * BesselianElements.polarScale).length)
+    }
+
+    /// F = Δ − L at an Earth-fixed point: negative inside the penumbra (or the umbra).
+    @inline(__always) func edgeDistance(_ r: Vector3, umbral: Bool) -> Double {
+        let f = fundamental(r)
+        let u = x - f.x, v = y - f.y
+        let l = umbral ? abs(l2 - f.z * tanF2) : l1 - f.z * tanF1
+        return (u * u + v * v).squareRoot() - l
+    }
+
+    /// The point of the shadow's edge at angle `q` (from north through east around the axis) on
+    /// the sunward side of the Earth, or nil where that edge is off the Earth.
+    func edgePoint(_ q: Double, umbral: Bool) -> Vector3? {
+        let lz = umbral ? l2 : l1, tz = umbral ? tanF2 : tanF1
+        var radius = abs(lz), point: Vector3?
+        for _ in 0..<3 {
+            guard let p = surfacePoint(xi: x + radius * sin(q), eta: y + radius * cos(q)) else { return nil }
+            point = p
+            radius = abs(lz - fundamental(p).z * tz)
+        }
+        return point
     }
 }

@@ -49,8 +49,7 @@ extension SolarEclipse {
                 // Grazing ends: the axis meets the Earth only where it is tangent; nudge inward.
                 guard let p = e.axisPoint(t) ?? e.axisPoint(t + (t == a ? 0.5 : -0.5)) else { continue }
                 let local = LocalShadow(e, point: p)
-                let times = local.circumstances()
-                let duration = times.flatMap { c in c.centralEnd.flatMap { end in c.centralBegin.map { end - $0 } } }
+                let duration = local.centralContacts(around: t).map { $0.end - $0.begin }
                 let geo = BesselianElements.geodetic(p)
                 central.append(.init(place: .init(instant: SkyEngine.instant(tdbSeconds: t), latitudeDeg: geo.latitudeDeg, longitudeDeg: geo.longitudeDeg),
                                      durationSeconds: duration, pathWidthKm: e.pathWidthKm(at: p, t), sunAltitudeDeg: local.sunHorizontal(t).altitudeDeg))
@@ -59,7 +58,9 @@ extension SolarEclipse {
         var curves: [EclipsePath.Curve: [[EclipsePath.Place]]] = [:]
         let p1 = SkyEngine.tdbSeconds(partialBegin), p4 = SkyEngine.tdbSeconds(partialEnd)
         if type != .partial {
-            let limits = e.limits(umbral: true, from: max(e.start, p1), to: min(e.stop, p4))
+            // The umbra touches the Earth while the axis is within |l2| of the limb.
+            let touching = BesselianElements.roots(from: p1, to: p4, step: 300) { t in e.axisToLimb(t) - 1 - abs(e.l2.value(t)) - 0.002 }
+            let limits = e.limits(umbral: true, from: touching.first ?? p1, to: touching.count > 1 ? touching.last! : p4)
             curves[.northernLimit] = limits.north
             curves[.southernLimit] = limits.south
         }
@@ -79,27 +80,8 @@ extension SolarEclipse {
 }
 
 extension BesselianElements {
-    /// F = Δ − L at an Earth-fixed point: negative inside the penumbra (or the umbra).
-    @inline(__always) func edgeDistance(_ r: Vector3, _ t: Double, umbral: Bool) -> Double {
-        let f = fundamental(r, t)
-        let u = x.value(t) - f.x, v = y.value(t) - f.y
-        let l = umbral ? abs(l2.value(t) - f.z * tanF2.value(t)) : l1.value(t) - f.z * tanF1.value(t)
-        return (u * u + v * v).squareRoot() - l
-    }
-
-    /// The point of the shadow's edge at angle `q` (from north through east around the axis) on
-    /// the sunward side of the Earth at `t`, or nil where that edge is off the Earth.
-    func edgePoint(_ q: Double, _ t: Double, umbral: Bool) -> Vector3? {
-        let ax = x.value(t), ay = y.value(t)
-        let lz = umbral ? l2.value(t) : l1.value(t), tz = umbral ? tanF2.value(t) : tanF1.value(t)
-        var radius = abs(lz), point: Vector3?
-        for _ in 0..<3 {
-            guard let p = surfacePoint(xi: ax + radius * sin(q), eta: ay + radius * cos(q), t) else { return nil }
-            point = p
-            radius = abs(lz - fundamental(p, t).z * tz)
-        }
-        return point
-    }
+    /// F = Δ − L at an Earth-fixed point at `t`: negative inside the penumbra (or the umbra).
+    func edgeDistance(_ r: Vector3, _ t: Double, umbral: Bool) -> Double { frame(t).edgeDistance(r, umbral: umbral) }
 
     /// The northern and southern limits of the umbra (`umbral`) or penumbra between `a` and `b`:
     /// at each time, the points of the shadow's edge where the edge stops advancing over the
@@ -107,12 +89,13 @@ extension BesselianElements {
     /// grazes. North is the left of the shadow's motion.
     func limits(umbral: Bool, from a: Double, to b: Double) -> (north: [[EclipsePath.Place]], south: [[EclipsePath.Place]]) {
         var north = CurveBuilder(), south = CurveBuilder()
-        let qSteps = 48
+        let qSteps = 32
         for t in SolarEclipse.steps(from: a, to: b, step: umbral ? EclipsePath.centralStepSeconds : EclipsePath.curveStepSeconds) {
             // One window of the path's time steps: a per-request CPU budget is checked here.
+            let now = frame(t), before = frame(t - 1), after = frame(t + 1)
             func rate(_ q: Double) -> Double? {
-                guard let r = edgePoint(q, t, umbral: umbral) else { return nil }
-                return edgeDistance(r, t + 1, umbral: umbral) - edgeDistance(r, t - 1, umbral: umbral)
+                guard let r = now.edgePoint(q, umbral: umbral) else { return nil }
+                return after.edgeDistance(r, umbral: umbral) - before.edgeDistance(r, umbral: umbral)
             }
             var found: [(q: Double, point: Vector3)] = []
             var q0 = 0.0, g0 = rate(0)
@@ -120,14 +103,14 @@ extension BesselianElements {
                 let q1 = 2 * Double.pi * Double(i) / Double(qSteps), g1 = rate(q1)
                 if let ga = g0, let gb = g1, (ga < 0) != (gb < 0) {
                     var lo = q0, hi = q1, flo = ga
-                    for _ in 0..<24 {
+                    for _ in 0..<18 {
                         let mid = (lo + hi) / 2
                         guard let fm = rate(mid) else { break }
                         if (fm < 0) == (flo < 0) { lo = mid; flo = fm } else { hi = mid }
                     }
-                    // Where ∂F/∂t changes sign the edge stops advancing: a limit if it is a
-                    // turning of F along time (F has a minimum there, not a maximum).
-                    if let r = edgePoint((lo + hi) / 2, t, umbral: umbral),
+                    // Where ∂F/∂t changes sign the edge stops advancing: a limit if F has a
+                    // minimum there along time (the place touches the shadow and leaves it).
+                    if let r = now.edgePoint((lo + hi) / 2, umbral: umbral),
                        edgeDistance(r, t + 60, umbral: umbral) > 0, edgeDistance(r, t - 60, umbral: umbral) > 0 {
                         found.append(((lo + hi) / 2, r))
                     }
@@ -150,18 +133,18 @@ extension BesselianElements {
     /// and `b`: there the eclipse begins or ends at sunrise or sunset.
     func horizonCurves(from a: Double, to b: Double) -> [EclipsePath.Curve: [[EclipsePath.Place]]] {
         var builders: [EclipsePath.Curve: CurveBuilder] = [:]
-        let steps = 72
+        let steps = 48
         for t in SolarEclipse.steps(from: a, to: b, step: EclipsePath.curveStepSeconds) {
             // One window of the path's time steps: a per-request CPU budget is checked here.
-            func f(_ th: Double) -> Double { edgeDistance(limbPoint(theta: th, t), t, umbral: false) }
+            let now = frame(t), before = frame(t - 1), after = frame(t + 1)
+            func f(_ th: Double) -> Double { now.edgeDistance(now.limbPoint(theta: th), umbral: false) }
             var th0 = 0.0, f0 = f(0)
             for i in 1...steps {
                 let th1 = 2 * Double.pi * Double(i) / Double(steps), f1 = f(th1)
                 if (f0 < 0) != (f1 < 0) {
-                    let th = SkyTrack.solve(th0, th1, f)
-                    let r = limbPoint(theta: th, t)
-                    let begins = edgeDistance(r, t + 1, umbral: false) < edgeDistance(r, t - 1, umbral: false)
-                    let rising = fundamental(r, t + 1).z > fundamental(r, t - 1).z
+                    let r = now.limbPoint(theta: SkyTrack.solve(th0, th1, f))
+                    let begins = after.edgeDistance(r, umbral: false) < before.edgeDistance(r, umbral: false)
+                    let rising = after.fundamental(r).z > before.fundamental(r).z
                     let curve: EclipsePath.Curve = begins ? (rising ? .beginsAtSunrise : .beginsAtSunset) : (rising ? .endsAtSunrise : .endsAtSunset)
                     let geo = Self.geodetic(r)
                     builders[curve, default: CurveBuilder()].add(.init(instant: SkyEngine.instant(tdbSeconds: t), latitudeDeg: geo.latitudeDeg, longitudeDeg: geo.longitudeDeg), at: t)

@@ -84,6 +84,17 @@ struct LocalShadow: Sendable {
         return Times(partialBegin: c1, maximum: tm, partialEnd: c4, centralBegin: c2, centralEnd: c3)
     }
 
+    /// The central phase around `t`, a moment inside it (a central-line point's own time): its
+    /// second and third contacts, at most 12 minutes either side (a central phase lasts at most
+    /// 12.5 minutes in all), or nil where the place is not in the umbra at `t`.
+    func centralContacts(around t: Double) -> (begin: Double, end: Double)? {
+        func central(_ x: Double) -> Double { let s = state(x); return s.distance - abs(s.l2) }
+        guard central(t) < 0,
+              let begin = BesselianElements.roots(from: t - 720, to: t, step: 120, central).last,
+              let end = BesselianElements.roots(from: t, to: t + 720, step: 120, central).first else { return nil }
+        return (begin, end)
+    }
+
     /// A contact: the time, the Sun's place and the position angle of the Moon's centre from the
     /// Sun's (`flipped`: the point of contact opposite it, a total eclipse's second and third).
     func contact(_ t: Double, flipped: Bool = false) -> EclipseContact {
