@@ -20,6 +20,8 @@ public struct APIServices: Sendable {
     public let stars: StarCatalogue
     /// The stars brightest first (ties by right ascension), the order `/v1/stars` serves.
     let starsByMagnitude: [Star]
+    /// The stars the Moon's occultations are searched for (named, brighter than magnitude 2.5).
+    let occultableStars: [OccultableStar]
     /// The OpenAPI document served at `/openapi.yaml`.
     public let openAPIDocument: [UInt8]
     /// Unix seconds; injected so tests can pin `now`.
@@ -82,6 +84,9 @@ public struct APIServices: Sendable {
         self.stars = stars
         self.starsByMagnitude = stars.stars.sorted {
             ($0.magnitude, $0.rightAscensionHours) < ($1.magnitude, $1.rightAscensionHours)
+        }
+        self.occultableStars = stars.stars.filter { $0.magnitude < SkyEngine.occultationStarMagnitude }.map {
+            OccultableStar(name: $0.name ?? "star RA \($0.rightAscensionHours)h Dec \($0.declinationDeg)°", magnitude: $0.magnitude, directionICRF: $0.directionEquatorial)
         }
         self.openAPIDocument = openAPIDocument
         self.clock = clock

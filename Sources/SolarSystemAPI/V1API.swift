@@ -114,6 +114,7 @@ public struct V1API: Sendable {
         // Encoding a map the first time takes 0.1–0.3 s: the heavy lane.
         router.plan(.get, "/v1/textures/{file}", cost: .heavy) { req, ctx in try texturePlan(req, ctx) }
         registerSky(on: router)
+        registerEclipses(on: router)
         registerWeb(on: router)
     }
 }
