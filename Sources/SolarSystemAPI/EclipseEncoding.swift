@@ -51,8 +51,8 @@ enum EclipseEncoding {
         }
         w.key("gamma"); w.number(r6(e.gamma))
         w.key("magnitude"); w.number(r6(e.magnitude))
-        w.key("pathWidthKm"); if let v = e.pathWidthKm { w.number(r1(v)) } else { w.null() }
-        w.key("centralDurationSeconds"); if let v = e.centralDurationSeconds { w.number(r1(v)) } else { w.null() }
+        SkyEncoding.optional("pathWidthKm", e.pathWidthKm.map(r1), into: &w)
+        SkyEncoding.optional("centralDurationSeconds", e.centralDurationSeconds.map(r1), into: &w)
         w.key("contacts")
         w.object { w in
             time("partialBegin", e.partialBegin, into: &w)
@@ -98,7 +98,7 @@ enum EclipseEncoding {
             guard let c else { return }
             w.key("sunAltitudeDeg"); w.number(r3(c.altitudeDeg))
             w.key("sunAzimuthDeg"); w.number(r3(c.azimuthDeg))
-            w.key("positionAngleDeg"); if let p = c.positionAngleDeg { w.number(r1(p)) } else { w.null() }
+            SkyEncoding.optional("positionAngleDeg", c.positionAngleDeg.map(r1), into: &w)
             w.key("aboveHorizon"); w.bool(c.aboveHorizon)
         }
     }
@@ -110,7 +110,7 @@ enum EclipseEncoding {
         w.key("eclipseType"); w.string(l.eclipse.type.rawValue)
         w.key("magnitude"); w.number(r6(l.magnitude))
         w.key("obscuration"); w.number(r6(l.obscuration))
-        w.key("centralDurationSeconds"); if let d = l.centralDurationSeconds { w.number(r1(d)) } else { w.null() }
+        SkyEncoding.optional("centralDurationSeconds", l.centralDurationSeconds.map(r1), into: &w)
         w.key("visible"); w.bool(l.visible)
         w.key("contacts")
         w.object { w in
@@ -143,7 +143,7 @@ enum EclipseEncoding {
 
     static func occultation(_ o: Occultation, into w: inout JSONWriter) {
         w.key("target"); w.string(o.target)
-        w.key("targetMagnitude"); if let m = o.targetMagnitude { w.number(m) } else { w.null() }
+        SkyEncoding.optional("targetMagnitude", o.targetMagnitude, into: &w)
         for (key, c) in [("disappearance", o.disappearance), ("reappearance", o.reappearance)] {
             time(key, c.instant, into: &w) { w in
                 w.key("positionAngleDeg"); w.number(r1(c.positionAngleDeg))

@@ -9,24 +9,10 @@ extension BesselianElements {
     /// Scan step for the brackets of the roots solved below, seconds.
     static let scanSeconds = 900.0
 
-    /// The roots of `f` on [a, b], each bracketed by a scan at `step` and solved to 0.05 s.
-    static func roots(from a: Double, to b: Double, step: Double = scanSeconds, _ f: (Double) -> Double) -> [Double] {
-        var out: [Double] = []
-        var x0 = a, f0 = f(a)
-        while x0 < b {
-            let x1 = min(b, x0 + step), f1 = f(x1)
-            if (f0 < 0) != (f1 < 0) { out.append(SkyTrack.solve(x0, x1, f)) }
-            x0 = x1; f0 = f1
-        }
-        return out
-    }
-
-    /// Greatest eclipse: the axis closest to the Earth's centre (x x′ + y y′ = 0, − to +).
+    /// Greatest eclipse: the axis closest to the Earth's centre (x² + y² least).
     func greatestTime() -> Double {
-        func rate(_ t: Double) -> Double { x.value(t) * x.derivative(t) + y.value(t) * y.derivative(t) }
         func r2(_ t: Double) -> Double { let a = x.value(t), b = y.value(t); return a * a + b * b }
-        let minima = Self.roots(from: start, to: stop) { rate($0) }.filter { rate($0 - 60) < 0 }
-        return (minima + [start, stop]).min { r2($0) < r2($1) }!
+        return (SkyTrack.minima(from: start, to: stop, step: Self.scanSeconds, r2) + [start, stop]).min { r2($0) < r2($1) }!
     }
 
     /// sin² of the half-axis of the Earth's silhouette along η, for the axis's declination.
@@ -53,8 +39,8 @@ extension BesselianElements {
         let inCentral = g.distance < abs(g.l2)
         var type: SolarEclipseType = inCentral ? (g.l2 < 0 ? .total : .annular) : .partial
         // The central phase's ends, where the axis leaves the Earth: ζ = 0 there, so L2 = l2.
-        let before = central ? Self.roots(from: start, to: tg) { axisToLimb($0) - 1 }.last : nil
-        let after = central ? Self.roots(from: tg, to: stop) { axisToLimb($0) - 1 }.first : nil
+        let before = central ? SkyTrack.roots(from: start, to: tg, step: Self.scanSeconds) { axisToLimb($0) - 1 }.last : nil
+        let after = central ? SkyTrack.roots(from: tg, to: stop, step: Self.scanSeconds) { axisToLimb($0) - 1 }.first : nil
         if central, type == .total, [before, after].contains(where: { $0.map { l2.value($0) > 0 } ?? false }) { type = .hybrid }
         // Central: the diameters' ratio on the axis; otherwise (non-central total and annular
         // eclipses too, as NASA) the fraction of the Sun's diameter hidden at the point.
@@ -69,8 +55,8 @@ extension BesselianElements {
         }
         // The penumbra's first and last touch: the axis l1 beyond the silhouette.
         func edge(_ t: Double) -> Double { axisToLimb(t) - 1 - l1.value(t) }
-        let p1 = Self.roots(from: start, to: tg, step: Self.scanSeconds) { edge($0) }.last ?? start
-        let p4 = Self.roots(from: tg, to: stop, step: Self.scanSeconds) { edge($0) }.first ?? stop
+        let p1 = SkyTrack.roots(from: start, to: tg, step: Self.scanSeconds) { edge($0) }.last ?? start
+        let p4 = SkyTrack.roots(from: tg, to: stop, step: Self.scanSeconds) { edge($0) }.first ?? stop
         let greatest = SkyEngine.instant(tdbSeconds: tg)
         return SolarEclipse(
             id: SkyEngine.eclipseID(greatest, kind: "solar"), type: type, central: central,

@@ -59,7 +59,7 @@ extension SolarEclipse {
         let p1 = SkyEngine.tdbSeconds(partialBegin), p4 = SkyEngine.tdbSeconds(partialEnd)
         if type != .partial {
             // The umbra touches the Earth while the axis is within |l2| of the limb.
-            let touching = BesselianElements.roots(from: p1, to: p4, step: 300) { t in e.axisToLimb(t) - 1 - abs(e.l2.value(t)) - 0.002 }
+            let touching = SkyTrack.roots(from: p1, to: p4, step: 300) { t in e.axisToLimb(t) - 1 - abs(e.l2.value(t)) - 0.002 }
             let limits = e.limits(umbral: true, from: touching.first ?? p1, to: touching.count > 1 ? touching.last! : p4)
             curves[.northernLimit] = limits.north
             curves[.southernLimit] = limits.south

@@ -67,19 +67,17 @@ struct LocalShadow: Sendable {
     func circumstances() -> Times? {
         let e = elements
         func d2(_ t: Double) -> Double { let s = state(t); return s.u * s.u + s.v * s.v }
-        func rate(_ t: Double) -> Double { d2(t + 0.5) - d2(t - 0.5) }
-        let minima = BesselianElements.roots(from: e.start, to: e.stop) { rate($0) }.filter { rate($0 - 60) < 0 }
-        guard let tm = minima.min(by: { d2($0) < d2($1) }) else { return nil }
+        guard let tm = SkyTrack.minima(from: e.start, to: e.stop, step: BesselianElements.scanSeconds, d2).min(by: { d2($0) < d2($1) }) else { return nil }
         let m = state(tm)
         guard m.distance < m.l1 else { return nil }
         func partial(_ t: Double) -> Double { let s = state(t); return s.distance - s.l1 }
         func central(_ t: Double) -> Double { let s = state(t); return s.distance - abs(s.l2) }
-        let c1 = BesselianElements.roots(from: e.start, to: tm) { partial($0) }.last ?? e.start
-        let c4 = BesselianElements.roots(from: tm, to: e.stop) { partial($0) }.first ?? e.stop
+        let c1 = SkyTrack.roots(from: e.start, to: tm, step: BesselianElements.scanSeconds) { partial($0) }.last ?? e.start
+        let c4 = SkyTrack.roots(from: tm, to: e.stop, step: BesselianElements.scanSeconds) { partial($0) }.first ?? e.stop
         var c2: Double?, c3: Double?
         if m.distance < abs(m.l2) {
-            c2 = BesselianElements.roots(from: c1, to: tm) { central($0) }.last
-            c3 = BesselianElements.roots(from: tm, to: c4) { central($0) }.first
+            c2 = SkyTrack.roots(from: c1, to: tm, step: BesselianElements.scanSeconds) { central($0) }.last
+            c3 = SkyTrack.roots(from: tm, to: c4, step: BesselianElements.scanSeconds) { central($0) }.first
         }
         return Times(partialBegin: c1, maximum: tm, partialEnd: c4, centralBegin: c2, centralEnd: c3)
     }
@@ -90,8 +88,8 @@ struct LocalShadow: Sendable {
     func centralContacts(around t: Double) -> (begin: Double, end: Double)? {
         func central(_ x: Double) -> Double { let s = state(x); return s.distance - abs(s.l2) }
         guard central(t) < 0,
-              let begin = BesselianElements.roots(from: t - 720, to: t, step: 120, central).last,
-              let end = BesselianElements.roots(from: t, to: t + 720, step: 120, central).first else { return nil }
+              let begin = SkyTrack.roots(from: t - 720, to: t, step: 120, central).last,
+              let end = SkyTrack.roots(from: t, to: t + 720, step: 120, central).first else { return nil }
         return (begin, end)
     }
 

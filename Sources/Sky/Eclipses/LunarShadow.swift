@@ -70,9 +70,7 @@ struct LunarShadow: Sendable {
     /// The eclipse, or nil where the Moon misses the penumbra.
     func eclipse(lunation: Int, conventions: EclipseConventions) -> LunarEclipse? {
         func sigma(_ t: Double) -> Double { state(t).sigma }
-        func rate(_ t: Double) -> Double { sigma(t + 0.5) - sigma(t - 0.5) }
-        let minima = BesselianElements.roots(from: start, to: stop) { rate($0) }.filter { rate($0 - 60) < 0 }
-        guard let tg = minima.min(by: { sigma($0) < sigma($1) }) else { return nil }
+        guard let tg = SkyTrack.minima(from: start, to: stop, step: BesselianElements.scanSeconds, sigma).min(by: { sigma($0) < sigma($1) }) else { return nil }
         let g = state(tg)
         let penumbral = (g.penumbra + g.moon - g.sigma) / (2 * g.moon)
         let umbral = (g.umbra + g.moon - g.sigma) / (2 * g.moon)
@@ -80,8 +78,8 @@ struct LunarShadow: Sendable {
         // σ − (radius ± s☾) crosses zero once on each side of greatest eclipse.
         func pair(_ f: @escaping (State) -> Double) -> (Double?, Double?) {
             guard f(g) < 0 else { return (nil, nil) }
-            let before = BesselianElements.roots(from: start, to: tg) { f(state($0)) }.last
-            let after = BesselianElements.roots(from: tg, to: stop) { f(state($0)) }.first
+            let before = SkyTrack.roots(from: start, to: tg, step: BesselianElements.scanSeconds) { f(state($0)) }.last
+            let after = SkyTrack.roots(from: tg, to: stop, step: BesselianElements.scanSeconds) { f(state($0)) }.first
             return (before, after)
         }
         let p = pair { $0.sigma - $0.penumbra - $0.moon }

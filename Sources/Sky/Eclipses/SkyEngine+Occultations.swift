@@ -110,18 +110,11 @@ extension SkyEngine {
                     moon.astrometricAU.length * Constants.auKm, st)
         }
         func gap(_ x: Double) -> Double { let l = look(x); return l.moon.angle(to: l.target) - asin(moonRadiusKm / l.moonKm) }
-        var lo = s - window / 2, hi = s + window / 2
-        let g = (5.0.squareRoot() - 1) / 2
-        var c = hi - g * (hi - lo), d = lo + g * (hi - lo)
-        var fc = gap(c), fd = gap(d)
-        while hi - lo > 1 {
-            if fc < fd { hi = d; d = c; fd = fc; c = hi - g * (hi - lo); fc = gap(c) } else { lo = c; c = d; fc = fd; d = lo + g * (hi - lo); fd = gap(d) }
-        }
-        let middle = (lo + hi) / 2
+        let middle = SkyTrack.minimum(s - window / 2, s + window / 2, tolerance: 1, gap)
         guard gap(middle) < 0 else { return nil }
         // An occultation lasts at most about 1.8 hours.
-        guard let begin = BesselianElements.roots(from: middle - 3 * 3_600, to: middle, step: 1_800, gap).last,
-              let end = BesselianElements.roots(from: middle, to: middle + 3 * 3_600, step: 1_800, gap).first else { return nil }
+        guard let begin = SkyTrack.roots(from: middle - 3 * 3_600, to: middle, step: 1_800, gap).last,
+              let end = SkyTrack.roots(from: middle, to: middle + 3 * 3_600, step: 1_800, gap).first else { return nil }
         func contact(_ x: Double) -> Occultation.Contact {
             let l = look(x)
             let north = (Vector3(0, 0, 1) - l.moon * l.moon.z).normalized

@@ -68,22 +68,15 @@ extension SkyEngine {
         }
         let window = 0.75 * Constants.secondsPerDay
         guard geometry(conjunction).separation < 0.02 else { return nil }
-        // The least separation: golden-section search around the conjunction.
-        var lo = conjunction - window, hi = conjunction + window
-        let g = (5.0.squareRoot() - 1) / 2
-        var c = hi - g * (hi - lo), d = lo + g * (hi - lo)
-        var fc = geometry(c).separation, fd = geometry(d).separation
-        while hi - lo > 0.5 {
-            if fc < fd { hi = d; d = c; fd = fc; c = hi - g * (hi - lo); fc = geometry(c).separation } else { lo = c; c = d; fc = fd; d = lo + g * (hi - lo); fd = geometry(d).separation }
-        }
-        let greatest = (lo + hi) / 2
+        // The least separation around the conjunction.
+        let greatest = SkyTrack.minimum(conjunction - window, conjunction + window, tolerance: 0.5) { geometry($0).separation }
         let m = geometry(greatest)
         guard m.separation < m.sun + m.planet else { return nil }
         func contact(_ sign: Double, before: Bool) -> Double? {
             let f: (Double) -> Double = { s in let q = geometry(s); return q.separation - (q.sun + sign * q.planet) }
             guard f(greatest) < 0 else { return nil }
-            return before ? BesselianElements.roots(from: greatest - window, to: greatest, step: 1_800, f).last
-                          : BesselianElements.roots(from: greatest, to: greatest + window, step: 1_800, f).first
+            return before ? SkyTrack.roots(from: greatest - window, to: greatest, step: 1_800, f).last
+                          : SkyTrack.roots(from: greatest, to: greatest + window, step: 1_800, f).first
         }
         let times = [contact(1, before: true), contact(-1, before: true), contact(-1, before: false), contact(1, before: false)]
         let instant = Self.instant(tdbSeconds: greatest)
