@@ -11,6 +11,11 @@ NASA's: the Sun's semidiameter 959.63" at 1 au, the Moon's k = 0.2725076 (partia
 and 0.272281 (central), Earth radius 6378.137 km; altitudes airless. Each eclipse records the
 ΔT Skyfield used, so the test can compare like with like.
 
+It also writes occultations-skyfield.json: lunar occultations seen from a place (a planet, a
+bright star at the server's catalogue place: J2000, no proper motion), disappearance and
+reappearance of the target's centre at the Moon's limb (k = 0.2725076), from Skyfield's
+topocentric apparent places.
+
 Test-time only:
 
     python3 -m venv /tmp/eclvenv && /tmp/eclvenv/bin/pip install skyfield
@@ -24,6 +29,17 @@ import os
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..')
 OUT = os.path.join(ROOT, 'Tests', 'SkyTests', 'Fixtures', 'eclipses', 'local-skyfield.json')
+OCCULTATIONS_OUT = os.path.join(ROOT, 'Tests', 'SkyTests', 'Fixtures', 'eclipses', 'occultations-skyfield.json')
+
+# (target: a planet or a star's name with its catalogue RA hours, Dec degrees; place; a time
+# within an hour of the occultation, UTC)
+OCCULTATIONS = [
+    ('Regulus', (10.139528, 11.96722), ('Paris', 48.8566, 2.3522, 35), (2026, 3, 29, 18, 45)),
+    ('venus', None, ('Paris', 48.8566, 2.3522, 35), (2026, 9, 14, 10, 0)),
+    ('Antares', (16.490111, -26.43194), ('Sydney', -33.8688, 151.2093, 58), (2025, 1, 25, 1, 20)),
+    ('saturn', None, ('Tokyo', 35.6762, 139.6503, 40), (2024, 7, 24, 22, 0)),
+    ('Spica', (13.419889, -11.16139), ('Tokyo', 35.6762, 139.6503, 40), (2024, 12, 24, 18, 45)),
+]
 
 AU_KM = 149_597_870.7
 EARTH_RADIUS_KM = 6378.137
@@ -133,6 +149,46 @@ def main():
         json.dump({'meta': meta, 'places': out}, f, indent=1)
         f.write('\n')
     print(f'{len(out)} places written to {OUT}')
+    occultations(ts, eph, earth, moon, root)
+
+
+def occultations(ts, eph, earth, moon, root):
+    from skyfield.api import Star, wgs84
+    out = []
+    for target, star, (place, lat, lon, elev), (y, mo, d, h, mi) in OCCULTATIONS:
+        # The planets as the server takes them from DE440: their system barycentres.
+        body = Star(ra_hours=star[0], dec_degrees=star[1]) if star else eph[target + ' barycenter']
+        observer = earth + wgs84.latlon(lat, lon, elevation_m=elev)
+        t0 = ts.utc(y, mo, d, h, mi).tt
+
+        def gap(x):
+            o = observer.at(ts.tt_jd(t0 + x / 86400))
+            m = o.observe(moon).apparent()
+            b = o.observe(body).apparent()
+            return m.separation_from(b).radians - math.asin(K_PARTIAL * EARTH_RADIUS_KM / m.distance().km)
+        xs = [k * 120.0 for k in range(-60, 61)]
+        i = min(range(len(xs)), key=lambda k: gap(xs[k]))
+        if gap(xs[i]) >= 0:
+            raise SystemExit(f'no occultation of {target} at {place} near {y}-{mo}-{d}')
+        a = max(0, i - 1)
+        while a > 0 and gap(xs[a]) < 0:
+            a -= 1
+        b = min(len(xs) - 1, i + 1)
+        while b < len(xs) - 1 and gap(xs[b]) < 0:
+            b += 1
+        row = {'target': target, 'place': place, 'latitudeDeg': lat, 'longitudeDeg': lon, 'elevationM': elev}
+        for key, lo, hi in (('disappearance', xs[a], xs[i]), ('reappearance', xs[b], xs[i])):
+            x = root(gap, lo, hi)
+            t = ts.tt_jd(t0 + x / 86400)
+            row[key] = {'jdTT': t.tt, 'utc': t.utc_iso(places=1)}
+        out.append(row)
+    meta = {'generator': 'scripts/make-eclipse-fixtures.py', 'skyfield': importlib.metadata.version('skyfield'),
+            'kernel': 'Resources/de440-1900-2100.bsp',
+            'conventions': 'topocentric apparent places; the target centre at the Moon limb, k = 0.2725076 x 6378.137 km; stars at their J2000 catalogue place without proper motion, as the server'}
+    with open(OCCULTATIONS_OUT, 'w') as f:
+        json.dump({'meta': meta, 'occultations': out}, f, indent=1)
+        f.write('\n')
+    print(f'{len(out)} occultations written to {OCCULTATIONS_OUT}')
 
 
 if __name__ == '__main__':

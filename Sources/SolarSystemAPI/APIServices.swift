@@ -85,9 +85,7 @@ public struct APIServices: Sendable {
         self.starsByMagnitude = stars.stars.sorted {
             ($0.magnitude, $0.rightAscensionHours) < ($1.magnitude, $1.rightAscensionHours)
         }
-        self.occultableStars = stars.stars.filter { $0.magnitude < SkyEngine.occultationStarMagnitude }.map {
-            OccultableStar(name: $0.name ?? "star RA \($0.rightAscensionHours)h Dec \($0.declinationDeg)°", magnitude: $0.magnitude, directionICRF: $0.directionEquatorial)
-        }
+        self.occultableStars = OccultableStar.brightest(of: stars)
         self.openAPIDocument = openAPIDocument
         self.clock = clock
         self.bodies = bodies

@@ -124,3 +124,39 @@ import Ephemeris
         print("Skyfield local circumstances: \(fixture.places.count) places, \(count) contacts, worst \(worst.time) s, Sun altitude \(worst.altitude) deg")
     }
 }
+
+/// The Moon's occultations against `scripts/make-eclipse-fixtures.py` (Skyfield's topocentric
+/// apparent places from the same DE440 file; stars at the catalogue's J2000 place, as the
+/// server): every one found, disappearance and reappearance within 2 s.
+@Suite struct OccultationTests {
+    struct Fixture: Decodable {
+        struct Contact: Decodable { let jdTT: Double; let utc: String }
+        struct Row: Decodable {
+            let target: String, place: String, latitudeDeg: Double, longitudeDeg: Double, elevationM: Double
+            let disappearance: Contact, reappearance: Contact
+        }
+        let occultations: [Row]
+    }
+
+    static let stars: [OccultableStar] = {
+        do { return OccultableStar.brightest(of: try StarCatalogue(csv: TestSky.repositoryFile("Resources/stars.csv"))) } catch { fatalError("\(error)") }
+    }()
+
+    @Test func againstSkyfield() throws {
+        let fixture = TestSky.fixture("eclipses/occultations-skyfield.json", as: Fixture.self)
+        var worst = 0.0
+        for row in fixture.occultations {
+            let observer = TestSky.observer(row.latitudeDeg, row.longitudeDeg, row.elevationM)
+            let t = try TimeScale.parse(row.disappearance.utc)
+            let found = TestSky.engine.occultations(from: observer, start: t.addingTT(seconds: -86_400), stop: t.addingTT(seconds: 86_400), stars: Self.stars)
+            let o = try #require(found.first { $0.target == row.target }, "\(row.target) from \(row.place) not found: \(found.map(\.target))")
+            for (ours, ref) in [(o.disappearance.instant, row.disappearance), (o.reappearance.instant, row.reappearance)] {
+                let dt = abs(ours.jdTT - ref.jdTT) * 86_400
+                worst = max(worst, dt)
+                #expect(dt <= 2, "\(row.target) from \(row.place): \(ours.iso8601) for \(ref.utc)")
+            }
+            #expect(["bright", "dark"].contains(o.disappearance.limb))
+        }
+        print("occultations vs Skyfield: \(fixture.occultations.count) events, worst contact \(worst) s")
+    }
+}

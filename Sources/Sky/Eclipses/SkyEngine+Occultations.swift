@@ -34,6 +34,13 @@ public struct OccultableStar: Sendable {
     public init(name: String, magnitude: Double, directionICRF: Vector3) {
         self.name = name; self.magnitude = magnitude; self.directionICRF = directionICRF
     }
+
+    /// The catalogue's stars brighter than magnitude 2.5, by name (or place, for an unnamed one).
+    public static func brightest(of catalogue: StarCatalogue) -> [OccultableStar] {
+        catalogue.stars.filter { $0.magnitude < SkyEngine.occultationStarMagnitude }.map {
+            OccultableStar(name: $0.name ?? "star RA \($0.rightAscensionHours)h Dec \($0.declinationDeg)°", magnitude: $0.magnitude, directionICRF: $0.directionEquatorial)
+        }
+    }
 }
 
 extension SkyEngine {
@@ -74,7 +81,9 @@ extension SkyEngine {
                 if previous[i] < threshold, previous[i] <= before[i], previous[i] < separation {
                     let target: OccultationTarget = i < Self.occultablePlanets.count
                         ? .planet(Self.occultablePlanets[i]) : .star(bright[i - Self.occultablePlanets.count])
-                    if let o = occultation(target, from: observer, near: s - step, window: 2 * step), (a...b).contains(Self.tdbSeconds(o.disappearance.instant)) {
+                    // The place's closest approach is within the sample's step of the geocentre's, plus up
+                    // to 2.2 hours for the Moon's parallax (1°, at 0.5° an hour): ±3.5 hours.
+                    if let o = occultation(target, from: observer, near: s - step, window: 7 * 3_600), (a...b).contains(Self.tdbSeconds(o.disappearance.instant)) {
                         out.append(o)
                     }
                 }
