@@ -63,6 +63,21 @@ public struct EclipseMap: Sendable {
         return out
     }
 
+    /// The time labels that fit: each at least 48 pixels from the last one kept and from the
+    /// point of greatest eclipse (where the shadow is slowest they would overprint).
+    func placedLabels() -> [Label] {
+        var kept: [Label] = []
+        var last = (x(greatest.longitudeDeg), y(greatest.latitudeDeg))
+        let g = last
+        for l in timeLabels {
+            let p = (x(l.longitudeDeg), y(l.latitudeDeg))
+            guard hypot(p.0 - last.0, p.1 - last.1) >= 48, hypot(p.0 - g.0, p.1 - g.1) >= 48 else { continue }
+            kept.append(l)
+            last = p
+        }
+        return kept
+    }
+
     // MARK: - Raster
 
     /// The map as an image over `earth` (the server's Earth surface map; nil: a plain ocean
@@ -93,7 +108,7 @@ public struct EclipseMap: Sendable {
         let g = (x(greatest.longitudeDeg), y(greatest.latitudeDeg))
         for r in [5.0, 6.0] { circle(&image, g, r, RGBColor(1, 1, 1)) }
         TextRenderer.draw(greatest.text, left: Int(g.0) + 9, baseline: Int(g.1) - 6, color: .white, opacity: 1, into: &image)
-        for l in timeLabels {
+        for l in placedLabels() {
             let p = (x(l.longitudeDeg), y(l.latitudeDeg))
             circle(&image, p, 2, RGBColor(1, 0.85, 0.3))
             TextRenderer.draw(l.text, left: Int(p.0) + 5, baseline: Int(p.1) + 14, color: RGBColor(1, 0.9, 0.55), opacity: 1, into: &image)
@@ -153,7 +168,7 @@ public struct EclipseMap: Sendable {
             }
             s += "</g>\n"
         }
-        for l in timeLabels {
+        for l in placedLabels() {
             s += "<circle cx=\"\(Self.f(x(l.longitudeDeg)))\" cy=\"\(Self.f(y(l.latitudeDeg)))\" r=\"2\" fill=\"#ffd84d\"/>"
             s += "<text x=\"\(Self.f(x(l.longitudeDeg) + 5))\" y=\"\(Self.f(y(l.latitudeDeg) + 14))\" font-family=\"monospace\" font-size=\"11\" fill=\"#ffe68c\">\(Self.escaped(l.text))</text>\n"
         }

@@ -24,6 +24,15 @@ struct EclipseMapTests {
         #expect(abs(lines[0].first!.y - 80) < 1e-9)
     }
 
+    @Test("a time label too near the point of greatest eclipse is left out")
+    func labels() {
+        #expect(Self.map.placedLabels().isEmpty)
+        let far = EclipseMap(title: "", curves: [], greatest: .init(latitudeDeg: 0, longitudeDeg: 0, text: ""),
+                             timeLabels: [.init(latitudeDeg: 10, longitudeDeg: 170, text: "a"), .init(latitudeDeg: 10, longitudeDeg: 171, text: "b"),
+                                          .init(latitudeDeg: 10, longitudeDeg: 100, text: "c")], width: 360, height: 180)
+        #expect(far.placedLabels().map(\.text) == ["a", "c"])
+    }
+
     @Test("the raster draws the curve's colour where the curve runs and the plain ocean elsewhere")
     func raster() {
         let image = Self.map.raster(earth: nil)
