@@ -142,13 +142,7 @@ def main():
                 alt, az, _ = observer.at(t).observe(sun).apparent().altaz()
                 row[key] = {'jdTT': t.tt, 'utc': t.utc_iso(places=1), 'sunAltitudeDeg': round(alt.degrees, 4)}
             out.append(row)
-    meta = {'generator': 'scripts/make-eclipse-fixtures.py', 'skyfield': importlib.metadata.version('skyfield'),
-            'kernel': 'Resources/de440-1900-2100.bsp',
-            'conventions': 'apparent topocentric Sun and Moon; semidiameters: Sun 959.63" at 1 au, Moon k = 0.2725076 (partial) / 0.272281 (central) x 6378.137 km; airless altitudes; Skyfield ΔT'}
-    with open(OUT, 'w') as f:
-        json.dump({'meta': meta, 'places': out}, f, indent=1)
-        f.write('\n')
-    print(f'{len(out)} places written to {OUT}')
+    write(OUT, 'places', out, 'apparent topocentric Sun and Moon; semidiameters: Sun 959.63" at 1 au, Moon k = 0.2725076 (partial) / 0.272281 (central) x 6378.137 km; airless altitudes; Skyfield ΔT')
     occultations(ts, eph, earth, moon, root)
 
 
@@ -182,13 +176,16 @@ def occultations(ts, eph, earth, moon, root):
             t = ts.tt_jd(t0 + x / 86400)
             row[key] = {'jdTT': t.tt, 'utc': t.utc_iso(places=1)}
         out.append(row)
+    write(OCCULTATIONS_OUT, 'occultations', out, 'topocentric apparent places; the target centre at the Moon limb, k = 0.2725076 x 6378.137 km; stars at their J2000 catalogue place without proper motion, as the server')
+
+
+def write(path, key, rows, conventions):
     meta = {'generator': 'scripts/make-eclipse-fixtures.py', 'skyfield': importlib.metadata.version('skyfield'),
-            'kernel': 'Resources/de440-1900-2100.bsp',
-            'conventions': 'topocentric apparent places; the target centre at the Moon limb, k = 0.2725076 x 6378.137 km; stars at their J2000 catalogue place without proper motion, as the server'}
-    with open(OCCULTATIONS_OUT, 'w') as f:
-        json.dump({'meta': meta, 'occultations': out}, f, indent=1)
+            'kernel': 'Resources/de440-1900-2100.bsp', 'conventions': conventions}
+    with open(path, 'w') as f:
+        json.dump({'meta': meta, key: rows}, f, indent=1)
         f.write('\n')
-    print(f'{len(out)} occultations written to {OCCULTATIONS_OUT}')
+    print(f'{len(rows)} {key} written to {path}')
 
 
 if __name__ == '__main__':

@@ -55,40 +55,45 @@ extension SkyEngine {
 
     /// Every solar eclipse whose greatest eclipse falls between `start` and `stop`, in order.
     public func solarEclipses(start: Instant, stop: Instant, conventions: EclipseConventions = EclipseConventions()) -> [SolarEclipse] {
-        let a = Self.tdbSeconds(start), b = Self.tdbSeconds(stop)
-        var out: [SolarEclipse] = []
-        eclipseSeasons(from: a, to: b, phase: 0) { syzygy in
-            let track = SyzygyTrack(engine: self, middle: syzygy.seconds, conventions: conventions)
-            let elements = BesselianElements(track, conventions: conventions)
-            guard let e = elements.eclipse(lunation: syzygy.lunation, conventions: conventions) else { return }
-            let s = Self.tdbSeconds(e.greatest)
-            if s >= a, s <= b { out.append(e) }
-        }
-        return out
+        eclipses(start: start, stop: stop, phase: 0, greatest: \.greatest) { track, lunation in
+            BesselianElements(track, conventions: conventions).eclipse(lunation: lunation, conventions: conventions)
+        } track: { SyzygyTrack(engine: self, middle: $0, conventions: conventions) }
     }
 
     /// Every lunar eclipse whose greatest eclipse falls between `start` and `stop`, in order.
     public func lunarEclipses(start: Instant, stop: Instant, conventions: EclipseConventions = EclipseConventions()) -> [LunarEclipse] {
+        eclipses(start: start, stop: stop, phase: 0.5, greatest: \.greatest) { track, lunation in
+            LunarShadow(track, conventions: conventions).eclipse(lunation: lunation, conventions: conventions)
+        } track: { SyzygyTrack(engine: self, middle: $0, conventions: conventions) }
+    }
+
+    /// The eclipses `make` finds around the New (`phase` 0) or Full (0.5) Moons of the span whose
+    /// greatest eclipse is in it.
+    func eclipses<E>(start: Instant, stop: Instant, phase: Double, greatest: (E) -> Instant,
+                     make: (SyzygyTrack, Int) -> E?, track: (Double) -> SyzygyTrack) -> [E] {
         let a = Self.tdbSeconds(start), b = Self.tdbSeconds(stop)
-        var out: [LunarEclipse] = []
-        eclipseSeasons(from: a, to: b, phase: 0.5) { syzygy in
-            let track = SyzygyTrack(engine: self, middle: syzygy.seconds, conventions: conventions)
-            guard let e = LunarShadow(track, conventions: conventions).eclipse(lunation: syzygy.lunation, conventions: conventions) else { return }
-            let s = Self.tdbSeconds(e.greatest)
-            if s >= a, s <= b { out.append(e) }
+        var out: [E] = []
+        eclipseSeasons(from: a, to: b, phase: phase) { syzygy in
+            guard let e = make(track(syzygy.seconds), syzygy.lunation) else { return }
+            if (a...b).contains(Self.tdbSeconds(greatest(e))) { out.append(e) }
         }
         return out
     }
 
-    /// The eclipse named `id` (`2027-08-02-solar`, `2025-09-07-lunar`), or nil.
+    /// The solar eclipse named `id` (`2027-08-02-solar`), or nil.
     public func solarEclipse(id: String, conventions: EclipseConventions = EclipseConventions()) -> SolarEclipse? {
-        guard let (day, kind) = Self.parseEclipseID(id), kind == "solar" else { return nil }
-        return solarEclipses(start: day.addingTT(seconds: -86_400), stop: day.addingTT(seconds: 2 * 86_400), conventions: conventions).first { $0.id == id }
+        Self.aroundDay(of: id, kind: "solar") { solarEclipses(start: $0, stop: $1, conventions: conventions) }?.first { $0.id == id }
     }
 
+    /// The lunar eclipse named `id` (`2025-09-07-lunar`), or nil.
     public func lunarEclipse(id: String, conventions: EclipseConventions = EclipseConventions()) -> LunarEclipse? {
-        guard let (day, kind) = Self.parseEclipseID(id), kind == "lunar" else { return nil }
-        return lunarEclipses(start: day.addingTT(seconds: -86_400), stop: day.addingTT(seconds: 2 * 86_400), conventions: conventions).first { $0.id == id }
+        Self.aroundDay(of: id, kind: "lunar") { lunarEclipses(start: $0, stop: $1, conventions: conventions) }?.first { $0.id == id }
+    }
+
+    /// `search` over the day `id` names and a day either side, or nil when `id` is not of `kind`.
+    static func aroundDay<T>(of id: String, kind: String, _ search: (Instant, Instant) -> [T]) -> [T]? {
+        guard let (day, k) = parseEclipseID(id), k == kind else { return nil }
+        return search(day.addingTT(seconds: -86_400), day.addingTT(seconds: 2 * 86_400))
     }
 
     /// The UTC midnight and kind of an eclipse id, or nil when it is not one's form.
