@@ -46,6 +46,7 @@ extension SolarEclipse {
         if let b = centralBegin, let f = centralEnd {
             let a = SkyEngine.tdbSeconds(b), z = SkyEngine.tdbSeconds(f)
             for t in Self.steps(from: a, to: z, step: EclipsePath.centralStepSeconds) {
+                // One window of the path's time steps: a per-request CPU budget is checked here.
                 // Grazing ends: the axis meets the Earth only where it is tangent; nudge inward.
                 guard let p = e.axisPoint(t) ?? e.axisPoint(t + (t == a ? 0.5 : -0.5)) else { continue }
                 let local = LocalShadow(e, point: p)
