@@ -77,6 +77,12 @@ struct EclipseEndpointsTests {
         let lunar = try APIServer.get("/v1/eclipses/local?lat=48.8566&lon=2.3522&kind=lunar&start=2025-09-01&stop=2025-10-01")
         let moon = try #require(lunar.objects("eclipses").first)
         #expect(((moon["contacts"] as? [String: Any])?["U2"] as? [String: Any])?["moonAltitudeDeg"] != nil)
+        // The poles: east is undefined there, the answers are still numbers.
+        for pole in ["lat=90&lon=0", "lat=-90&lon=180"] {
+            let r = try APIServer.get("/v1/eclipses/local?\(pole)&start=2020-01-01&stop=2030-01-01&includeBelowHorizon=true")
+            #expect(r.status == 200 && !r.objects("eclipses").isEmpty, "\(pole)")
+        }
+        #expect(try APIServer.get("/v1/eclipses/2021-12-04-solar/path").status == 200)   // total over Antarctica
         #expect(try APIServer.get("/v1/eclipses/local?lat=91&lon=0").json["parameter"] as? String == "lat")
         #expect(try APIServer.get("/v1/eclipses/local?lat=10&lon=-181").json["parameter"] as? String == "lon")
         #expect(try APIServer.get("/v1/eclipses/local?lat=10").json["parameter"] as? String == "lon")

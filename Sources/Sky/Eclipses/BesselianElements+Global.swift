@@ -30,8 +30,11 @@ extension BesselianElements {
     /// The eclipse these elements describe, or nil where the penumbra misses the Earth.
     func eclipse(lunation: Int, conventions: EclipseConventions) -> SolarEclipse? {
         let tg = greatestTime()
-        let central = axisToLimb(tg) < 1
-        let point = central ? axisPoint(tg)! : limbPointNearestAxis(tg)
+        // Central when the axis meets the ellipsoid (the silhouette's ellipse is a hair from the
+        // exact limb: a grazing axis is decided by the exact intersection).
+        let axis = axisToLimb(tg) < 1 ? axisPoint(tg) : nil
+        let central = axis != nil
+        let point = axis ?? limbPointNearestAxis(tg)
         let local = LocalShadow(self, point: point)
         let g = local.state(tg)
         guard g.distance < g.l1 else { return nil }
@@ -77,7 +80,7 @@ extension BesselianElements {
     func pathWidthKm(at point: Vector3, _ t: Double) -> Double? {
         guard let ahead = axisPoint(t + 30), let behind = axisPoint(t - 30) else { return nil }
         let up = Self.geodeticUp(point)
-        let east = Vector3(0, 0, 1).cross(up).normalized
+        let east = BesselianElements.east(of: up)
         let north = up.cross(east)
         let b = basis(t)
         // Tangent-plane (east, north) → fundamental (ξ, η): M = [[e·X, n·X], [e·Y, n·Y]].
@@ -94,6 +97,13 @@ extension BesselianElements {
         let zeta = point.dot(b.z)
         let l2Here = abs(l2.value(t) - zeta * tanF2.value(t))
         return 2 * l2Here * quadratic.squareRoot() * SkyConstants.wgs84EquatorialRadiusKm
+    }
+
+    /// The local east for a vertical `up` (at a pole, where east is undefined, the direction
+    /// of longitude 90°).
+    static func east(of up: Vector3) -> Vector3 {
+        let e = Vector3(-up.y, up.x, 0)
+        return e.length > 1e-12 ? e.normalized : Vector3(0, 1, 0)
     }
 
     /// The geodetic vertical at an Earth-fixed point of the ellipsoid.

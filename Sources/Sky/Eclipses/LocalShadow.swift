@@ -20,7 +20,7 @@ struct LocalShadow: Sendable {
         elements = e
         position = point
         up = BesselianElements.geodeticUp(point)
-        east = Vector3(0, 0, 1).cross(up).normalized
+        east = BesselianElements.east(of: up)
         north = up.cross(east)
     }
 
