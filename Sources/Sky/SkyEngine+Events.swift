@@ -265,6 +265,39 @@ struct SkyTrack {
         return out.sorted()
     }
 
+    /// The roots of `f` on [a, b], each bracketed by a scan at `step` seconds and solved to
+    /// 0.05 s (two roots within one step are passed over).
+    static func roots(from a: Double, to b: Double, step: Double, _ f: (Double) -> Double) -> [Double] {
+        var out: [Double] = []
+        var x0 = a, f0 = f(a)
+        while x0 < b {
+            let x1 = min(b, x0 + step), f1 = f(x1)
+            if (f0 < 0) != (f1 < 0) { out.append(solve(x0, x1, f)) }
+            x0 = x1; f0 = f1
+        }
+        return out
+    }
+
+    /// The local minima of `f` on [a, b]: where its rate (a difference over ±0.5 s) turns from
+    /// falling to rising, bracketed by a scan at `step` seconds and solved to 0.05 s.
+    static func minima(from a: Double, to b: Double, step: Double, _ f: (Double) -> Double) -> [Double] {
+        func rate(_ x: Double) -> Double { f(x + 0.5) - f(x - 0.5) }
+        return roots(from: a, to: b, step: step, rate).filter { rate($0 - 60) < 0 }
+    }
+
+    /// The least value of `f` on [a, b] (unimodal there) to `tolerance` seconds: golden-section
+    /// search.
+    static func minimum(_ a0: Double, _ b0: Double, tolerance: Double, _ f: (Double) -> Double) -> Double {
+        let g = (5.0.squareRoot() - 1) / 2
+        var lo = a0, hi = b0
+        var c = hi - g * (hi - lo), d = lo + g * (hi - lo)
+        var fc = f(c), fd = f(d)
+        while hi - lo > tolerance {
+            if fc < fd { hi = d; d = c; fd = fc; c = hi - g * (hi - lo); fc = f(c) } else { lo = c; c = d; fc = fd; d = lo + g * (hi - lo); fd = f(d) }
+        }
+        return (lo + hi) / 2
+    }
+
     /// A root of `f` bracketed by [a, b] (f(a), f(b) of opposite signs, or the hour-angle
     /// functions above, continuous there), to 0.05 s: the Illinois variant of regula falsi.
     static func solve(_ a0: Double, _ b0: Double, _ f: (Double) -> Double) -> Double {

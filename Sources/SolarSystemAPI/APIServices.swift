@@ -22,6 +22,8 @@ public struct APIServices: Sendable {
     public let stars: StarCatalogue
     /// The stars brightest first (ties by right ascension), the order `/v1/stars` serves.
     let starsByMagnitude: [Star]
+    /// The stars the Moon's occultations are searched for (named, brighter than magnitude 2.5).
+    let occultableStars: [OccultableStar]
     /// The OpenAPI document served at `/openapi.yaml`.
     public let openAPIDocument: [UInt8]
     /// Unix seconds; injected so tests can pin `now`.
@@ -120,6 +122,7 @@ public struct APIServices: Sendable {
         self.starsByMagnitude = stars.stars.sorted {
             ($0.magnitude, $0.rightAscensionHours) < ($1.magnitude, $1.rightAscensionHours)
         }
+        self.occultableStars = OccultableStar.brightest(of: stars)
         self.openAPIDocument = openAPIDocument
         self.clock = clock
         self.bodies = bodies

@@ -49,23 +49,30 @@ struct SkyQuery: Sendable, Hashable {
     /// `minAltitude` of a pass, degrees.
     static let passMinAltitudeRange = 0.0...89.0
 
-    static let kindsAccepted = "a comma-separated list of pass, rise, set, transit, twilight, civil-dawn, civil-dusk, nautical-dawn, nautical-dusk, astronomical-dawn, astronomical-dusk, polar-day, polar-night, always-up, always-down"
+    static let kindsAccepted = "a comma-separated list of pass, rise, set, transit, twilight, civil-dawn, civil-dusk, nautical-dawn, nautical-dusk, astronomical-dawn, astronomical-dusk, polar-day, polar-night, always-up, always-down, solar-eclipse, lunar-eclipse, occultation"
 
-    /// `kinds` (default all, passes included); `twilight` names the six dawns and dusks, and
-    /// `rise`/`set` bring the polar days and nights (a turn without either is reported, not left
-    /// out); `pass` is the satellites' (their only kind).
-    static func kinds(_ q: QueryParameters) throws(ProblemDetails) -> (kinds: Set<SkyEventKind>, passes: Bool) {
-        guard let raw = try q.string("kinds") else { return (Set(SkyEventKind.allCases), true) }
+    /// The kinds that are not a body's own: the eclipses and the Moon's occultations seen from
+    /// the place, given only when named.
+    enum SeenKind: String, CaseIterable, Sendable { case solarEclipse = "solar-eclipse", lunarEclipse = "lunar-eclipse", occultation }
+
+    /// `kinds` (default all of a body's kinds, passes included, no eclipses or occultations);
+    /// `twilight` names the six dawns and dusks, and `rise`/`set` bring the polar days and
+    /// nights (a turn without either is reported, not left out); `pass` is the satellites'
+    /// (their only kind); `solar-eclipse`, `lunar-eclipse`, `occultation` add those.
+    static func kinds(_ q: QueryParameters) throws(ProblemDetails) -> (kinds: Set<SkyEventKind>, passes: Bool, seen: Set<SeenKind>) {
+        guard let raw = try q.string("kinds") else { return (Set(SkyEventKind.allCases), true, []) }
         var out = Set<SkyEventKind>()
         var passes = false
+        var seen = Set<SeenKind>()
         for part in raw.split(separator: ",", omittingEmptySubsequences: false) {
             if part == "twilight" { out.formUnion(SkyEventKind.twilight); continue }
             if part == "pass" { passes = true; continue }
+            if let k = SeenKind(rawValue: String(part)) { seen.insert(k); continue }
             guard let k = SkyEventKind(rawValue: String(part)) else { throw .invalidParameter("kinds", value: raw, accepted: kindsAccepted) }
             out.insert(k)
             if k == .rise || k == .set { out.formUnion([.polarDay, .polarNight, .alwaysUp, .alwaysDown]) }
         }
-        return (out, passes)
+        return (out, passes, seen)
     }
 
     /// `start` (default now) and `stop` (default `start` + `defaultDays`); a `stop` before

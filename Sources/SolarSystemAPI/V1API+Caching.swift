@@ -20,6 +20,7 @@ public indirect enum ResponseKey: Hashable, Sendable {
     case view(ViewCacheKey)
     case sky(SkyKey)
     case skySeries(SkyKey, SeriesTimes)
+    case eclipses(EclipseKey)
 }
 
 extension V1API {

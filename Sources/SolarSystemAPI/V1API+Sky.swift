@@ -120,7 +120,7 @@ extension V1API {
         let scene = try SkyScene(try SkyTarget.list(q, defaults: [.sun, .moon], directory: services.bodyDirectory),
                                  engine: services.engine, catalogue: current.catalogue)
         let bodies = scene.bodies, satellites = scene.satellites
-        let (kinds, wantsPasses) = try SkyQuery.kinds(q)
+        let (kinds, wantsPasses, seenKinds) = try SkyQuery.kinds(q)
         let minAltitude = try q.double("minAltitude", in: SkyQuery.passMinAltitudeRange, default: SkyEngine.defaultPassMinAltitudeDeg)
         if !satellites.isEmpty, !wantsPasses {
             throw ProblemDetails.invalidParameter("kinds", value: try q.string("kinds") ?? "", accepted: "pass (with other kinds for the other bodies) when bodies names a satellite",
@@ -143,7 +143,8 @@ extension V1API {
         }
         let csv = try wantsCSV(req)
         let sky = services.sky
-        let detail = kinds.map(\.rawValue).sorted().joined(separator: ",") + (satellites.isEmpty ? "" : ";\(scene.satelliteDetail);\(minAltitude)")
+        let detail = (kinds.map(\.rawValue) + seenKinds.map(\.rawValue)).sorted().joined(separator: ",") + (satellites.isEmpty ? "" : ";\(scene.satelliteDetail);\(minAltitude)")
+        let stars = seenKinds.contains(.occultation) ? services.occultableStars : []
         let key = services.keyed(.sky(SkyKey(route: "events", instants: [start, stop], observer: observer, atmosphere: nil, bodies: bodies,
                                              detail: detail, csv: csv)), usesElementSets: !satellites.isEmpty)
         let heavy = stop.seconds(since: start) * Double(bodies.count) > 2 * 366 * 86_400
@@ -162,7 +163,10 @@ extension V1API {
                     }
                 }
             }
-            if !satellites.isEmpty { items.sort { $0.instant < $1.instant } }
+            if seenKinds.contains(.solarEclipse) { items += sky.localSolarEclipses(from: observer, start: start, stop: stop).map { SkyEventItem.solarEclipse($0) } }
+            if seenKinds.contains(.lunarEclipse) { items += sky.localLunarEclipses(from: observer, start: start, stop: stop).map { SkyEventItem.lunarEclipse($0) } }
+            if seenKinds.contains(.occultation) { items += sky.occultations(from: observer, start: start, stop: stop, stars: stars).map { SkyEventItem.occultation($0) } }
+            if !satellites.isEmpty || !seenKinds.isEmpty { items.sort { $0.instant < $1.instant } }
             if csv {
                 var out = "date,body,kind,azimuth_deg,altitude_deg\n"
                 out.reserveCapacity(items.count * 64)
@@ -174,7 +178,7 @@ extension V1API {
             return SkyEncoding.spanList(start: start, stop: stop, truncated: nil, key: "events", items: items, bytesPerItem: 140, head: { w in
                 SkyEncoding.writeSetting(observer, nil, model: nil, into: &w)
             }, extra: { w in
-                w.key("definitions"); w.string(SkyEncoding.eventDefinitions + (satellites.isEmpty ? "" : SkyEncoding.passDefinitions))
+                w.key("definitions"); w.string(SkyEncoding.eventDefinitions + (satellites.isEmpty ? "" : SkyEncoding.passDefinitions) + (seenKinds.isEmpty ? "" : SkyEncoding.seenDefinitions))
                 if !satellites.isEmpty { w.key("minAltitudeDeg"); w.number(minAltitude) }
                 w.key("deltaTSeconds"); w.numbers([SkyEncoding.round6(first.deltaTSeconds), SkyEncoding.round6(last.deltaTSeconds)])
                 w.key("ut1MinusUtcSeconds"); w.numbers([SkyEncoding.round6(first.ut1MinusUTCSeconds), SkyEncoding.round6(last.ut1MinusUTCSeconds)])

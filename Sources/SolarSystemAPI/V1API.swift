@@ -122,6 +122,7 @@ extension LiveAPI {
         // Encoding a map the first time takes 0.1–0.3 s: the heavy lane.
         router.plan(.get, "/v1/textures/{file}", cost: .heavy) { req, ctx in try self.current.api.texturePlan(req, ctx) }
         registerSky(on: router)
+        registerEclipses(on: router)
         // The viewer's files do not change with the kernels: registered once, from memory.
         current.api.registerWeb(on: router)
     }

@@ -127,6 +127,8 @@ struct OperationTests {
     @Test func getSkyEvents() async throws {
         let events = try await client.getSkyEvents(query: .init(lat: 51.5074, lon: -0.1278, start: "2027-01-01", stop: "2027-01-03", bodies: "sun,moon,iss")).ok.body.json
         #expect(!events.deltaTSeconds.isEmpty && !events.deltaTSource.isEmpty)
+        let seen = try await client.getSkyEvents(query: .init(lat: 48.8566, lon: 2.3522, start: "2026-03-01", stop: "2026-09-30", kinds: "solar-eclipse,lunar-eclipse,occultation")).ok.body.json
+        #expect(seen.events.contains { $0.occultation != nil } && seen.events.contains { $0.eclipse != nil })
     }
 
     @Test func getMoonPhases() async throws {
@@ -142,6 +144,43 @@ struct OperationTests {
     @Test func getSeasons() async throws {
         let seasons = try await client.getSeasons(query: .init(year: 2027)).ok.body.json
         #expect(seasons.year == 2027 && seasons.events.count == 6)
+    }
+
+    @Test func listEclipses() async throws {
+        let list = try await client.listEclipses(query: .init(kind: .solar, start: "2024-01-01", stop: "2025-01-01")).ok.body.json
+        #expect(list.count == 2 && list.eclipses.count == 2)
+        let csv = try await client.listEclipses(query: .init(kind: .lunar, start: "2025-01-01", stop: "2026-01-01", format: .csv)).ok.body.csv
+        #expect(try await text(csv).hasPrefix("id,kind,type"))
+    }
+
+    @Test func getEclipse() async throws {
+        _ = try await client.getEclipse(path: .init(id: "2027-08-02-solar")).ok.body.json
+        _ = try await client.getEclipse(path: .init(id: "2025-09-07-lunar"), query: .init(shadow: .danjon)).ok.body.json
+    }
+
+    @Test func getEclipsePath() async throws {
+        let path = try await client.getEclipsePath(path: .init(id: "2024-04-08-solar")).ok.body.applicationGeoJson
+        #expect(path.features.count >= 5)
+    }
+
+    @Test func listLocalEclipses() async throws {
+        let dallas = try await client.listLocalEclipses(query: .init(lat: 32.7767, lon: -96.797, start: "2024-01-01", stop: "2025-01-01")).ok.body.json
+        #expect(dallas.count == 1)
+        _ = try await client.listLocalEclipses(query: .init(lat: 48.8566, lon: 2.3522, kind: .lunar, start: "2025-01-01", stop: "2026-01-01")).ok.body.json
+    }
+
+    @Test func listTransits() async throws {
+        let transits = try await client.listTransits(query: .init(body: .mercury, start: "2019-01-01", stop: "2020-01-01", lat: 40.7, lon: -74)).ok.body.json
+        #expect(transits.count == 1)
+    }
+
+    @Test func getEclipseMapSVG() async throws {
+        #expect(try await text(client.getEclipseMapSVG(query: .init(id: "2027-08-02-solar", width: 512)).ok.body.imageSvgXml).contains("<svg"))
+    }
+
+    @Test func getEclipseMapPNG() async throws {
+        let png = try await bytes(client.getEclipseMapPNG(query: .init(id: "2027-08-02-solar", width: 256)).ok.body.png)
+        #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]))
     }
 
     @Test func getCameraFocus() async throws {
