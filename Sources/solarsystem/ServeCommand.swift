@@ -45,7 +45,7 @@ struct ServeCommand: ParsableCommand {
         let logger = try server.bootstrapLogging(label: "solarsystem")
         // A termination signal while the resources load (large element sets, kernels copied and
         // checked) ends the process at once: nothing is served yet, nothing is lost.
-        let startupSignals = ServerProcess.onTerminationSignal { sig in
+        let signals = TerminationSignals { sig in
             logger.notice("signal received during start-up; exiting", metadata: ["signal": .stringConvertible(Int(sig))])
             LogOutput.standardOutput.flush()
             Glibc._exit(0)
@@ -110,8 +110,7 @@ struct ServeCommand: ParsableCommand {
         }
         kernelWatcher.start(intervalSeconds: ServeCommand.elementSetPollSeconds)
         defer { kernelWatcher.stop() }
-        for source in startupSignals { source.cancel() }
-        try server.runUntilSignalled(router: router, metrics: metrics, logger: logger, startup: [
+        try server.runUntilSignalled(router: router, metrics: metrics, logger: logger, signals: signals, startup: [
             "db": "\(database.path)", "resources": "\(directory)", "memoryCacheMB": .stringConvertible(cacheBytes >> 20),
             "cacheMaxMB": .stringConvertible((cache.configuration.maxBytes ?? 0) >> 20),
         ].merging(LoadedKernel.startupMetadata(kernel)) { $1 }, onSignal: { services.lifecycle.beginDraining() }, configure: { config in
@@ -247,6 +246,7 @@ struct ServerOptions: ParsableArguments {
     /// Starts the server, logs the bound address, blocks until SIGTERM/SIGINT has drained it.
     func runUntilSignalled(
         router: Router, metrics: HTTPMetrics, logger: Logger, middleware: [any HTTPMiddleware]? = nil,
+        signals: TerminationSignals? = nil,
         startup: Logger.Metadata = [:], onSignal: @escaping @Sendable () -> Void = {},
         configure: (inout HTTPServerConfiguration) -> Void = { _ in }
     ) throws {
@@ -262,16 +262,20 @@ struct ServerOptions: ParsableArguments {
         let server = HTTPServer(configuration: config, router: router, middleware: middleware, metrics: metrics, logger: logger)
         let grace = try resolved().shutdownGrace
         // Signal handling is in place before the server listens (and long before the
-        // "listening" line a supervisor waits for); a signal during start-up is kept and acted
-        // on once the server runs. The command blocked SIGTERM/SIGINT before starting any
-        // thread, so a signal that comes before the sources are armed stays pending, whichever
-        // thread the kernel picks, and is read once they are.
+        // "listening" line a supervisor waits for); a signal from here on is kept and acted on
+        // once the server runs (before here, `serve`'s own start-up handler exits at once). The
+        // sources are the caller's `signals` when given, armed once for the process's life: only
+        // their handler changes. The command blocked SIGTERM/SIGINT before starting any thread,
+        // so a signal that comes before the sources are armed stays pending, whichever thread
+        // the kernel picks, and is read once they are.
         let state = SignalState()
-        let signals = ServerProcess.onTerminationSignal { sig in
+        let handler: @Sendable (Int32) -> Void = { sig in
             logger.info("signal received; draining", metadata: ["signal": .stringConvertible(Int(sig))])
             onSignal()
             if state.signalled() { server.shutdown(deadline: grace) }
         }
+        let termination = signals ?? TerminationSignals(handler)
+        termination.handle(with: handler)
         let address = try server.start()
         if state.started() { server.shutdown(deadline: grace) }
         // The loops follow the container's CPU quota when one is set (`CPUQuota`): say which.
@@ -285,7 +289,7 @@ struct ServerOptions: ParsableArguments {
             "cpuQuota": cpuQuota, "onlineCPUs": .stringConvertible(CPUQuota.onlineCPUs),
         ]) { $1 })
         server.waitUntilStopped()
-        withExtendedLifetime(signals) {}
+        withExtendedLifetime(termination) {}
     }
 }
 

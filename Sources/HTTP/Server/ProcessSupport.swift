@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Dispatch
+import Synchronization
 
 /// Process-level helpers for executables that run an `HTTPServer`.
 public enum ServerProcess {
@@ -66,7 +67,9 @@ public enum ServerProcess {
     }
 
     /// Calls `handler` (on a global queue) when SIGTERM or SIGINT arrives; the default action
-    /// of both is disabled. Keep the returned sources alive.
+    /// of both is disabled. Keep the returned sources alive. Arm them once for the process's
+    /// life (``TerminationSignals`` switches what they do): a source cancelled and another armed
+    /// for the same signal raced in Dispatch, and a SIGTERM then went unheard.
     ///
     /// The signals are blocked, not ignored: Dispatch arms a signal source asynchronously (on
     /// Linux it installs its handler and a signalfd on its manager thread some time after
@@ -84,5 +87,27 @@ public enum ServerProcess {
             source.resume()
             return source
         }
+    }
+}
+
+/// SIGTERM and SIGINT, watched once for the process's life, with a handler that can be replaced
+/// as the process moves on (start-up: exit at once; serving: drain). One pair of Dispatch
+/// sources, never cancelled and re-armed.
+public final class TerminationSignals: @unchecked Sendable {
+    // @unchecked: `sources` is set once in init and only kept alive.
+    private let handler: Mutex<@Sendable (Int32) -> Void>
+    private var sources: [any DispatchSourceSignal] = []
+
+    public init(_ initial: @escaping @Sendable (Int32) -> Void) {
+        handler = Mutex(initial)
+        sources = ServerProcess.onTerminationSignal { [self] sig in
+            let current = handler.withLock { $0 }
+            current(sig)
+        }
+    }
+
+    /// From now on a signal calls `new`.
+    public func handle(with new: @escaping @Sendable (Int32) -> Void) {
+        handler.withLock { $0 = new }
     }
 }
