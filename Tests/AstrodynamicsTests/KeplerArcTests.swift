@@ -3,7 +3,7 @@ import Glibc
 #endif
 import Testing
 import Ephemeris
-@testable import Missions
+@testable import Astrodynamics
 
 @Suite("Two-body arcs: universal-variable propagation and Lambert's problem")
 struct KeplerArcTests {

@@ -3,7 +3,7 @@ import Glibc
 #endif
 import Testing
 import Ephemeris
-@testable import Missions
+@testable import Astrodynamics
 
 @Suite("Flyby hyperbolas: asymptotes, sphere crossings, the least-impulse periapsis")
 struct FlybyGeometryTests {

@@ -1,6 +1,6 @@
 import Testing
 import Ephemeris
-@testable import Missions
+@testable import Astrodynamics
 
 @Suite("Planet centres: where Jupiter and Saturn are, not their barycentres")
 struct PlanetCenterTests {

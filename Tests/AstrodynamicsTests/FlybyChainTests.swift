@@ -3,7 +3,7 @@ import Glibc
 #endif
 import Testing
 import Ephemeris
-@testable import Missions
+@testable import Astrodynamics
 
 /// Tolerances in named units.
 func seconds(_ x: Double) -> Double { x }
@@ -11,8 +11,8 @@ func degrees(_ x: Double) -> Double { x * Double.pi / 180 }
 
 @Suite("Patched-conic flyby chains")
 struct FlybyChainTests {
-    static let eph = TestMissions.de440
-    static func t(_ y: Int, _ m: Int, _ d: Int, _ h: Int = 0, _ min: Int = 0, _ s: Double = 0) -> Double { TestMissions.tdbSeconds(y, m, d, h, min, s) }
+    static let eph = PropagationFixtures.de440
+    static func t(_ y: Int, _ m: Int, _ d: Int, _ h: Int = 0, _ min: Int = 0, _ s: Double = 0) -> Double { PropagationFixtures.tdbSeconds(y, m, d, h, min, s) }
     static func radius(_ b: BodyID) -> Double { eph.catalogue[b].radiusKm }
 
     // MARK: - Walking a chain

@@ -1,6 +1,6 @@
 import Testing
 import Ephemeris
-@testable import Missions
+@testable import Astrodynamics
 
 /// A Juno-like orbit about Jupiter's centre around its first science perijove, integrated with
 /// the full model (Sun, Galilean moons, J2…J6) at tight tolerances: the truth the interpolator

@@ -3,7 +3,7 @@ import Glibc
 #endif
 import Testing
 import Ephemeris
-@testable import Missions
+@testable import Astrodynamics
 
 @Suite("Gravity model: point masses, indirect terms, zonal harmonics, tabulated perturbers")
 struct GravityModelTests {

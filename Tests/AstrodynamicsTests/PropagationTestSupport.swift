@@ -3,7 +3,7 @@ import Glibc
 #endif
 import Foundation
 import Ephemeris
-@testable import Missions
+@testable import Astrodynamics
 
 /// What the propagator tests share: the engine with the bundled DE440 kernel, simple models,
 /// a Juno-like orbit with its exact conic, tolerances in named units.
@@ -12,15 +12,36 @@ enum PropagationFixtures {
     static let de440: Ephemeris = {
         let path = "Resources/de440-1900-2100.bsp"
         do {
-            let kernel = try PlanetaryKernel(bytes: KernelBuffer(copying: TestMissions.bytes("de440-1900-2100.bsp")), file: path)
-            return Ephemeris(catalogue: TestMissions.ephemeris.catalogue, kernel: kernel)
+            let kernel = try PlanetaryKernel(bytes: KernelBuffer(copying: resource("de440-1900-2100.bsp")), file: path)
+            return Ephemeris(catalogue: try Catalogue(json: resource("bodies.json")), kernel: kernel)
         } catch { fatalError("\(path): \(error)") }
     }()
+
+    /// The repository's `Resources/` file `name`.
+    static func resource(_ name: String) -> [UInt8] {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        guard let data = try? Data(contentsOf: root.appendingPathComponent("Resources/\(name)")) else {
+            fatalError("Resources/\(name) not found from \(root.path)")
+        }
+        return [UInt8](data)
+    }
+
+    /// TDB seconds past J2000 of a UTC calendar time.
+    static func tdbSeconds(_ year: Int, _ month: Int, _ day: Int, _ hour: Int = 0, _ minute: Int = 0, _ second: Double = 0) -> Double {
+        do { return try TimeScale.utc(year: year, month: month, day: day, hour: hour, minute: minute, second: second).daysSinceJ2000TDB * Constants.secondsPerDay } catch {
+            fatalError("\(error)")
+        }
+    }
 
     /// Juno's first science perijove (PJ1), 2016-08-27T12:50:44 UTC, as TDB seconds past
     /// J2000 (UTC + 37 s + 32.184 s, to the second): an epoch where the DE kernel serves.
     static let perijove1Seconds = 525_574_313.0
 }
+
+/// Tolerances in named units.
+func km(_ x: Double) -> Double { x }
+func au(_ x: Double) -> Double { x }
+func kmPerS(_ x: Double) -> Double { x }
 
 /// A point mass at the origin: the two-body problem `KeplerArc` solves in closed form.
 struct PointMass: AccelerationModel {

@@ -3,7 +3,7 @@ import Glibc
 #endif
 import Testing
 import Ephemeris
-@testable import Missions
+@testable import Astrodynamics
 
 @Suite("Lambert's problem by Izzo's algorithm: every revolution count, both branches")
 struct LambertTests {

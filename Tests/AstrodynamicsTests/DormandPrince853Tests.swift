@@ -3,7 +3,7 @@ import Glibc
 #endif
 import Testing
 import Ephemeris
-@testable import Missions
+@testable import Astrodynamics
 
 @Suite("DOP853: adaptive Runge–Kutta 8(5,3) with dense output")
 struct DormandPrince853Tests {
