@@ -22,4 +22,15 @@ public protocol AccelerationModel: Sendable {
     /// Acceleration, km/s², ecliptic J2000, of a massless body at `positionKm` (relative to the
     /// model's centre, ecliptic J2000) at `seconds` (TDB past J2000).
     func accelerationKmS2(at positionKm: Vector3, seconds: Double) -> Vector3
+
+    /// The same for forces that also depend on the velocity (km/s, relative to the centre): the
+    /// Sun's relativistic term, a comet's outgassing along its orbit. The integrator calls this
+    /// one; the default ignores the velocity.
+    func accelerationKmS2(at positionKm: Vector3, velocityKmS: Vector3, seconds: Double) -> Vector3
+}
+
+extension AccelerationModel {
+    @inline(__always) public func accelerationKmS2(at positionKm: Vector3, velocityKmS: Vector3, seconds: Double) -> Vector3 {
+        accelerationKmS2(at: positionKm, seconds: seconds)
+    }
 }

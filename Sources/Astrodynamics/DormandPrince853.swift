@@ -62,8 +62,11 @@ public struct DormandPrince853: Sendable, Hashable {
     static let nonFiniteRetries = 40
 
     /// Integrates `state` to `seconds` (TDB past J2000, before or after the state's time) under
-    /// `model`; the state is relative to the model's centre, ecliptic J2000.
-    public func propagate<Model: AccelerationModel>(_ state: OrbitalState, to seconds: Double, model: Model) throws(PropagationError) -> PropagatedArc {
+    /// `model`; the state is relative to the model's centre, ecliptic J2000. `shouldStop` is
+    /// asked before every step: true ends the integration with ``PropagationError/stopped(reachedSeconds:)``
+    /// (a request's time budget spent, a server shutting down).
+    public func propagate<Model: AccelerationModel>(_ state: OrbitalState, to seconds: Double, model: Model,
+                                                    shouldStop: () -> Bool = { false }) throws(PropagationError) -> PropagatedArc {
         guard state.seconds.isFinite, state.positionKm.isFinite, state.velocityKmS.isFinite else {
             throw .invalidInput("the initial state is not finite")
         }
@@ -79,7 +82,7 @@ public struct DormandPrince853: Sendable, Hashable {
             return PropagatedArc(start: state, end: state, steps: [], rejected: 0, evaluations: 0)
         }
         func derivative(_ t: Double, _ y: PhaseState) -> PhaseState {
-            PhaseState(r: y.v, v: model.accelerationKmS2(at: y.r, seconds: t))
+            PhaseState(r: y.v, v: model.accelerationKmS2(at: y.r, velocityKmS: y.v, seconds: t))
         }
 
         let direction: Double = seconds > state.seconds ? 1 : -1
@@ -99,6 +102,7 @@ public struct DormandPrince853: Sendable, Hashable {
         while true {
             attempts += 1
             if attempts > maxSteps { throw .tooManySteps(limit: maxSteps, reachedSeconds: t) }
+            if shouldStop() { throw .stopped(reachedSeconds: t) }
             // The last step lands exactly on the target.
             var last = false
             if (t + h - seconds) * direction >= 0 {

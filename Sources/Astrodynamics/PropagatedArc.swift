@@ -53,6 +53,50 @@ public struct PropagatedArc: Sendable {
         return OrbitalState(seconds: seconds, positionKm: y.r, velocityKmS: y.v)
     }
 
+    /// The times where the integrator's steps meet, increasing (both ends included): between two
+    /// of them the dense output is one polynomial.
+    public var stepTimes: [Double] {
+        guard let first = steps.first else { return [start.seconds] }
+        return [first.lowerSeconds] + steps.map { $0.lowerSeconds + abs($0.stepSeconds) }
+    }
+
+    /// The position alone at `seconds`, clamped into ``span`` (the hot path of a perturber
+    /// read many times per step: no state built, no error).
+    @inline(__always) public func position(at seconds: Double) -> Vector3 {
+        guard !steps.isEmpty else { return start.positionKm }
+        let t = min(max(seconds, span.lowerBound), span.upperBound)
+        return steps[stepIndex(containing: t)].evaluate(at: t).r
+    }
+
+    /// The whole arc as numbers (for a cache that keeps doubles): start, end, counts, then each
+    /// step's 50 numbers. ``init(packed:)`` reads it back exactly.
+    public var packed: [Double] {
+        var out: [Double] = [start.seconds, end.seconds, Double(stepCount), Double(rejectedStepCount), Double(evaluationCount)]
+        out.reserveCapacity(out.count + 12 + steps.count * DenseStep.packedCount)
+        for s in [start, end] { out += [s.positionKm.x, s.positionKm.y, s.positionKm.z, s.velocityKmS.x, s.velocityKmS.y, s.velocityKmS.z] }
+        for step in steps { step.pack(into: &out) }
+        return out
+    }
+
+    /// An arc from ``packed`` (nil when the numbers are not one).
+    public init?(packed p: [Double]) {
+        guard p.count >= 17, let count = Int(exactly: p[2]), count >= 0, p.count == 17 + count * DenseStep.packedCount,
+              let rejected = Int(exactly: p[3]), let evaluations = Int(exactly: p[4]) else { return nil }
+        func state(_ k: Int, _ t: Double) -> OrbitalState {
+            OrbitalState(seconds: t, positionKm: Vector3(p[k], p[k + 1], p[k + 2]), velocityKmS: Vector3(p[k + 3], p[k + 4], p[k + 5]))
+        }
+        let start = state(5, p[0]), end = state(11, p[1])
+        var steps: [DenseStep] = []
+        steps.reserveCapacity(count)
+        for k in 0..<count { steps.append(DenseStep(unpacking: p, at: 17 + k * DenseStep.packedCount)) }
+        self.start = start
+        self.end = end
+        self.steps = steps
+        stepCount = count
+        rejectedStepCount = rejected
+        evaluationCount = evaluations
+    }
+
     /// The last step whose lower end is at or before `seconds` (binary search).
     func stepIndex(containing seconds: Double) -> Int {
         var lo = 0, hi = steps.count - 1
@@ -85,5 +129,25 @@ struct DenseStep: Sendable {
         s = (f1 + s) * x1
         s = (f0 + s) * x
         return y + s
+    }
+}
+
+/// A step as the numbers `PropagatedArc.packed` writes.
+extension DenseStep {
+    static let packedCount = 2 + 8 * 6
+
+    func pack(into out: inout [Double]) {
+        out.append(startSeconds)
+        out.append(stepSeconds)
+        for s in [y, f0, f1, f2, f3, f4, f5, f6] { out += [s.r.x, s.r.y, s.r.z, s.v.x, s.v.y, s.v.z] }
+    }
+
+    init(unpacking p: [Double], at k: Int) {
+        func state(_ j: Int) -> PhaseState {
+            let i = k + 2 + 6 * j
+            return PhaseState(r: Vector3(p[i], p[i + 1], p[i + 2]), v: Vector3(p[i + 3], p[i + 4], p[i + 5]))
+        }
+        self.init(startSeconds: p[k], stepSeconds: p[k + 1], y: state(0), f0: state(1), f1: state(2), f2: state(3),
+                  f3: state(4), f4: state(5), f5: state(6), f6: state(7))
     }
 }

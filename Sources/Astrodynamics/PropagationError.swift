@@ -11,6 +11,8 @@ public enum PropagationError: Error, Sendable, Hashable, CustomStringConvertible
     case stepSizeUnderflow(seconds: Double, stepSeconds: Double)
     /// `limit` steps were taken and the target was not reached (`reachedSeconds`).
     case tooManySteps(limit: Int, reachedSeconds: Double)
+    /// The caller's `shouldStop` said to stop (at `reachedSeconds`).
+    case stopped(reachedSeconds: Double)
     /// A time outside the span a result covers.
     case outsideSpan(seconds: Double, span: ClosedRange<Double>)
     /// Samples whose times do not strictly increase (`index` is the first that does not).
@@ -27,6 +29,7 @@ public enum PropagationError: Error, Sendable, Hashable, CustomStringConvertible
         case .nonFiniteState(let t): "the state stopped being finite at \(t) s TDB past J2000"
         case .stepSizeUnderflow(let t, let h): "step size \(h) s too small to advance from \(t) s TDB past J2000"
         case .tooManySteps(let limit, let t): "\(limit) steps taken without reaching the target (stopped at \(t) s TDB past J2000)"
+        case .stopped(let t): "stopped by the caller at \(t) s TDB past J2000"
         case .outsideSpan(let t, let span): "\(t) s TDB past J2000 is outside \(span.lowerBound)…\(span.upperBound)"
         case .nonIncreasingSamples(let i): "sample \(i) is not later than sample \(i - 1)"
         case .tooFewSamples(let n): "\(n) sample(s): at least two are needed"
