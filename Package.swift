@@ -2,10 +2,10 @@
 import PackageDescription
 
 // Module layering (docs/architecture.md): arrows are the only imports allowed.
-//   solarsystem -> SolarSystemAPI -> HTTP, Storage, Rendering, Missions, Satellites, Scene, Sky, Ephemeris
+//   solarsystem -> SolarSystemAPI -> HTTP, Storage, Rendering, Missions, Satellites, SmallBodies, Scene, Sky, Ephemeris
 //   solarsystem -> MissionKernels (the kernel generator) -> Missions, Astrodynamics
 //   (the executable, the composition root, also imports the lower modules it assembles)
-//   Missions -> Astrodynamics (KeplerArc), Scene; Astrodynamics, Scene, Satellites -> Ephemeris; Sky -> Satellites (passes), Ephemeris; HTTP, Rendering -> Zlib -> CZlib; Storage -> CSQLite
+//   SmallBodies -> Astrodynamics; Missions -> Astrodynamics (KeplerArc), Scene; Astrodynamics, Scene, Satellites -> Ephemeris; Sky -> Satellites (passes), Ephemeris; HTTP, Rendering -> Zlib -> CZlib; Storage -> CSQLite
 let package = Package(
     name: "SolarSystem",
     // Linux only (no platform is claimed): Socket+Glibc.swift opens sockets with Linux's
@@ -40,6 +40,9 @@ let package = Package(
         // generator's physics; the server's Missions uses its KeplerArc.
         .target(name: "Astrodynamics", dependencies: ["Ephemeris"]),
         .target(name: "Missions", dependencies: ["Astrodynamics", "Scene", "Ephemeris"]),
+        // Asteroids and comets: element files (SBDB JSON, MPCORB, MPC comets) as bytes, the n-body
+        // propagator under DE440, close approaches. Pure, above Astrodynamics.
+        .target(name: "SmallBodies", dependencies: ["Astrodynamics", "Ephemeris"]),
         // SGP4/SDP4, element sets (TLE, OMM), TEME and ground tracks: pure, above Ephemeris.
         .target(name: "Satellites", dependencies: ["Ephemeris"]),
         // The mission-kernel generator (`solarsystem kernels build`): physics between the data,
@@ -54,14 +57,14 @@ let package = Package(
         .target(
             name: "SolarSystemAPI",
             dependencies: [
-                "HTTP", "Storage", "Rendering", "Missions", "Satellites", "Scene", "Sky", "Ephemeris",
+                "HTTP", "Storage", "Rendering", "Missions", "Satellites", "SmallBodies", "Scene", "Sky", "Ephemeris",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .executableTarget(
             name: "solarsystem",
             dependencies: [
-                "SolarSystemAPI", "HTTP", "Storage", "Rendering", "Missions", "MissionKernels", "Astrodynamics", "Satellites", "Scene", "Sky", "Ephemeris", "Zlib",
+                "SolarSystemAPI", "HTTP", "Storage", "Rendering", "Missions", "MissionKernels", "Astrodynamics", "Satellites", "SmallBodies", "Scene", "Sky", "Ephemeris", "Zlib",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -75,6 +78,7 @@ let package = Package(
         .testTarget(name: "SkyTests", dependencies: ["Sky", "Satellites", "Ephemeris"], resources: [.copy("Fixtures")]),
         .testTarget(name: "SatellitesTests", dependencies: ["Satellites", "Ephemeris"], resources: [.copy("Fixtures")]),
         .testTarget(name: "AstrodynamicsTests", dependencies: ["Astrodynamics", "Ephemeris"]),
+        .testTarget(name: "SmallBodiesTests", dependencies: ["SmallBodies", "Astrodynamics", "Ephemeris"], resources: [.copy("Fixtures")]),
         .testTarget(name: "MissionsTests", dependencies: ["Missions", "Astrodynamics", "Scene", "Ephemeris"]),
         .testTarget(name: "MissionKernelsTests", dependencies: ["MissionKernels", "Missions", "Astrodynamics", "Ephemeris"], exclude: ["Fixtures"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "CSQLite", .product(name: "Logging", package: "swift-log")]),
@@ -89,7 +93,7 @@ let package = Package(
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "HTTPTestSupport", "CZlib", "Zlib"]),
         .testTarget(
             name: "SolarSystemAPITests",
-            dependencies: ["SolarSystemAPI", "HTTP", "HTTPTestSupport", "Storage", "Rendering", "Missions", "Satellites", "Scene", "Sky", "Ephemeris", "CZlib",
+            dependencies: ["SolarSystemAPI", "HTTP", "HTTPTestSupport", "Storage", "Rendering", "Missions", "Satellites", "SmallBodies", "Scene", "Sky", "Ephemeris", "CZlib",
                            .product(name: "Logging", package: "swift-log")]
         ),
     ]
