@@ -7,6 +7,7 @@ import Rendering
 import Satellites
 import Scene
 import Sky
+import SmallBodies
 import Storage
 import Synchronization
 
@@ -66,7 +67,7 @@ public struct APIServices: Sendable {
         catalogue: Catalogue, kernel: PlanetaryKernel? = nil, stars: StarCatalogue, missions: MissionCatalogue, bodies: KernelBodies,
         kernelIdentities: [String] = [], sampleCache: SampleCache? = nil, deltaT: DeltaTTable? = nil,
         textures: TextureSet? = nil, web: StaticSite = .empty, openAPIDocument: [UInt8], responseCacheBytes: Int = APIServices.defaultResponseCacheBytes,
-        satellites: SatelliteFeed = SatelliteFeed(),
+        satellites: SatelliteFeed = SatelliteFeed(), smallBodies: SmallBodyFeed? = nil,
         logger: Logger = Logger(label: "api"), clock: @escaping @Sendable () -> Double
     ) throws(MissionDataError) {
         self.responses = ResponseCache(capacityBytes: responseCacheBytes)
@@ -74,11 +75,11 @@ public struct APIServices: Sendable {
         self.sampleCache = sampleCache
         self.logger = logger
         self.catalogue = catalogue
-        self.engine = EphemerisService(catalogue: catalogue, kernel: kernel, bodies: bodies, satellites: satellites)
+        self.engine = EphemerisService(catalogue: catalogue, kernel: kernel, bodies: bodies, satellites: satellites, smallBodies: smallBodies)
         self.sky = SkyEngine(ephemeris: engine.ephemeris, deltaT: deltaT)
         var aliases: [String: Int] = [:]
         for m in missions.missions { for v in m.vehicles { aliases[v.id] = v.naifID } }
-        self.bodyDirectory = BodyDirectory(kernelTargets: Set(bodies.targets), aliases: aliases, satellites: satellites)
+        self.bodyDirectory = BodyDirectory(kernelTargets: Set(bodies.targets), aliases: aliases, satellites: satellites, smallBodies: smallBodies)
         self.stars = stars
         self.starsByMagnitude = stars.stars.sorted {
             ($0.magnitude, $0.rightAscensionHours) < ($1.magnitude, $1.rightAscensionHours)
@@ -117,6 +118,8 @@ public struct APIServices: Sendable {
     public var ephemeris: Ephemeris { engine.ephemeris }
     /// The loaded element sets.
     public var satellites: SatelliteFeed { engine.satellites }
+    /// The loaded asteroids and comets (nil: none).
+    public var smallBodies: SmallBodyFeed? { engine.smallBodies }
     public var layout: SceneLayout { engine.layout }
 }
 

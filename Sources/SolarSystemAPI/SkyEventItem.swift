@@ -18,7 +18,7 @@ enum SkyEventItem: Sendable {
     func write(into w: inout JSONWriter, satellites: [(satellite: Satellite, name: String)]) {
         switch self {
         case let .event(e):
-            w.key("body"); w.string(e.body.rawValue)
+            w.key("body"); w.string(e.id)
             w.key("kind"); w.string(e.kind.rawValue)
             w.key("date"); w.string(e.instant.iso8601)
             w.key("jdTT"); w.number(e.instant.jdTT)
@@ -66,7 +66,7 @@ enum SkyEventItem: Sendable {
         }
         switch self {
         case let .event(e):
-            row(e.body.rawValue, e.kind.rawValue, e.instant, e.azimuthDeg, e.altitudeDeg)
+            row(e.id, e.kind.rawValue, e.instant, e.azimuthDeg, e.altitudeDeg)
         case let .pass(name, p):
             var points: [(String, SatellitePass.Point)] = [("pass-culmination", p.culmination)]
             if let r = p.rise { points.append(("pass-rise", r)) }

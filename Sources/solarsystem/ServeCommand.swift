@@ -49,8 +49,13 @@ struct ServeCommand: ParsableCommand {
         for refusal in loaded.bodies.refusals { logger.warning("kernel segment not used", metadata: ["reason": "\(refusal)"]) }
         let (db, report, applied) = try database.openMigrated(logger: logger)
         if let moved = report.movedAsideTo { logger.warning("cache database was unreadable; moved aside and rebuilt", metadata: ["movedTo": "\(moved)"]) }
-        // Rows waiting for the writer count toward memory: 8 MiB of them at most.
-        let cache = SampleCache(database: db, configuration: .init(maxBytes: try database.cacheMaxBytes(), maxPendingBytes: 8 << 20), logger: logger)
+        // Rows waiting for the writer count toward memory: 8 MiB of them at most (4 MiB for the
+        // small bodies' chunks). The cap is shared: three quarters for trajectories, a quarter for
+        // small-body chunks, each table evicted on its own.
+        let capBytes = try database.cacheMaxBytes()
+        let cache = SampleCache(database: db, configuration: .init(maxBytes: capBytes - capBytes / 4, maxPendingBytes: 8 << 20), logger: logger)
+        let chunkCache = SampleCache(database: db, configuration: .init(maxBytes: capBytes / 4, maxPendingBytes: 4 << 20),
+                                     table: SampleCache.smallBodyTableName, logger: logger)
         // Rows from other mission data or another trajectory engine can never be read again.
         do {
             let current = Dictionary(uniqueKeysWithValues: missions.missions.map { ($0.id, $0.dataHash(kernels: loaded.identities)) })
@@ -63,15 +68,27 @@ struct ServeCommand: ParsableCommand {
         let kernel = try resources.loadKernel(checksumInBackground: true)
         let web = try resources.loadWebSite()
         let elementSets = try resources.loadElementSets(logger: logger)
+        let chunkStore = kernel.map { SampleCacheChunkStore(cache: chunkCache, kernelIdentity: $0.identity, logger: logger) }
+        do {
+            let pruned = try chunkStore?.prune() ?? 0
+            if pruned > 0 { logger.info("small-body chunk cache pruned", metadata: ["staleRows": .stringConvertible(pruned)]) }
+        } catch {
+            logger.warning("small-body chunk cache prune failed; stale rows stay until evicted", metadata: ["error": "\(error)"])
+        }
+        let smallBodies = try resources.loadSmallBodies(kernel: kernel?.kernel, store: chunkStore, logger: logger)
         for reason in web.skipped { logger.warning("web viewer: file skipped", metadata: ["reason": "\(reason)"]) }
         let services = try APIServices(
             catalogue: resources.loadCatalogue(), kernel: kernel?.kernel, stars: resources.loadStars(), missions: missions,
             bodies: loaded.bodies, kernelIdentities: loaded.identities, sampleCache: cache, deltaT: resources.loadDeltaT(),
             textures: resources.loadTextures(), web: web, openAPIDocument: resources.loadOpenAPIDocument(), responseCacheBytes: cacheBytes,
-            satellites: elementSets.feed, logger: logger, clock: { Date().timeIntervalSince1970 })
+            satellites: elementSets.feed, smallBodies: smallBodies.feed, logger: logger, clock: { Date().timeIntervalSince1970 })
         // The operator's cron replaces the file; the server follows within two polls.
         elementSets.watcher?.start(intervalSeconds: ServeCommand.elementSetPollSeconds)
-        defer { elementSets.watcher?.stop() }
+        for w in smallBodies.watchers { w.start(intervalSeconds: ServeCommand.elementSetPollSeconds) }
+        defer {
+            elementSets.watcher?.stop()
+            for w in smallBodies.watchers { w.stop() }
+        }
         let directory = try resources.directory().path
         logger.info("resources loaded", metadata: [
             "directory": "\(directory)", "stars": .stringConvertible(services.stars.stars.count),
@@ -80,6 +97,8 @@ struct ServeCommand: ParsableCommand {
             "userKernels": "\(loaded.userFiles.joined(separator: ":"))",
             "satellites": .stringConvertible(elementSets.feed.current.catalogue.satellites.count),
             "elementSets": "\(elementSets.watcher?.path ?? ResourceOptions.bundledElementSets)",
+            "smallBodies": .stringConvertible(smallBodies.feed.current.catalogue.count),
+            "smallBodyFiles": "\(smallBodies.watchers.map(\.path).joined(separator: ":"))",
             "migrationsApplied": .stringConvertible(applied.count),
         ])
         let metrics = HTTPMetrics(registry: MetricsRegistry())
@@ -97,6 +116,7 @@ struct ServeCommand: ParsableCommand {
         })
         // Queued sample writes are flushed (briefly) before the connection closes.
         cache.close()
+        chunkCache.close()
         db.close()
     }
 

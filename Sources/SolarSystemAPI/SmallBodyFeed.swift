@@ -1,0 +1,50 @@
+import Ephemeris
+import SmallBodies
+import Synchronization
+
+/// The asteroids and comets being served: the catalogue of the loaded element files and the
+/// propagator over it, replaced whole when an `--elements` file changes
+/// (``ElementFileWatcher``). Readers take the current pair and keep it for their whole answer.
+public final class SmallBodyFeed: Sendable {
+    public struct Current: Sendable {
+        public let catalogue: SmallBodyCatalogue
+        public let propagator: SmallBodyPropagator
+        /// Counts the replacements: cached answers that used small bodies are keyed by it.
+        public let generation: Int
+    }
+
+    let kernel: PlanetaryKernel?
+    let store: (any ChunkStore)?
+    let memoryLimitBytes: Int
+    let reservedNames: Set<String>
+    /// The element files by name, in precedence order (bundled first, then `--elements` files).
+    private let files: Mutex<[(name: String, file: ElementFile)]>
+    private let state: Mutex<Current>
+
+    /// The engine's body ids, which no small body's name slug may take.
+    public static let reservedNames = Set(BodyID.allCases.map(\.rawValue))
+
+    public init(kernel: PlanetaryKernel?, files: [ElementFile] = [], store: (any ChunkStore)? = nil, memoryLimitBytes: Int = 64 << 20) {
+        self.kernel = kernel
+        self.store = store
+        self.memoryLimitBytes = memoryLimitBytes
+        reservedNames = Self.reservedNames
+        self.files = Mutex(files.map { ($0.name, $0) })
+        let catalogue = SmallBodyCatalogue(files: files, reservedNames: Self.reservedNames)
+        state = Mutex(Current(catalogue: catalogue, propagator: SmallBodyPropagator(kernel: kernel, catalogue: catalogue, memoryLimitBytes: memoryLimitBytes, store: store),
+                              generation: 0))
+    }
+
+    public var current: Current { state.withLock { $0 } }
+
+    /// Serves `file` in place of the file of the same name (or after the others when new).
+    public func replace(_ file: ElementFile) {
+        let all = files.withLock { list -> [ElementFile] in
+            if let i = list.firstIndex(where: { $0.name == file.name }) { list[i] = (file.name, file) } else { list.append((file.name, file)) }
+            return list.map(\.file)
+        }
+        let catalogue = SmallBodyCatalogue(files: all, reservedNames: reservedNames)
+        let propagator = SmallBodyPropagator(kernel: kernel, catalogue: catalogue, memoryLimitBytes: memoryLimitBytes, store: store)
+        state.withLock { $0 = Current(catalogue: catalogue, propagator: propagator, generation: $0.generation + 1) }
+    }
+}
