@@ -63,9 +63,26 @@ public struct PropagatedArc: Sendable {
     /// The position alone at `seconds`, clamped into ``span`` (the hot path of a perturber
     /// read many times per step: no state built, no error).
     @inline(__always) public func position(at seconds: Double) -> Vector3 {
+        var hint = 0
+        return position(at: seconds, hint: &hint)
+    }
+
+    /// The same, starting the search at step `hint` and leaving there the step used: a
+    /// perturber read at the stages of one integration step after another finds its step at
+    /// once instead of by a binary search.
+    @inline(__always) public func position(at seconds: Double, hint: inout Int) -> Vector3 {
         guard !steps.isEmpty else { return start.positionKm }
         let t = min(max(seconds, span.lowerBound), span.upperBound)
-        return steps[stepIndex(containing: t)].evaluate(at: t).r
+        var i = min(max(hint, 0), steps.count - 1)
+        if steps[i].lowerSeconds > t || (i + 1 < steps.count && steps[i + 1].lowerSeconds <= t) {
+            if i + 1 < steps.count, steps[i + 1].lowerSeconds <= t, i + 2 >= steps.count || steps[i + 2].lowerSeconds > t {
+                i += 1
+            } else {
+                i = stepIndex(containing: t)
+            }
+        }
+        hint = i
+        return steps[i].evaluatePosition(at: t)
     }
 
     /// The whole arc as numbers (for a cache that keeps doubles): start, end, counts, then each
@@ -118,6 +135,19 @@ struct DenseStep: Sendable {
     let f0, f1, f2, f3, f4, f5, f6: PhaseState
 
     var lowerSeconds: Double { stepSeconds < 0 ? startSeconds + stepSeconds : startSeconds }
+
+    /// ``evaluate(at:)``'s position alone (half the work).
+    @inline(__always) func evaluatePosition(at t: Double) -> Vector3 {
+        let x = (t - startSeconds) / stepSeconds, x1 = 1 - x
+        var s = f6.r * x
+        s = (f5.r + s) * x1
+        s = (f4.r + s) * x
+        s = (f3.r + s) * x1
+        s = (f2.r + s) * x
+        s = (f1.r + s) * x1
+        s = (f0.r + s) * x
+        return y.r + s
+    }
 
     @inline(__always) func evaluate(at t: Double) -> PhaseState {
         let x = (t - startSeconds) / stepSeconds, x1 = 1 - x

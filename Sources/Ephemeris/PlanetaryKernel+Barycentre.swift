@@ -17,14 +17,23 @@ extension PlanetaryKernel {
 
     /// Barycentric positions (km, ecliptic J2000) of ``pointMasses`` into `buffer` (at least
     /// that many elements), each kernel segment evaluated once. Inside ``spanSeconds`` only.
-    public func barycentricPositions(secondsPastJ2000 seconds: Double, into buffer: UnsafeMutableBufferPointer<Vector3>) {
+    /// Returns the Sun's barycentric velocity (km/s), from the same evaluation of its segments.
+    @discardableResult
+    public func barycentricPositions(secondsPastJ2000 seconds: Double, into buffer: UnsafeMutableBufferPointer<Vector3>) -> Vector3 {
         withUnsafeTemporaryAllocation(of: Vector3.self, capacity: links.count) { linkPositions in
-            for i in 0..<links.count { linkPositions[i] = linkPosition(i, seconds) }
+            var sunVelocity = Vector3.zero
+            for i in 0..<links.count where !sunChain.contains(i) { linkPositions[i] = linkPosition(i, seconds) }
+            for i in sunChain {
+                let s = linkState(i, seconds)
+                linkPositions[i] = s.positionKm
+                sunVelocity += s.velocityKmPerSecond
+            }
             for (k, body) in Self.pointMasses.enumerated() {
                 var p = Vector3.zero
                 for link in chains[body.index] { p += linkPositions[link] }
                 buffer[k] = toEcliptic * p
             }
+            return toEcliptic * sunVelocity
         }
     }
 

@@ -44,16 +44,17 @@ public struct ChunkedPath: Sendable {
         return try? arc.state(at: t)
     }
 
-    /// The position at `t`, clamped to the integrated span (a perturber read inside a step).
-    @inline(__always) func position(at t: Double) -> Vector3 {
+    /// The position at `t`, clamped to the integrated span (a perturber read inside a step);
+    /// `hint` remembers the step last used (see `PropagatedArc.position(at:hint:)`).
+    @inline(__always) func position(at t: Double, hint: inout Int) -> Vector3 {
         if t >= epochSeconds {
             guard !forward.isEmpty else { return backward.first?.end.positionKm ?? .zero }
             let k = min(Int(((t - epochSeconds) / chunkSeconds).rounded(.down)), forward.count - 1)
-            return forward[k].position(at: t)
+            return forward[k].position(at: t, hint: &hint)
         }
         guard !backward.isEmpty else { return forward.first?.start.positionKm ?? .zero }
         let k = min(Int(((epochSeconds - t) / chunkSeconds).rounded(.down)), backward.count - 1)
-        return backward[k].position(at: t)
+        return backward[k].position(at: t, hint: &hint)
     }
 
     /// The chunks overlapping `a…b`, in time order.

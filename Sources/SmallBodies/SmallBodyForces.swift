@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Astrodynamics
 import Ephemeris
 
@@ -42,7 +47,7 @@ struct SmallBodyForces: AccelerationModel {
 
     func accelerationKmS2(at r: Vector3, velocityKmS v: Vector3, seconds t: Double) -> Vector3 {
         withUnsafeTemporaryAllocation(of: Vector3.self, capacity: Self.pointMassGM.count) { bodies in
-            kernel.barycentricPositions(secondsPastJ2000: t, into: bodies)
+            let sunVelocity = kernel.barycentricPositions(secondsPastJ2000: t, into: bodies)
             var a = Vector3.zero
             for k in 0..<Self.pointMassGM.count {
                 let d = bodies[k] - r
@@ -55,8 +60,7 @@ struct SmallBodyForces: AccelerationModel {
                 a += d * (p.gm / (d2 * d2.squareRoot()))
             }
             guard relativity || nonGravitational != nil else { return a }
-            let sun = kernel.barycentricState(.sun, secondsPastJ2000: t)
-            let rh = r - sun.positionKm, vh = v - sun.velocityKmS
+            let rh = r - bodies[0], vh = v - sunVelocity // the Sun is pointMasses[0]
             if relativity { a += Self.schwarzschild(rh, vh) }
             if let ng = nonGravitational {
                 let distance = ng.dtDays == 0 ? rh.length : Self.delayedDistance(rh, vh, days: ng.dtDays)
@@ -74,17 +78,38 @@ struct SmallBodyForces: AccelerationModel {
         return (r * (4 * mu / rn - v.lengthSquared) + v * (4 * r.dot(v))) * factor
     }
 
-    /// |r(t − DT)| on the heliocentric two-body orbit through (r, v).
+    /// |r(t − DT)| on the heliocentric two-body orbit through (r, v): on an ellipse by Kepler's
+    /// equation from the eccentric anomaly now (e cos E = 1 − r/a, e sin E = r·v/√(μa)), the
+    /// comets' case, a third of the universal-variable arc's cost; otherwise by that arc.
     static func delayedDistance(_ r: Vector3, _ v: Vector3, days: Double) -> Double {
-        KeplerArc(mu: GravityConstants.sunGM, position: r, velocity: v, epochHours: 0)
-            .state(afterSeconds: -days * Constants.secondsPerDay).position.length
+        let mu = GravityConstants.sunGM
+        let rn = r.length
+        let a = 1 / (2 / rn - v.lengthSquared / mu)
+        guard a > 0 else {
+            return KeplerArc(mu: mu, position: r, velocity: v, epochHours: 0).state(afterSeconds: -days * Constants.secondsPerDay).position.length
+        }
+        let eCos = 1 - rn / a, eSin = r.dot(v) / (mu * a).squareRoot()
+        let e = (eCos * eCos + eSin * eSin).squareRoot()
+        guard e < 0.99 else {
+            return KeplerArc(mu: mu, position: r, velocity: v, epochHours: 0).state(afterSeconds: -days * Constants.secondsPerDay).position.length
+        }
+        let m = atan2(eSin, eCos) - eSin - (mu / (a * a * a)).squareRoot() * days * Constants.secondsPerDay
+        return a * (1 - e * cos(Kepler.solve(meanAnomaly: m, eccentricity: e)))
     }
 }
 
-/// A perturbing asteroid's integrated path over a stretch of time: its GM and its chunks.
-struct PerturberPath: Sendable {
+/// A perturbing asteroid's integrated path over a stretch of time: its GM and its chunks, and
+/// the step last read. One integration (one thread) reads it at a time: the model is made for
+/// each chunk and used by that chunk's integration alone.
+final class PerturberPath: @unchecked Sendable {
     let gm: Double
     let chunks: ChunkedPath
+    private var hint = 0
 
-    @inline(__always) func position(at t: Double) -> Vector3 { chunks.position(at: t) }
+    init(gm: Double, chunks: ChunkedPath) {
+        self.gm = gm
+        self.chunks = chunks
+    }
+
+    @inline(__always) func position(at t: Double) -> Vector3 { chunks.position(at: t, hint: &hint) }
 }

@@ -1,4 +1,6 @@
+import Dispatch
 import Ephemeris
+import Logging
 import SmallBodies
 import Synchronization
 
@@ -17,6 +19,9 @@ public final class SmallBodyFeed: Sendable {
     let store: (any ChunkStore)?
     let memoryLimitBytes: Int
     let reservedNames: Set<String>
+    /// Integrate the perturbing asteroids in the background whenever a propagator is made
+    /// (`serve`), logging a failure here.
+    let warmUp: Logger?
     /// The element files by name, in precedence order (bundled first, then `--elements` files).
     private let files: Mutex<[(name: String, file: ElementFile)]>
     private let state: Mutex<Current>
@@ -24,8 +29,10 @@ public final class SmallBodyFeed: Sendable {
     /// The engine's body ids, which no small body's name slug may take.
     public static let reservedNames = Set(BodyID.allCases.map(\.rawValue))
 
-    public init(kernel: PlanetaryKernel?, files: [ElementFile] = [], store: (any ChunkStore)? = nil, memoryLimitBytes: Int = 64 << 20) {
+    public init(kernel: PlanetaryKernel?, files: [ElementFile] = [], store: (any ChunkStore)? = nil, memoryLimitBytes: Int = 64 << 20,
+                warmUp: Logger? = nil) {
         self.kernel = kernel
+        self.warmUp = warmUp
         self.store = store
         self.memoryLimitBytes = memoryLimitBytes
         reservedNames = Self.reservedNames
@@ -33,6 +40,17 @@ public final class SmallBodyFeed: Sendable {
         let catalogue = SmallBodyCatalogue(files: files, reservedNames: Self.reservedNames)
         state = Mutex(Current(catalogue: catalogue, propagator: SmallBodyPropagator(kernel: kernel, catalogue: catalogue, memoryLimitBytes: memoryLimitBytes, store: store),
                               generation: 0))
+        warm(current.propagator)
+    }
+
+    /// The perturbers integrated off the caller's thread (see ``SmallBodyPropagator/warmPerturbers(shouldStop:)``).
+    func warm(_ propagator: SmallBodyPropagator) {
+        guard let logger = warmUp else { return }
+        DispatchQueue.global(qos: .utility).async {
+            do { try propagator.warmPerturbers() } catch {
+                logger.warning("small bodies: the perturbing asteroids could not be integrated ahead; each request integrates what it needs", metadata: ["reason": "\(error)"])
+            }
+        }
     }
 
     public var current: Current { state.withLock { $0 } }
@@ -45,6 +63,14 @@ public final class SmallBodyFeed: Sendable {
         }
         let catalogue = SmallBodyCatalogue(files: all, reservedNames: reservedNames)
         let propagator = SmallBodyPropagator(kernel: kernel, catalogue: catalogue, memoryLimitBytes: memoryLimitBytes, store: store)
-        state.withLock { $0 = Current(catalogue: catalogue, propagator: propagator, generation: $0.generation + 1) }
+        // The previous catalogue (a million bodies take tens of milliseconds to free) is let go
+        // after the lock, so readers never wait for it.
+        let previous = state.withLock { s -> Current in
+            let old = s
+            s = Current(catalogue: catalogue, propagator: propagator, generation: s.generation + 1)
+            return old
+        }
+        withExtendedLifetime(previous) {}
+        warm(propagator)
     }
 }

@@ -37,8 +37,9 @@ extension ResourceOptions {
     /// once; `serve` also watches them, see ``ElementSetWatcher``). Bad records are logged by
     /// file, line and reason; the good ones are served. A file that cannot be read at all stops
     /// start-up, naming it.
-    func loadSmallBodies(kernel: PlanetaryKernel?, store: (any ChunkStore)? = nil, logger: Logger) throws -> (feed: SmallBodyFeed, watchers: [ElementSetWatcher]) {
-        let feed = SmallBodyFeed(kernel: kernel, files: try loadBundledSmallBodies(), store: store)
+    /// `warmUp`: integrate the perturbing asteroids in the background (`serve`).
+    func loadSmallBodies(kernel: PlanetaryKernel?, store: (any ChunkStore)? = nil, warmUp: Bool = false, logger: Logger) throws -> (feed: SmallBodyFeed, watchers: [ElementSetWatcher]) {
+        let feed = SmallBodyFeed(kernel: kernel, files: try loadBundledSmallBodies(), store: store, warmUp: warmUp ? logger : nil)
         guard let (paths, origin) = smallBodyElementPaths() else { return (feed, []) }
         var watchers: [ElementSetWatcher] = []
         for path in paths {

@@ -75,7 +75,7 @@ struct ServeCommand: ParsableCommand {
         } catch {
             logger.warning("small-body chunk cache prune failed; stale rows stay until evicted", metadata: ["error": "\(error)"])
         }
-        let smallBodies = try resources.loadSmallBodies(kernel: kernel?.kernel, store: chunkStore, logger: logger)
+        let smallBodies = try resources.loadSmallBodies(kernel: kernel?.kernel, store: chunkStore, warmUp: true, logger: logger)
         for reason in web.skipped { logger.warning("web viewer: file skipped", metadata: ["reason": "\(reason)"]) }
         let services = try APIServices(
             catalogue: resources.loadCatalogue(), kernel: kernel?.kernel, stars: resources.loadStars(), missions: missions,
