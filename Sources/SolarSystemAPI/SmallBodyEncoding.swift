@@ -6,7 +6,9 @@ import SmallBodies
 enum SmallBodyEncoding {
     /// `{id, kind, type, name, designation, number, fullName, nameSlug, orbitClass, elements,
     /// epoch, source, brightness, nonGravitational, trustedSpan}`.
-    static func write(_ h: SmallBodyCatalogue.Handle, current: SmallBodyFeed.Current, detail: Bool, into w: inout JSONWriter) {
+    /// `nameSlug` is given only when the name's slug leads to this body (`directory`): the
+    /// asteroid 3 Juno's `juno` is the Juno spacecraft's id, so it is `sb:3` alone.
+    static func write(_ h: SmallBodyCatalogue.Handle, current: SmallBodyFeed.Current, directory: BodyDirectory, detail: Bool, into w: inout JSONWriter) {
         let c = current.catalogue
         let b = c.body(h)
         w.object { w in
@@ -17,7 +19,12 @@ enum SmallBodyEncoding {
             w.key("name"); if let name = b.name { w.string(name) } else { w.null() }
             w.key("designation"); w.string(b.designation)
             w.key("number"); if let n = b.number { w.int(n) } else { w.null() }
-            w.key("nameSlug"); if let slug = c.nameSlug(h) { w.string(slug) } else { w.null() }
+            w.key("nameSlug")
+            if let slug = c.nameSlug(h), case let .smallBody(id, _, _)? = try? directory.resolve(slug, parameter: nil), id == c.id(h) {
+                w.string(slug)
+            } else {
+                w.null()
+            }
             w.key("orbitClass")
             w.object { w in
                 w.key("code"); w.string(b.orbitClass.code)

@@ -30,17 +30,20 @@ extension V1API {
         let limit = try q.int("limit", in: 1...Self.maxSearchLimit, default: 100)
         let offset = try q.int("offset", in: 0...10_000_000, default: 0)
         guard let feed = services.smallBodies else {
-            return .respond(HTTPResponse.json(Self.searchJSON([], total: 0, offset: offset, limit: limit, current: nil)).noStore())
+            return .respond(HTTPResponse.json(Self.searchJSON([], total: 0, offset: offset, limit: limit, current: nil, directory: services.bodyDirectory)).noStore())
         }
         let filter: SmallBody.Kind? = kind == "asteroid" ? .asteroid : kind == "comet" ? .comet : nil
+        let directory = services.bodyDirectory
         return .offload {
             let current = feed.current
             let (handles, total) = current.catalogue.search(text, kind: filter, offset: offset, limit: limit)
-            return HTTPResponse.json(Self.searchJSON(handles, total: total, offset: offset, limit: limit, current: current)).cacheable(maxAge: Freshness.elementSetMaxAgeSeconds)
+            return HTTPResponse.json(Self.searchJSON(handles, total: total, offset: offset, limit: limit, current: current, directory: directory))
+                .cacheable(maxAge: Freshness.elementSetMaxAgeSeconds)
         }
     }
 
-    static func searchJSON(_ handles: [SmallBodyCatalogue.Handle], total: Int, offset: Int, limit: Int, current: SmallBodyFeed.Current?) -> [UInt8] {
+    static func searchJSON(_ handles: [SmallBodyCatalogue.Handle], total: Int, offset: Int, limit: Int, current: SmallBodyFeed.Current?,
+                           directory: BodyDirectory) -> [UInt8] {
         var w = JSONWriter(capacity: 256 + handles.count * 256)
         w.object { w in
             w.key("total"); w.int(total)
@@ -49,7 +52,7 @@ extension V1API {
             w.key("count"); w.int(handles.count)
             w.key("bodies")
             w.array { w in
-                if let current { for h in handles { SmallBodyEncoding.write(h, current: current, detail: false, into: &w) } }
+                if let current { for h in handles { SmallBodyEncoding.write(h, current: current, directory: directory, detail: false, into: &w) } }
             }
         }
         return w.bytes
@@ -64,7 +67,7 @@ extension V1API {
         let current = feed.current
         guard let h = current.catalogue.resolve(id) else { return nil }
         var w = JSONWriter(capacity: 2048)
-        SmallBodyEncoding.write(h, current: current, detail: true, into: &w)
+        SmallBodyEncoding.write(h, current: current, directory: services.bodyDirectory, detail: true, into: &w)
         return HTTPResponse.json(w.bytes).cacheable(maxAge: Freshness.elementSetMaxAgeSeconds)
     }
 

@@ -54,6 +54,9 @@ struct SmallBodyEndpointsTests {
         let source = r.json["source"] as? [String: Any] ?? [:]
         #expect(source["file"] as? String == "smallbodies/jplsbdb-apophis.dat" && source["format"] as? String == "sbdb-json")
         #expect((r.json["trustedSpan"] as? [String])?.first?.hasPrefix("1899-12") == true)
+        // 3 Juno's name is the Juno spacecraft's id: the asteroid is sb:3 alone.
+        let juno = try SmallBodyServer.shared.get("/v1/bodies/sb:3")
+        #expect(juno.status == 200 && juno.json["name"] as? String == "Juno" && juno.json["nameSlug"] is NSNull)
         for alias in ["apophis", "sb:2004-mn4", "hale-bopp", "sb:c-1995-o1", "sb:1p", "sb:67p", "ceres", "sb:1"] {
             #expect(try SmallBodyServer.shared.get("/v1/bodies/\(alias)").status == 200, "\(alias)")
         }
