@@ -108,7 +108,7 @@ struct ServeCommand: ParsableCommand {
         let router = ServeCommand.makeRouter(metrics: metrics, routes: [api.register(on:)])
         try server.runUntilSignalled(router: router, metrics: metrics, logger: logger, startup: [
             "db": "\(database.path)", "resources": "\(directory)", "memoryCacheMB": .stringConvertible(cacheBytes >> 20),
-            "cacheMaxMB": .stringConvertible((cache.configuration.maxBytes ?? 0) >> 20),
+            "cacheMaxMB": .stringConvertible(capBytes >> 20),
         ].merging(LoadedKernel.startupMetadata(kernel)) { $1 }, onSignal: { services.lifecycle.beginDraining() }, configure: { config in
             // Room for the memory cache plus 16 MiB for what is being sent: about 55 MiB at rest
             // (the decoded textures are 22 of it) plus this limit stays within the 100 MB budget.
