@@ -19,9 +19,9 @@ public final class SmallBodyFeed: Sendable {
     let store: (any ChunkStore)?
     let memoryLimitBytes: Int
     let reservedNames: Set<String>
-    /// Integrate the perturbing asteroids in the background whenever a propagator is made
-    /// (`serve`), logging a failure here.
-    let warmUp: Logger?
+    /// Integrate the perturbing asteroids over `span` (TDB seconds past J2000) in the background
+    /// whenever a propagator is made (`serve`: the decades around the present), logging a failure.
+    let warmUp: (span: ClosedRange<Double>, logger: Logger)?
     /// The element files by name, in precedence order (bundled first, then `--elements` files).
     private let files: Mutex<[(name: String, file: ElementFile)]>
     private let state: Mutex<Current>
@@ -30,7 +30,7 @@ public final class SmallBodyFeed: Sendable {
     public static let reservedNames = Set(BodyID.allCases.map(\.rawValue))
 
     public init(kernel: PlanetaryKernel?, files: [ElementFile] = [], store: (any ChunkStore)? = nil, memoryLimitBytes: Int = 64 << 20,
-                warmUp: Logger? = nil) {
+                warmUp: (span: ClosedRange<Double>, logger: Logger)? = nil) {
         self.kernel = kernel
         self.warmUp = warmUp
         self.store = store
@@ -45,9 +45,9 @@ public final class SmallBodyFeed: Sendable {
 
     /// The perturbers integrated off the caller's thread (see ``SmallBodyPropagator/warmPerturbers(shouldStop:)``).
     func warm(_ propagator: SmallBodyPropagator) {
-        guard let logger = warmUp else { return }
+        guard let (span, logger) = warmUp else { return }
         DispatchQueue.global(qos: .utility).async {
-            do { try propagator.warmPerturbers() } catch {
+            do { try propagator.warmPerturbers(over: span) } catch {
                 logger.warning("small bodies: the perturbing asteroids could not be integrated ahead; each request integrates what it needs", metadata: ["reason": "\(error)"])
             }
         }

@@ -1,4 +1,5 @@
 import Ephemeris
+import Foundation
 import Logging
 import SmallBodies
 import SolarSystemAPI
@@ -37,9 +38,16 @@ extension ResourceOptions {
     /// once; `serve` also watches them, see ``ElementSetWatcher``). Bad records are logged by
     /// file, line and reason; the good ones are served. A file that cannot be read at all stops
     /// start-up, naming it.
-    /// `warmUp`: integrate the perturbing asteroids in the background (`serve`).
+    /// How far either side of the present `serve` integrates the perturbing asteroids ahead
+    /// (memory: about 0.5 MB per asteroid; a date beyond is integrated when first asked).
+    static let perturberWarmUpYears = 25.0
+
+    /// `warmUp`: integrate the perturbing asteroids around the present in the background (`serve`).
     func loadSmallBodies(kernel: PlanetaryKernel?, store: (any ChunkStore)? = nil, warmUp: Bool = false, logger: Logger) throws -> (feed: SmallBodyFeed, watchers: [ElementSetWatcher]) {
-        let feed = SmallBodyFeed(kernel: kernel, files: try loadBundledSmallBodies(), store: store, warmUp: warmUp ? logger : nil)
+        let now = (Date().timeIntervalSince1970 / Constants.secondsPerDay + Constants.jdUnixEpoch - Constants.jdJ2000) * Constants.secondsPerDay
+        let years = Self.perturberWarmUpYears * 365.25 * Constants.secondsPerDay
+        let feed = SmallBodyFeed(kernel: kernel, files: try loadBundledSmallBodies(), store: store,
+                                 warmUp: warmUp ? ((now - years)...(now + years), logger) : nil)
         guard let (paths, origin) = smallBodyElementPaths() else { return (feed, []) }
         var watchers: [ElementSetWatcher] = []
         for path in paths {
