@@ -2,10 +2,10 @@
 import PackageDescription
 
 // Module layering (docs/architecture.md): arrows are the only imports allowed.
-//   solarsystem -> SolarSystemAPI -> HTTP, Storage, Rendering, Missions, Satellites, Scene, Sky, Ephemeris
-//   solarsystem -> MissionKernels (the kernel generator) -> Missions
+//   solarsystem -> SolarSystemAPI -> HTTP, Storage, Rendering, Missions, Satellites, SmallBodies, Scene, Sky, Ephemeris
+//   solarsystem -> MissionKernels (the kernel generator) -> Missions, Astrodynamics
 //   (the executable, the composition root, also imports the lower modules it assembles)
-//   Scene, Satellites -> Ephemeris; Sky -> Satellites (passes), Ephemeris; HTTP, Rendering, Storage -> Zlib -> CZlib; Storage -> CSQLite
+//   SmallBodies -> Astrodynamics; Missions -> Astrodynamics (KeplerArc), Scene; Astrodynamics, Scene, Satellites -> Ephemeris; Sky -> Satellites (passes), Ephemeris; HTTP, Rendering, Storage -> Zlib -> CZlib; Storage -> CSQLite
 let package = Package(
     name: "SolarSystem",
     // Linux only (no platform is claimed): Socket+Glibc.swift opens sockets with Linux's
@@ -36,12 +36,18 @@ let package = Package(
         .target(name: "Scene", dependencies: ["Ephemeris"]),
         // The observer's sky: apparent places, altitude and azimuth, rising and setting, phases.
         .target(name: "Sky", dependencies: ["Satellites", "Ephemeris"]),
-        .target(name: "Missions", dependencies: ["Scene", "Ephemeris"]),
+        // Propagators, Lambert, flyby chains, gravity models: pure, above Ephemeris. The kernel
+        // generator's physics; the server's Missions uses its KeplerArc.
+        .target(name: "Astrodynamics", dependencies: ["Ephemeris"]),
+        .target(name: "Missions", dependencies: ["Astrodynamics", "Scene", "Ephemeris"]),
+        // Asteroids and comets: element files (SBDB JSON, MPCORB, MPC comets) as bytes, the n-body
+        // propagator under DE440, close approaches. Pure, above Astrodynamics.
+        .target(name: "SmallBodies", dependencies: ["Astrodynamics", "Ephemeris"]),
         // SGP4/SDP4, element sets (TLE, OMM), TEME and ground tracks: pure, above Ephemeris.
         .target(name: "Satellites", dependencies: ["Ephemeris"]),
         // The mission-kernel generator (`solarsystem kernels build`): physics between the data,
         // written as SPK files. The server never imports it.
-        .target(name: "MissionKernels", dependencies: ["Missions", "Ephemeris"]),
+        .target(name: "MissionKernels", dependencies: ["Missions", "Astrodynamics", "Ephemeris"]),
         // The CRC-32 every cached payload is checked against comes from zlib (the Zlib module).
         .target(name: "Storage", dependencies: ["CSQLite", "Zlib", .product(name: "Logging", package: "swift-log")]),
         .target(name: "Rendering", dependencies: ["Scene", "Ephemeris", "Zlib"]),
@@ -52,14 +58,14 @@ let package = Package(
         .target(
             name: "SolarSystemAPI",
             dependencies: [
-                "HTTP", "Storage", "Rendering", "Missions", "Satellites", "Scene", "Sky", "Ephemeris",
+                "HTTP", "Storage", "Rendering", "Missions", "Satellites", "SmallBodies", "Scene", "Sky", "Ephemeris",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .executableTarget(
             name: "solarsystem",
             dependencies: [
-                "SolarSystemAPI", "HTTP", "Storage", "Rendering", "Missions", "MissionKernels", "Satellites", "Scene", "Sky", "Ephemeris", "Zlib",
+                "SolarSystemAPI", "HTTP", "Storage", "Rendering", "Missions", "MissionKernels", "Astrodynamics", "Satellites", "SmallBodies", "Scene", "Sky", "Ephemeris", "Zlib",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -72,8 +78,10 @@ let package = Package(
         .testTarget(name: "SceneTests", dependencies: ["Scene", "Ephemeris"]),
         .testTarget(name: "SkyTests", dependencies: ["Sky", "Satellites", "Ephemeris"], resources: [.copy("Fixtures")]),
         .testTarget(name: "SatellitesTests", dependencies: ["Satellites", "Ephemeris"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "MissionsTests", dependencies: ["Missions", "Scene", "Ephemeris"]),
-        .testTarget(name: "MissionKernelsTests", dependencies: ["MissionKernels", "Missions", "Ephemeris"], exclude: ["Fixtures"]),
+        .testTarget(name: "AstrodynamicsTests", dependencies: ["Astrodynamics", "Ephemeris"]),
+        .testTarget(name: "SmallBodiesTests", dependencies: ["SmallBodies", "Astrodynamics", "Ephemeris"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "MissionsTests", dependencies: ["Missions", "Astrodynamics", "Scene", "Ephemeris"]),
+        .testTarget(name: "MissionKernelsTests", dependencies: ["MissionKernels", "Missions", "Astrodynamics", "Ephemeris"], exclude: ["Fixtures"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "CSQLite", "Zlib", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "ZlibTests", dependencies: ["Zlib", "CZlib"]),
         .testTarget(name: "RenderingTests", dependencies: ["Rendering", "Scene", "Ephemeris", "Zlib", "CZlib"]),
@@ -86,7 +94,7 @@ let package = Package(
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "HTTPTestSupport", "CZlib", "Zlib"]),
         .testTarget(
             name: "SolarSystemAPITests",
-            dependencies: ["SolarSystemAPI", "HTTP", "HTTPTestSupport", "Storage", "Rendering", "Missions", "Satellites", "Scene", "Sky", "Ephemeris", "CZlib",
+            dependencies: ["SolarSystemAPI", "HTTP", "HTTPTestSupport", "Storage", "Rendering", "Missions", "Satellites", "SmallBodies", "Scene", "Sky", "Ephemeris", "CZlib",
                            .product(name: "Logging", package: "swift-log")]
         ),
     ]

@@ -1,3 +1,4 @@
+import Astrodynamics
 import Foundation
 import Ephemeris
 import Missions

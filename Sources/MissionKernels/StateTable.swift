@@ -1,3 +1,4 @@
+import Astrodynamics
 import Ephemeris
 import Missions
 

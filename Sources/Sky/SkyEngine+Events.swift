@@ -23,13 +23,22 @@ extension SkyEngine {
     /// turns the altitude is monotonic, so each crossing is bracketed there and solved to 0.05 s.
     /// (Near a pole the turns are not the culminations: the Moon's declination can carry it
     /// across the horizon and back between two of them.)
-    public func events(_ bodies: [BodyID], kinds: Set<SkyEventKind>, from observer: Observer, start: Instant, stop: Instant) -> [SkyEvent] {
+    ///
+    /// `points` are bodies the engine does not know — asteroids and comets — by their id and
+    /// heliocentric ecliptic J2000 position (AU) at TDB seconds past J2000, placed as the planets
+    /// are (light time, deflection, aberration) and searched as point sources: rising and
+    /// setting when the centre is at −34′, transits, always up or down.
+    public func events(_ bodies: [BodyID], points: [(id: String, heliocentricEclipticAU: (Double) -> Vector3)] = [],
+                       kinds: Set<SkyEventKind>, from observer: Observer, start: Instant, stop: Instant) -> [SkyEvent] {
         let span = stop.seconds(since: start)
         guard span > 0 else { return [] }
-        let track = SkyTrack(engine: self, bodies: bodies, observer: observer, start: start, spanSeconds: span)
+        let track = SkyTrack(engine: self, bodies: bodies, points: points.map(\.heliocentricEclipticAU), observer: observer, start: start, spanSeconds: span)
         var out: [SkyEvent] = []
         for (slot, body) in bodies.enumerated() {
             out += track.events(slot: slot, body: body, kinds: kinds)
+        }
+        for (k, point) in points.enumerated() {
+            out += track.events(slot: bodies.count + k, body: nil, id: point.id, kinds: kinds)
         }
         return out.sorted { $0.instant < $1.instant }
     }
@@ -52,13 +61,13 @@ struct SkyTrack {
     let standard = Atmosphere.standard
 
     /// Node k sits at (k − 1) · nodeSeconds from the start: one before the start, two after the end.
-    init(engine: SkyEngine, bodies: [BodyID], observer: Observer, start: Instant, spanSeconds: Double) {
+    init(engine: SkyEngine, bodies: [BodyID], points: [(Double) -> Vector3] = [], observer: Observer, start: Instant, spanSeconds: Double) {
         self.engine = engine
         self.observer = observer
         self.start = start
         self.spanSeconds = spanSeconds
         let count = Int((spanSeconds / Self.nodeSeconds).rounded(.up)) + 4
-        var vectors = [[Vector3]](repeating: [], count: bodies.count)
+        var vectors = [[Vector3]](repeating: [], count: bodies.count + points.count)
         var offsets: [Double] = [], deltaT: [Double] = []
         offsets.reserveCapacity(count); deltaT.reserveCapacity(count)
         let times = (0..<count).map { k in engine.time(start.addingTT(seconds: Double(k - 1) * Self.nodeSeconds)) }
@@ -76,6 +85,11 @@ struct SkyTrack {
             for (slot, body) in bodies.enumerated() {
                 let p = engine.place(body, from: st)
                 vectors[slot].append(st.orientation.gcrsToTrueOfDate * p.apparentDirection * (p.astrometricAU.length * Constants.auKm))
+            }
+            for (k, position) in points.enumerated() {
+                let p = ApparentPlace.compute(observerAU: st.positionAU, observerVelocityAUPerDay: st.velocityAUPerDay, tdbSeconds: st.tdbSeconds,
+                                              deflect: true) { s in SkyEngine.eclipticToICRF * position(s) }
+                vectors[bodies.count + k].append(st.orientation.gcrsToTrueOfDate * p.apparentDirection * (p.astrometricAU.length * Constants.auKm))
             }
         }
         self.vectors = vectors
@@ -142,10 +156,11 @@ struct SkyTrack {
     }
 
     /// Thresholds for the body's airless centre altitude, by event pair (rising kind, setting kind).
-    func thresholds(_ body: BodyID, kinds: Set<SkyEventKind>) -> [(rising: SkyEventKind, setting: SkyEventKind, altitude: (Double) -> Double)] {
+    /// A point source (`body` nil) rises and sets with its centre at −34′.
+    func thresholds(_ body: BodyID?, kinds: Set<SkyEventKind>) -> [(rising: SkyEventKind, setting: SkyEventKind, altitude: (Double) -> Double)] {
         var out: [(SkyEventKind, SkyEventKind, (Double) -> Double)] = []
         let refraction = SkyConstants.horizonRefractionDeg
-        let radius = SkyEngine.radiusKm(body, engine.ephemeris.catalogue)
+        let radius = body.map { SkyEngine.radiusKm($0, engine.ephemeris.catalogue) } ?? 0
         let limb = body == .sun || body == .moon
         if !kinds.isDisjoint(with: [.rise, .set, .polarDay, .polarNight, .alwaysUp, .alwaysDown]) {
             out.append((.rise, .set, { distanceKm in
@@ -163,7 +178,7 @@ struct SkyTrack {
         return out
     }
 
-    func events(slot: Int, body: BodyID, kinds: Set<SkyEventKind>) -> [SkyEvent] {
+    func events(slot: Int, body: BodyID?, id: String? = nil, kinds: Set<SkyEventKind>) -> [SkyEvent] {
         // Culminations: the hourly scan of the hour angle brackets each, then bisection settles it.
         var culminations: [(x: Double, upper: Bool)] = []
         let step = 3_600.0
@@ -195,7 +210,7 @@ struct SkyTrack {
         var out: [SkyEvent] = []
         func emit(_ kind: SkyEventKind, _ x: Double) {
             let h = azimuthAltitude(slot, x)
-            out.append(SkyEvent(body: body, kind: kind, instant: start.addingTT(seconds: x), azimuthDeg: h.azimuthDeg, altitudeDeg: h.altitudeDeg))
+            out.append(SkyEvent(body: body, id: id, kind: kind, instant: start.addingTT(seconds: x), azimuthDeg: h.azimuthDeg, altitudeDeg: h.altitudeDeg))
         }
         if kinds.contains(.transit) {
             for c in culminations where c.upper { emit(.transit, c.x) }

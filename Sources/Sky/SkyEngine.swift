@@ -98,16 +98,31 @@ public struct SkyEngine: Sendable {
         }
     }
 
-    func position(_ body: BodyID, _ p: ApparentPlace, sun: ApparentPlace, station st: Station, observer: Observer,
-                  atmosphere: Atmosphere?, year: Double, time: SkyTime) -> SkyPosition {
+    /// What every entry reads from a place: astrometric and apparent RA/Dec, alt/az, distance,
+    /// hour angle (west positive, in (−180, 180]).
+    struct Directions {
+        let astrometric: (raDeg: Double, decDeg: Double)
+        let apparent: (raDeg: Double, decDeg: Double)
+        let horizontal: (azimuthDeg: Double, altitudeDeg: Double, airlessAltitudeDeg: Double)
+        let distanceAU: Double
+        let hourAngleDeg: Double
+    }
+
+    func directions(_ p: ApparentPlace, station st: Station, observer: Observer, atmosphere: Atmosphere?) -> Directions {
         let o = st.orientation
-        let astrometric = Self.raDec(p.astrometricAU)
         let tod = o.gcrsToTrueOfDate * p.apparentDirection
         let apparent = Self.raDec(tod)
-        let horizontal = Self.horizontal(trueOfDate: tod, orientation: o, observer: observer, atmosphere: atmosphere)
-        let distanceAU = p.astrometricAU.length
         var hourAngle = Angle.normalizedDegrees(Angle.degrees(o.gastRadians) + observer.longitudeDeg - apparent.raDeg)
         if hourAngle > 180 { hourAngle -= 360 }
+        return Directions(astrometric: Self.raDec(p.astrometricAU), apparent: apparent,
+                          horizontal: Self.horizontal(trueOfDate: tod, orientation: o, observer: observer, atmosphere: atmosphere),
+                          distanceAU: p.astrometricAU.length, hourAngleDeg: hourAngle)
+    }
+
+    func position(_ body: BodyID, _ p: ApparentPlace, sun: ApparentPlace, station st: Station, observer: Observer,
+                  atmosphere: Atmosphere?, year: Double, time: SkyTime) -> SkyPosition {
+        let d = directions(p, station: st, observer: observer, atmosphere: atmosphere)
+        let (astrometric, apparent, horizontal, distanceAU, hourAngle) = (d.astrometric, d.apparent, d.horizontal, d.distanceAU, d.hourAngleDeg)
         var phase: Double?, fraction: Double?, elongation: Double?, subLatitudes = (sun: 0.0, observer: 0.0)
         if body != .sun {
             let a = (-p.bodyAU).angle(to: -p.astrometricAU) * Angle.degreesPerRadian

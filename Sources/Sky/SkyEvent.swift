@@ -18,9 +18,21 @@ public enum SkyEventKind: String, CaseIterable, Sendable, Hashable {
 /// One event: the body, what happened, when, and where the body was then (azimuth from north
 /// through east; altitude refracted for the standard atmosphere, of the body's centre).
 public struct SkyEvent: Sendable {
-    public let body: BodyID
+    /// The engine body (nil for a point source: an asteroid or comet, named by ``id``).
+    public let body: BodyID?
+    /// How answers name the body: the engine's id, or the point source's.
+    public let id: String
     public let kind: SkyEventKind
     public let instant: Instant
     public let azimuthDeg: Double
     public let altitudeDeg: Double
+
+    init(body: BodyID?, id: String? = nil, kind: SkyEventKind, instant: Instant, azimuthDeg: Double, altitudeDeg: Double) {
+        self.body = body
+        self.id = id ?? body?.rawValue ?? ""
+        self.kind = kind
+        self.instant = instant
+        self.azimuthDeg = azimuthDeg
+        self.altitudeDeg = altitudeDeg
+    }
 }

@@ -7,6 +7,7 @@ import Rendering
 import Satellites
 import Scene
 import Sky
+import SmallBodies
 import Storage
 import Synchronization
 
@@ -74,12 +75,12 @@ public struct APIServices: Sendable {
         catalogue: Catalogue, kernel: PlanetaryKernel? = nil, stars: StarCatalogue, missions: MissionCatalogue, bodies: KernelBodies,
         kernelIdentities: [String] = [], sampleCache: SampleCache? = nil, deltaT: DeltaTTable? = nil,
         textures: TextureSet? = nil, web: StaticSite = .empty, openAPIDocument: [UInt8], responseCacheBytes: Int = APIServices.defaultResponseCacheBytes,
-        satellites: SatelliteFeed = SatelliteFeed(),
+        satellites: SatelliteFeed = SatelliteFeed(), smallBodies: SmallBodyFeed? = nil,
         logger: Logger = Logger(label: "api"), clock: @escaping @Sendable () -> Double
     ) throws(MissionDataError) {
         try self.init(catalogue: catalogue, kernel: kernel, stars: stars, missions: missions, bodies: bodies, kernelIdentities: kernelIdentities,
                       sampleCache: sampleCache, deltaT: deltaT, textures: textures, web: web, openAPIDocument: openAPIDocument,
-                      responses: ResponseCache(capacityBytes: responseCacheBytes), satellites: satellites, logger: logger, clock: clock,
+                      responses: ResponseCache(capacityBytes: responseCacheBytes), satellites: satellites, smallBodies: smallBodies, logger: logger, clock: clock,
                       answers: TheoryTally(), largeRenders: RenderGate(), lifecycle: Lifecycle(), streams: StreamCounter())
     }
 
@@ -87,12 +88,14 @@ public struct APIServices: Sendable {
     /// the body names built anew from `kernel` and `bodies`; the catalogues, element sets, caches,
     /// counters, clock and lifecycle shared with this one (the memory cache of encoded answers is
     /// emptied: its answers came from the old kernels; the SQLite cache keys every sample by the
-    /// kernels' identities). Throws, as at start-up, when the missions are not covered.
+    /// kernels' identities, and the small bodies' chunks by the planetary kernel, which their
+    /// feed now integrates under). Throws, as at start-up, when the missions are not covered.
     public func reloaded(kernel: PlanetaryKernel?, bodies: KernelBodies, kernelIdentities: [String]) throws(MissionDataError) -> APIServices {
         let next = try APIServices(catalogue: catalogue, kernel: kernel, stars: stars, missions: missions, bodies: bodies, kernelIdentities: kernelIdentities,
                                    sampleCache: sampleCache, deltaT: sky.deltaT, textures: textures, web: web, openAPIDocument: openAPIDocument,
-                                   responses: responses, satellites: satellites, logger: logger, clock: clock,
+                                   responses: responses, satellites: satellites, smallBodies: smallBodies, logger: logger, clock: clock,
                                    answers: engine.answers, largeRenders: largeRenders, lifecycle: lifecycle, streams: streams)
+        smallBodies?.replace(kernel: kernel)
         responses.removeAll()
         return next
     }
@@ -100,7 +103,7 @@ public struct APIServices: Sendable {
     private init(
         catalogue: Catalogue, kernel: PlanetaryKernel?, stars: StarCatalogue, missions: MissionCatalogue, bodies: KernelBodies,
         kernelIdentities: [String], sampleCache: SampleCache?, deltaT: DeltaTTable?, textures: TextureSet?, web: StaticSite,
-        openAPIDocument: [UInt8], responses: ResponseCache<ResponseKey>, satellites: SatelliteFeed, logger: Logger,
+        openAPIDocument: [UInt8], responses: ResponseCache<ResponseKey>, satellites: SatelliteFeed, smallBodies: SmallBodyFeed?, logger: Logger,
         clock: @escaping @Sendable () -> Double, answers: TheoryTally, largeRenders: RenderGate, lifecycle: Lifecycle, streams: StreamCounter
     ) throws(MissionDataError) {
         self.responses = responses
@@ -113,11 +116,11 @@ public struct APIServices: Sendable {
         self.sampleCache = sampleCache
         self.logger = logger
         self.catalogue = catalogue
-        self.engine = EphemerisService(catalogue: catalogue, kernel: kernel, bodies: bodies, satellites: satellites, answers: answers)
+        self.engine = EphemerisService(catalogue: catalogue, kernel: kernel, bodies: bodies, satellites: satellites, smallBodies: smallBodies, answers: answers)
         self.sky = SkyEngine(ephemeris: engine.ephemeris, deltaT: deltaT)
         var aliases: [String: Int] = [:]
         for m in missions.missions { for v in m.vehicles { aliases[v.id] = v.naifID } }
-        self.bodyDirectory = BodyDirectory(kernelTargets: Set(bodies.targets), aliases: aliases, satellites: satellites)
+        self.bodyDirectory = BodyDirectory(kernelTargets: Set(bodies.targets), aliases: aliases, satellites: satellites, smallBodies: smallBodies)
         self.stars = stars
         self.starsByMagnitude = stars.stars.sorted {
             ($0.magnitude, $0.rightAscensionHours) < ($1.magnitude, $1.rightAscensionHours)
@@ -157,6 +160,8 @@ public struct APIServices: Sendable {
     public var ephemeris: Ephemeris { engine.ephemeris }
     /// The loaded element sets.
     public var satellites: SatelliteFeed { engine.satellites }
+    /// The loaded asteroids and comets (nil: none).
+    public var smallBodies: SmallBodyFeed? { engine.smallBodies }
     public var layout: SceneLayout { engine.layout }
 }
 

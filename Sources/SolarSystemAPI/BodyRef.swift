@@ -1,6 +1,7 @@
 import Ephemeris
 import HTTP
 import Satellites
+import SmallBodies
 
 /// A body a positions request names: one of the engine's 25, or a body of the loaded SPK
 /// kernels — by `naif:<id>`, or by the id of the mission vehicle it is (`voyager2`).
@@ -10,18 +11,34 @@ public enum BodyRef: Sendable, Hashable, CustomStringConvertible {
     case kernel(naifID: Int, name: String)
     /// An Earth satellite from the loaded element sets (SGP4): `iss`, `norad:NNNNN` or a slug.
     case satellite(noradID: Int, name: String)
+    /// An asteroid or comet of the loaded element files: `id` its canonical `sb:` id, `name`
+    /// how the request spelled it (`sb:99942`, `apophis`), `model` how it is computed
+    /// (`model=kepler` asks for two-body motion, for comparison).
+    case smallBody(id: String, name: String, model: SmallBodyModel)
 
     public var description: String {
         switch self {
         case let .engine(b): b.rawValue
         case let .kernel(_, name): name
         case let .satellite(_, name): name
+        case let .smallBody(_, name, _): name
         }
     }
 
     var isSatellite: Bool {
         if case .satellite = self { return true }
         return false
+    }
+
+    var isSmallBody: Bool {
+        if case .smallBody = self { return true }
+        return false
+    }
+
+    /// This body computed by `model` (small bodies; the others are what they are).
+    func computed(by model: SmallBodyModel) -> BodyRef {
+        if case let .smallBody(id, name, _) = self { return .smallBody(id: id, name: name, model: model) }
+        return self
     }
 }
 
@@ -34,13 +51,16 @@ public struct BodyDirectory: Sendable {
     let aliases: [String: Int]
     /// The loaded element sets (nil: none; `iss` is then the engine's seed circle).
     let satellites: SatelliteFeed?
+    /// The loaded asteroids and comets (nil: none).
+    let smallBodies: SmallBodyFeed?
 
     /// The engine's 25 bodies only (no kernels loaded).
     public static let engineOnly = BodyDirectory(kernelTargets: [], aliases: [:])
 
-    public init(kernelTargets: Set<Int>, aliases: [String: Int], satellites: SatelliteFeed? = nil) {
+    public init(kernelTargets: Set<Int>, aliases: [String: Int], satellites: SatelliteFeed? = nil, smallBodies: SmallBodyFeed? = nil) {
         self.kernelTargets = kernelTargets
         self.satellites = satellites
+        self.smallBodies = smallBodies
         self.aliases = aliases.filter { kernelTargets.contains($0.value) && BodyID(rawValue: $0.key) == nil }
     }
 
@@ -51,7 +71,25 @@ public struct BodyDirectory: Sendable {
         let shown = naif.count > 50 ? Array(naif.prefix(50)) + ["… \(naif.count - 50) more naif: ids"] : naif
         let sats = (satellites?.current.catalogue.satellites ?? []).filter { $0.id != "iss" }.map(\.id)
         let shownSats = sats.count > 50 ? Array(sats.prefix(50)) + ["… \(sats.count - 50) more norad: ids"] : sats
-        return BodyID.allCases.map(\.rawValue) + aliases.keys.sorted() + shown + shownSats
+        var small: [String] = []
+        if let c = smallBodies?.current.catalogue {
+            let (handles, total) = c.search("", offset: 0, limit: 50)
+            small = handles.map { c.id($0) }
+            if total > 50 { small.append("… \(total - 50) more sb: ids (GET /v1/bodies?kind=small-body)") }
+        }
+        var names: [String] = BodyID.allCases.map(\.rawValue)
+        names += aliases.keys.sorted()
+        names += shown
+        names += shownSats
+        return names + small
+    }
+
+    /// A small body by `sb:` id or unique name slug (nil: not one).
+    func smallBody(_ text: String) -> BodyRef? {
+        guard let feed = smallBodies else { return nil }
+        let c = feed.current.catalogue
+        guard let h = c.resolve(text) else { return nil }
+        return .smallBody(id: c.id(h), name: text, model: .nbody)
     }
 
     /// The ISS as an element-set satellite when one is loaded for NORAD 25544.
@@ -81,6 +119,11 @@ public struct BodyDirectory: Sendable {
             return .satellite(noradID: n, name: s.id == "iss" ? text : s.id)
         }
         if let s = satellites?.current.catalogue.satellite(named: text) { return .satellite(noradID: s.noradID, name: text) }
+        if let b = smallBody(text) { return b }
+        if text.hasPrefix("sb:") {
+            throw ProblemDetails.unknownId("body", id: text, parameter: parameter, valid: validNames)
+                .adding("reason", "no loaded element file has \(text) (see --elements; GET /v1/bodies?kind=small-body&q= searches them)")
+        }
         if text.hasPrefix("naif:"), let id = Int(text.dropFirst(5)), String(id) == text.dropFirst(5) {
             guard kernelTargets.contains(id) else {
                 throw ProblemDetails.unknownId("body", id: text, parameter: parameter, valid: validNames)

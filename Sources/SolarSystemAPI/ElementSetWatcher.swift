@@ -8,60 +8,62 @@ import Logging
 import Satellites
 import Synchronization
 
-/// Keeps a ``SatelliteFeed`` in step with the operator's element-set file (`--tle`): the file is
-/// polled on a timer off the event loops and read when a new version has settled
-/// (``FileVersions``: held still for a poll; if its last record looks cut short, held still for
-/// the grace period); then it is parsed and the whole catalogue swapped in one step. Answers in
-/// flight keep the catalogue they started with; none is dropped.
+/// Keeps a served catalogue in step with an operator's element file — `--tle` (satellites,
+/// ``SatelliteElementSource``) or `--elements` (asteroids and comets, ``SmallBodyElementSource``):
+/// the file is polled on a timer off the event loops and read when a new version has settled
+/// (``FileVersions``: held still for a poll; if its source says its last record looks cut short,
+/// held still for the grace period); its bytes go to the source in chunks, which parses them and
+/// swaps the whole catalogue in one step. Answers in flight keep the catalogue they started with;
+/// none is dropped.
 ///
 /// Every other outcome keeps the previous catalogue in service and says so once per version: a
-/// file that disappears, is empty, is not a regular file (a FIFO is opened without blocking and
-/// refused), cannot be read or yields no usable set. A failed cron download must not empty the
-/// sky. ``stop()`` also stops a reading in progress (the server's shutdown does not wait for it).
+/// file that disappears, is empty, is not a regular file (opened without blocking, so a FIFO is
+/// refused at once), is too large, cannot be read or yields no usable record. A failed cron
+/// download must not empty the sky. ``stop()`` also stops a reading in progress (the server's
+/// shutdown does not wait for it).
 public final class ElementSetWatcher: @unchecked Sendable {
     // @unchecked: `timer` is set once in `start` and cancelled in `stop`, both by the owner;
     // everything the timer's handler touches is under `versions`' lock, atomic or immutable.
 
     public let path: String
-    let bundled: [(name: String, file: ElementSetFile)]
-    let feed: SatelliteFeed
+    /// What the file's bytes mean and where they are served.
+    let source: any WatchedElementSource
     let logger: Logger
     private let versions: Mutex<FileVersions>
     private let stopped = Atomic<Bool>(false)
     private var timer: DispatchSourceTimer?
 
-    /// `bundled` are the sets served under the file's (the bundled ISS), outranked by it.
-    public init(path: String, bundled: [(name: String, file: ElementSetFile)], feed: SatelliteFeed, logger: Logger,
-                unfinishedGraceSeconds: Double = 30) {
+    public init(path: String, source: any WatchedElementSource, logger: Logger, unfinishedGraceSeconds: Double = 30) {
         self.path = path
-        self.bundled = bundled
-        self.feed = feed
+        self.source = source
         self.logger = logger
         versions = Mutex(FileVersions(unfinishedGraceSeconds: unfinishedGraceSeconds))
     }
 
+    /// The `--tle` watcher: `bundled` are the sets served under the file's (the bundled ISS),
+    /// outranked by it.
+    public convenience init(path: String, bundled: [(name: String, file: ElementSetFile)], feed: SatelliteFeed, logger: Logger,
+                            unfinishedGraceSeconds: Double = 30) {
+        self.init(path: path, source: SatelliteElementSource(bundled: bundled, feed: feed, logger: logger), logger: logger,
+                  unfinishedGraceSeconds: unfinishedGraceSeconds)
+    }
+
     /// The catalogue of `bundled` files and `file` (which outranks them), for start-up and reloads.
     public static func catalogue(bundled: [(name: String, file: ElementSetFile)], file: (name: String, file: ElementSetFile)?) -> SatelliteCatalogue {
-        SatelliteCatalogue(files: bundled + (file.map { [$0] } ?? []), reservedNames: Set(BodyID.allCases.map(\.rawValue)))
+        SatelliteElementSource.catalogue(bundled: bundled, file: file)
     }
 
     /// Reads the file now and serves it; throws when it cannot be read or parsed as a whole
-    /// (start-up stops there, naming the file). Bad records are logged and skipped; a file with no
-    /// usable set is served (the bundled sets alone) with a warning.
-    @discardableResult
-    public func loadNow() throws(ElementSetError) -> SatelliteCatalogue {
-        let (bytes, stamp) = try Self.readFile(path)
-        let file = try Self.parse(bytes, path: path, interrupt: interrupt)
-        let catalogue = Self.catalogue(bundled: bundled, file: (path, file))
-        logProblems(catalogue)
-        if file.entries.isEmpty {
-            logger.warning(bytes.isEmpty ? "element sets: the file is empty; serving the bundled sets alone" : "element sets: the file holds no usable set; serving the bundled sets alone",
-                           metadata: ["file": "\(path)"])
+    /// (start-up stops there, naming the file). Bad records are logged and skipped; an empty
+    /// file or one with no usable record serves what is bundled, with a warning.
+    public func loadNow() throws(ElementSetError) {
+        let read = try read(path)
+        if read.count == 0 {
+            logger.warning("element sets: the file is empty; serving the bundled ones alone", metadata: ["file": "\(path)"])
         }
-        logLoaded(catalogue, reload: false)
-        feed.replace(with: catalogue)
-        versions.withLock { $0.handled(stamp) }
-        return catalogue
+        var reader = read.reader
+        _ = try reader.finish(reload: false)
+        versions.withLock { $0.handled(read.stamp) }
     }
 
     /// Polls every `intervalSeconds` on `queue` until ``stop()``.
@@ -80,7 +82,7 @@ public final class ElementSetWatcher: @unchecked Sendable {
         timer = nil
     }
 
-    /// Asked by a reading every few hundred records.
+    /// Asked by a reading between records.
     private var interrupt: Interrupt {
         Interrupt { [weak self] in (self?.stopped.load(ordering: .relaxed) ?? true) ? ElementSetError(reason: "the server is stopping") : nil }
     }
@@ -88,107 +90,96 @@ public final class ElementSetWatcher: @unchecked Sendable {
     /// One poll: reload when a new version has settled.
     func poll() {
         let now = FileVersions.now()
-        let decision = versions.withLock { $0.observe(FileVersions.Stamp.of(path), now: now) }
-        switch decision {
+        switch versions.withLock({ $0.observe(FileVersions.Stamp.of(path), now: now) }) {
         case .wait:
             return
         case .gone:
             logger.warning("element sets: the file is gone; still serving the previous ones", metadata: ["file": "\(path)"])
-            return
         case .read(let stamp):
             reload(stamp, now: now)
         }
     }
 
     private func reload(_ seen: FileVersions.Stamp, now: Double) {
-        let bytes: [UInt8], stamp: FileVersions.Stamp
+        let read: Read
         do {
-            (bytes, stamp) = try Self.readFile(path)
+            read = try self.read(path)
         } catch {
             versions.withLock { $0.handled(seen) }
             logger.warning("element sets: the changed file cannot be read; still serving the previous ones", metadata: ["file": "\(path)", "reason": "\(error.reason)"])
             return
         }
-        guard stamp == seen else { return }  // changed again since the poll: the next poll sees it
-        if bytes.isEmpty {
-            versions.withLock { $0.handled(stamp) }
+        // Changed again since the poll: the next polls see the new version settle.
+        guard read.stamp == seen else { return }
+        if read.count == 0 {
+            versions.withLock { $0.handled(seen) }
             logger.warning("element sets: the file is empty; still serving the previous ones", metadata: ["file": "\(path)"])
             return
         }
-        if ElementSetFile.looksUnfinished(bytes), !versions.withLock({ $0.looksUnfinished(stamp, now: now) }) {
+        if source.looksUnfinished(head: read.head, tail: read.tail), !versions.withLock({ $0.looksUnfinished(seen, now: now) }) {
             logger.debug("element sets: the file looks unfinished (its last record is cut short); waiting for it", metadata: ["file": "\(path)"])
             return
         }
-        let file: ElementSetFile
+        versions.withLock { $0.handled(seen) }
+        guard !stopped.load(ordering: .relaxed) else { return }
+        var reader = read.reader
         do {
-            file = try Self.parse(bytes, path: path, interrupt: interrupt)
+            guard try reader.finish(reload: true) else {
+                logger.warning("element sets: the changed file holds no usable record; still serving the previous ones", metadata: ["file": "\(path)"])
+                return
+            }
         } catch {
-            versions.withLock { $0.handled(stamp) }
             logger.warning("element sets: the changed file cannot be read; still serving the previous ones", metadata: ["file": "\(path)", "reason": "\(error.reason)"])
             return
         }
-        guard !stopped.load(ordering: .relaxed) else { return }
-        versions.withLock { $0.handled(stamp) }
-        let catalogue = Self.catalogue(bundled: bundled, file: (path, file))
-        logProblems(catalogue)
-        guard !file.entries.isEmpty else {
-            logger.warning("element sets: the changed file holds no usable set; still serving the previous ones",
-                           metadata: ["file": "\(path)", "problems": .stringConvertible(file.problems.count)])
-            return
-        }
-        logLoaded(catalogue, reload: true)
-        feed.replace(with: catalogue)
-        // What reading and parsing left behind (the file's bytes, the old catalogue once its last
-        // answer is done) goes back to the system rather than staying with the allocator.
+        // What reading and parsing left behind (and the old catalogue, once its last answer is
+        // done) goes back to the system rather than staying with the allocator.
         ServerProcess.releaseFreedMemory()
     }
 
-    func logProblems(_ catalogue: SatelliteCatalogue) {
-        for (file, problem) in catalogue.problems.prefix(Self.loggedProblems) {
-            var metadata: Logger.Metadata = ["file": "\(file)", "reason": "\(problem.reason)"]
-            if let line = problem.line { metadata["line"] = .stringConvertible(line) }
-            if let record = problem.record { metadata["record"] = .stringConvertible(record) }
-            if let satellite = problem.satellite { metadata["satellite"] = "\(satellite)" }
-            logger.warning("element set not used", metadata: metadata)
-        }
-        if catalogue.problems.count > Self.loggedProblems {
-            logger.warning("element sets: more records not used", metadata: [
-                "file": "\(path)", "notLogged": .stringConvertible(catalogue.problems.count - Self.loggedProblems),
-            ])
-        }
+    /// One reading of the file: the reader that consumed it, its stamp and size, and its first and
+    /// last bytes (for ``WatchedElementSource/looksUnfinished(head:tail:)``).
+    struct Read {
+        var reader: any WatchedElementReader
+        let stamp: FileVersions.Stamp
+        let count: Int
+        let head: [UInt8]
+        let tail: [UInt8]
     }
 
-    /// Bad records logged one by one per reading (a file of a million bad lines is summed up).
-    static let loggedProblems = 100
+    /// Bytes kept of the file's start and end for the unfinished test (a whole last line).
+    static let edgeBytes = 2048
 
-    func logLoaded(_ catalogue: SatelliteCatalogue, reload: Bool) {
-        let iss = catalogue.satellite(norad: SatelliteCatalogue.issNoradID)
-        logger.info(reload ? "element sets reloaded" : "element sets loaded", metadata: [
-            "file": "\(path)", "satellites": .stringConvertible(catalogue.satellites.count),
-            "problems": .stringConvertible(catalogue.problems.count),
-            "issEpoch": "\(iss.flatMap { try? TimeScale.utc(julianDay: $0.elements.epochJDUTC).iso8601 } ?? "none")",
-        ])
-    }
-
-    static func parse(_ bytes: [UInt8], path: String, interrupt: Interrupt) throws(ElementSetError) -> ElementSetFile {
-        do {
-            return try ElementSetFile(bytes: bytes, interrupt: interrupt)
-        } catch {
-            var e = error
-            e.reason = "\(path): \(e.reason)"
-            throw e
+    /// Opens the file without blocking (a regular file only), refuses one over the source's
+    /// limit, and hands its bytes to a new reader in chunks of at most 1 MiB.
+    func read(_ path: String) throws(ElementSetError) -> Read {
+        let file: RegularFile
+        do { file = try RegularFile.open(path, what: "element-set file") } catch { throw ElementSetError(reason: error.description) }
+        defer { file.close() }
+        let maxBytes = source.maxBytes
+        guard file.size <= maxBytes else { throw ElementSetError(reason: "\(path): \(file.size) bytes; at most \(maxBytes) are read") }
+        var reader = source.reader(path: path, interrupt: interrupt)
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        var total = 0
+        var head: [UInt8] = [], tail: [UInt8] = []
+        while true {
+            let n = buffer.withUnsafeMutableBytes { Glibc.read(file.fd, $0.baseAddress!, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw ElementSetError(reason: "\(path): cannot read: \(String(cString: strerror(errno)))")
+            }
+            if n == 0 { break }
+            total += n
+            guard total <= maxBytes else { throw ElementSetError(reason: "\(path): grew past \(maxBytes) bytes while being read") }
+            if head.count < Self.edgeBytes { head += buffer[0..<min(n, Self.edgeBytes - head.count)] }
+            tail += buffer[max(0, n - Self.edgeBytes)..<n]
+            if tail.count > Self.edgeBytes { tail.removeFirst(tail.count - Self.edgeBytes) }
+            var failure: ElementSetError?
+            buffer.withUnsafeBytes { raw in
+                do throws(ElementSetError) { try reader.consume(UnsafeRawBufferPointer(rebasing: raw[0..<n])) } catch { failure = error }
+            }
+            if let failure { throw failure }
         }
-    }
-
-    /// The file's bytes (at most ``ElementSetFile/maxBytes`` + 1: a larger file is refused by the
-    /// parser, never read whole) and its stamp; a FIFO, device or directory is refused.
-    static func readFile(_ path: String) throws(ElementSetError) -> ([UInt8], FileVersions.Stamp) {
-        do {
-            let file = try RegularFile.open(path, what: "element-set file")
-            defer { file.close() }
-            return (try file.read(limit: ElementSetFile.maxBytes + 1), FileVersions.Stamp(file.status))
-        } catch {
-            throw ElementSetError(reason: error.description)
-        }
+        return Read(reader: reader, stamp: FileVersions.Stamp(file.status), count: total, head: head, tail: tail)
     }
 }

@@ -2,6 +2,7 @@ import Ephemeris
 import HTTP
 import Satellites
 import Scene
+import SmallBodies
 
 /// One body's row in a positions answer, already in the requested frame and units.
 public struct PositionEntry: Sendable {
@@ -92,12 +93,15 @@ public struct EphemerisService: Sendable {
     public let answers: TheoryTally
     /// The loaded element sets (`iss`, `norad:` bodies).
     public let satellites: SatelliteFeed
+    /// The loaded asteroids and comets (`sb:` bodies; nil: none).
+    public let smallBodies: SmallBodyFeed?
 
     /// With a `satellites` feed that holds NORAD 25544, the engine's `iss` (scene, rotations,
     /// snapshots) comes from SGP4 too.
     public init(catalogue: Catalogue, kernel: PlanetaryKernel? = nil, bodies: KernelBodies? = nil, satellites: SatelliteFeed = SatelliteFeed(),
-                answers: TheoryTally = TheoryTally()) {
+                smallBodies: SmallBodyFeed? = nil, answers: TheoryTally = TheoryTally()) {
         self.satellites = satellites
+        self.smallBodies = smallBodies
         self.answers = answers
         let hasISS = satellites.current.catalogue.satellite(norad: SatelliteCatalogue.issNoradID) != nil
         ephemeris = Ephemeris(catalogue: catalogue, kernel: kernel, issSource: hasISS ? satellites : nil)
@@ -155,6 +159,10 @@ public struct EphemerisService: Sendable {
         let s = q.selection
         var model = ephemeris.modelSummary(jdTDB: q.instant.jdTDB)
         if q.bodies.contains(where: \.isSatellite) { model += "; " + Self.satelliteModel }
+        let small = smallBodies?.current
+        if let small, let m = q.bodies.lazy.compactMap({ ref -> SmallBodyModel? in if case let .smallBody(_, _, m) = ref { return m }; return nil }).first {
+            model += "; " + Self.smallBodyModel(m, perturbers: small.propagator.perturberNumbers, kernel: ephemeris.kernel?.label ?? "no kernel")
+        }
         let catalogue = satellites.current.catalogue
         var unavailable: [(id: String, reason: String)] = []
         /// A satellite's entry; from the default list, a failure is noted instead of thrown.
@@ -182,6 +190,9 @@ public struct EphemerisService: Sendable {
                     entries.append(convert(ref, state - origin, s, theory: theory))
                 case let .satellite(norad, name):
                     if let e = try satelliteEntry(ref, norad, name, earth: states[BodyID.earth.index], origin: origin) { entries.append(e) }
+                case let .smallBody(id, name, m):
+                    let (state, theory) = try smallBodyState(id, name: name, model: m, at: q.instant, current: small)
+                    entries.append(convert(ref, state - origin, s, theory: theory))
                 }
             }
             var result = PositionsResult(query: q, entries: entries, model: model)
@@ -211,6 +222,9 @@ public struct EphemerisService: Sendable {
                     entries.append(PositionEntry(body: ref, position: p0 - now[c], velocity: v, theory: theory))
                 case let .satellite(norad, name):
                     if let e = try satelliteEntry(ref, norad, name, earth: nil, origin: nil) { entries.append(e) }
+                case let .smallBody(id, name, m):
+                    let e = try smallBodySceneEntry(ref, id: id, name: name, model: m, at: q.instant, center: s.center, current: small)
+                    entries.append(e)
                 }
             }
             var result = PositionsResult(query: q, entries: entries, model: model)
@@ -248,6 +262,12 @@ public struct EphemerisService: Sendable {
             return sample(id, at: t, s)
         case let (.satellite(norad, name), _):
             return try satelliteEntry(ref, norad: norad, name: name, at: t, s, catalogue: satellites.current.catalogue, annotate: false)
+        case let (.smallBody(id, name, m), .eclipticJ2000), let (.smallBody(id, name, m), .equatorialJ2000):
+            let (state, theory) = try smallBodyState(id, name: name, model: m, at: t)
+            let origin = s.center == .sun ? StateVector(positionAU: .zero, velocityAUPerDay: .zero) : ephemeris.state(s.center, at: t)
+            return convert(ref, state - origin, s, theory: theory)
+        case let (.smallBody(id, name, m), .scene):
+            return try smallBodySceneEntry(ref, id: id, name: name, model: m, at: t, center: s.center, current: nil)
         case let (.kernel(naif, name), .eclipticJ2000), let (.kernel(naif, name), .equatorialJ2000):
             let (state, theory) = try kernelState(naif, name: name, at: t)
             let origin = s.center == .sun ? StateVector(positionAU: .zero, velocityAUPerDay: .zero) : ephemeris.state(s.center, at: t)
@@ -260,6 +280,20 @@ public struct EphemerisService: Sendable {
             let v = (try relative(t.adding(seconds: h)) - relative(t.adding(seconds: -h))) * (Constants.secondsPerDay / (2 * h))
             return PositionEntry(body: ref, position: try relative(t), velocity: v, theory: try kernelState(naif, name: name, at: t).1)
         }
+    }
+
+    /// A small body in the scene frame: its heliocentric position log-scaled as the planets'
+    /// are, the velocity by central difference.
+    func smallBodySceneEntry(_ ref: BodyRef, id: String, name: String, model: SmallBodyModel, at t: Instant, center: BodyID,
+                             current: SmallBodyFeed.Current?) throws(ProblemDetails) -> PositionEntry {
+        let h = Self.sceneVelocityStepSeconds
+        func relative(_ at: Instant) throws(ProblemDetails) -> (Vector3, TheorySpan) {
+            let (state, theory) = try smallBodyState(id, name: name, model: model, at: at, current: current)
+            return (SceneLayout.scenePosition(heliocentricAU: state.positionAU) - scenePosition(center, at: at), theory)
+        }
+        let (p, theory) = try relative(t)
+        let v = (try relative(t.adding(seconds: h)).0 - relative(t.adding(seconds: -h)).0) * (Constants.secondsPerDay / (2 * h))
+        return PositionEntry(body: ref, position: p, velocity: v, theory: theory)
     }
 
     /// The scene position of one body, computing only its own chain (parent, then itself).

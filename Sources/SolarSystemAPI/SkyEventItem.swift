@@ -26,7 +26,7 @@ enum SkyEventItem: Sendable {
     /// The body, kind, date and the body's place of an entry that is not a pass.
     var summary: (body: String, kind: String, instant: Instant, azimuthDeg: Double, altitudeDeg: Double)? {
         switch self {
-        case let .event(e): return (e.body.rawValue, e.kind.rawValue, e.instant, e.azimuthDeg, e.altitudeDeg)
+        case let .event(e): return (e.id, e.kind.rawValue, e.instant, e.azimuthDeg, e.altitudeDeg)
         case .pass: return nil
         case let .solarEclipse(l): return ("sun", "solar-eclipse", l.maximum.instant, l.maximum.azimuthDeg, l.maximum.altitudeDeg)
         case let .lunarEclipse(l): return ("moon", "lunar-eclipse", l.greatest.instant, l.greatest.azimuthDeg, l.greatest.altitudeDeg)

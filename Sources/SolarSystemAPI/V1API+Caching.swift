@@ -10,10 +10,15 @@ import Sky
 /// ``elementSets(generation:_:)`` by the feed's generation.
 public indirect enum ResponseKey: Hashable, Sendable {
     case elementSets(generation: Int, ResponseKey)
+    /// An answer computed from the small-body element files, keyed by their generation.
+    case smallBodies(generation: Int, ResponseKey)
+    case closeApproaches(body: String?, center: BodyID, start: Instant, stop: Instant, maxDistanceAU: Double)
     case positions(Instant, [BodyRef], FrameSelection)
     case series(BodyRef, SeriesTimes, FrameSelection, csv: Bool)
     case rotations(Instant, [BodyID], equatorial: Bool)
     case scene(Instant)
+    /// The scene with the listed small bodies (their names as asked).
+    case smallBodyScene(Instant, [String])
     case orbits(Instant, [BodyID], samples: Int)
     case stars(maxMagnitude: Double, named: Bool, csv: Bool)
     case trajectory(TrajectoryBodyKey)
@@ -67,8 +72,10 @@ extension HTTPResponse {
 extension APIServices {
     /// `key` as the cache must hold it: under the element sets' generation when the answer uses
     /// them, so an answer computed before a reload is never served after it.
-    func keyed(_ key: ResponseKey, usesElementSets: Bool) -> (key: ResponseKey, usesElementSets: Bool) {
-        usesElementSets ? (.elementSets(generation: satellites.current.generation, key), true) : (key, false)
+    func keyed(_ key: ResponseKey, usesElementSets: Bool, usesSmallBodies: Bool = false) -> (key: ResponseKey, usesElementSets: Bool) {
+        var key = key
+        if usesSmallBodies { key = .smallBodies(generation: smallBodies?.current.generation ?? 0, key) }
+        return usesElementSets ? (.elementSets(generation: satellites.current.generation, key), true) : (key, usesSmallBodies)
     }
 
     /// Whether the engine's `iss` comes from SGP4 (an element set for NORAD 25544 was loaded).

@@ -49,14 +49,16 @@ extension V1API {
     /// `GET /v1/scene`: everything one frame of a 3D client needs, all 25 bodies.
     func scenePlan(_ req: HTTPRequest) throws -> Router.Plan {
         let q = req.query
-        try q.rejectUnknown(["date"])
+        try q.rejectUnknown(["date", "smallBodies"])
         let (t, freshness) = try q.instant(clock: services.clock)
+        let small = try smallBodyList(q)
         // The ISS is placed by SGP4 when element sets serve it.
-        let key = services.keyed(.scene(t), usesElementSets: services.issFromElementSets)
-        return encodedPlan(key.key, freshness: freshness.dependingOnElementSets(key.usesElementSets)) { [self] in sceneJSON(t) }
+        let key = services.keyed(small.isEmpty ? .scene(t) : .smallBodyScene(t, small.map(\.name)), usesElementSets: services.issFromElementSets,
+                                 usesSmallBodies: !small.isEmpty)
+        return encodedPlan(key.key, freshness: freshness.dependingOnElementSets(key.usesElementSets || !small.isEmpty)) { [self] in sceneJSON(t, smallBodies: small) }
     }
 
-    func sceneJSON(_ t: Instant) -> [UInt8] {
+    func sceneJSON(_ t: Instant, smallBodies: [(id: String, name: String)] = []) -> [UInt8] {
         let layout = services.layout
         let bodies = layout.bodies(services.ephemeris.snapshot(at: t))
         var w = JSONWriter(capacity: 12 * 1024)
@@ -108,6 +110,7 @@ extension V1API {
                     }
                 }
             }
+            if !smallBodies.isEmpty { writeSmallBodies(smallBodies, at: t, into: &w) }
         }
         return w.bytes
     }

@@ -1,10 +1,11 @@
 import Ephemeris
 import HTTP
 import Satellites
+import SmallBodies
 
 extension V1API {
-    static let positionsParameters: Set<String> = ["date", "bodies", "frame", "center", "units"]
-    static let seriesParameters: Set<String> = ["start", "stop", "step", "times", "frame", "center", "units", "format"]
+    static let positionsParameters: Set<String> = ["date", "bodies", "frame", "center", "units", "model"]
+    static let seriesParameters: Set<String> = ["start", "stop", "step", "times", "frame", "center", "units", "format", "model"]
     /// The most samples one time-series request may ask for.
     public static let maxSeriesSamples = 100_000
     /// The most instants `times=` may list.
@@ -21,14 +22,18 @@ extension V1API {
         let q = req.query
         try q.rejectUnknown(Self.positionsParameters)
         let date = try q.string("date")
-        let query = try PositionsQuery.parse(
+        var parsed = try PositionsQuery.parse(
             date: date, bodies: try q.string("bodies"), frame: try q.string("frame"),
             center: try q.string("center"), units: try q.string("units"), now: services.clock, directory: services.bodyDirectory
         )
+        let model = try q.oneOf("model", as: SmallBodyModel.self) ?? .nbody
+        parsed.bodies = parsed.bodies.map { $0.computed(by: model) }
+        let query = parsed
         // JSON only, but by the same rules: a client that accepts only CSV is told so (406).
         _ = try req.negotiate([HTTPResponse.jsonContentType])
         let engine = services.engine
-        let key = services.keyed(.positions(query.instant, query.bodies, query.selection), usesElementSets: query.bodies.contains { $0.isSatellite })
+        let key = services.keyed(.positions(query.instant, query.bodies, query.selection), usesElementSets: query.bodies.contains { $0.isSatellite },
+                                 usesSmallBodies: query.bodies.contains { $0.isSmallBody })
         return encodedPlan(key.key, freshness: Freshness(dateParameter: date).dependingOnElementSets(key.usesElementSets),
                            finish: { $0.varying(on: "Accept") }) {
             try engine.positions(query).json()
@@ -39,7 +44,8 @@ extension V1API {
     func timeSeriesPlan(_ req: HTTPRequest, _ ctx: RequestContext) throws -> Router.Plan {
         let q = req.query
         try q.rejectUnknown(Self.seriesParameters)
-        let id: BodyRef = try services.bodyDirectory.resolve(try ctx.parameters.require("id"), parameter: nil)
+        let model = try q.oneOf("model", as: SmallBodyModel.self) ?? .nbody
+        let id: BodyRef = try services.bodyDirectory.resolve(try ctx.parameters.require("id"), parameter: nil).computed(by: model)
         let selection = try FrameSelection.parse(frame: try q.string("frame"), center: try q.string("center"), units: try q.string("units"))
         let csv = try wantsCSV(req)
         let series = try SeriesTimes.parse(
@@ -67,6 +73,15 @@ extension V1API {
             sampler = SatelliteSeriesSampler(engine: engine, satellite: satellite, ref: id, catalogue: current.catalogue, selection: selection)
         }
         let pinned = sampler
+        // A small body: one catalogue for the whole series, its first, middle and last instants
+        // (and every listed one) checked against the trusted span before the first byte.
+        if case let .smallBody(sbID, name, m) = id, series.count > 0 {
+            let current = services.smallBodies?.current
+            let probes = series.isListed ? Array(0..<series.count) : [0, series.count / 2, series.count - 1]
+            for k in probes { _ = try engine.smallBodyState(sbID, name: name, model: m, at: series.instant(k), current: current) }
+            header.model = EphemerisService.smallBodyModel(m, perturbers: current?.propagator.perturberNumbers ?? [], kernel: services.ephemeris.kernel?.label ?? "no kernel")
+                + (selection.center == .sun ? "" : "; " + header.model)
+        }
         // A kernel body must be covered over the whole series before the first byte is sent:
         // its first, middle and last instants (and every listed one) are checked here.
         if case let .kernel(naif, name) = id, series.count > 0 {
@@ -100,7 +115,7 @@ extension V1API {
         // JSON or CSV by `format` or `Accept`: caches must key on Accept too.
         let vary: @Sendable (HTTPResponse) -> HTTPResponse = { $0.varying(on: "Accept") }
         if series.count <= Self.streamingThreshold {
-            let key = services.keyed(.series(id, series, selection, csv: csv), usesElementSets: id.isSatellite)
+            let key = services.keyed(.series(id, series, selection, csv: csv), usesElementSets: id.isSatellite, usesSmallBodies: id.isSmallBody)
             return encodedPlan(key.key, freshness: series.freshness.dependingOnElementSets(key.usesElementSets), contentType: contentType, finish: vary) {
                 head + encode(0..<series.count) + tail
             }
@@ -108,7 +123,7 @@ extension V1API {
         // A truncated series links to the rest (RFC 8288): the same query from the next instant.
         let next = series.nextStart.map { Self.link(req, replacing: "start", with: $0.iso8601, rel: "next") }
         return Self.streamedPlan(head: head, tail: tail, count: series.count, chunk: Self.samplesPerChunk, contentType: contentType,
-                                 freshness: series.freshness.dependingOnElementSets(id.isSatellite), link: next, finish: vary, encode: encode)
+                                 freshness: series.freshness.dependingOnElementSets(id.isSatellite || id.isSmallBody), link: next, finish: vary, encode: encode)
     }
 
     /// A long series streamed: `head`, then `encode` over chunks of `chunk` samples as the

@@ -28,7 +28,7 @@ extension V1API {
         let scene = try SkyScene(try SkyTarget.list(q, defaults: SkyEngine.defaultBodies, directory: services.bodyDirectory),
                                  engine: services.engine, catalogue: current.catalogue)
         let bodies = scene.bodies, targets = scene.targets.count
-        let usesElementSets = !scene.satellites.isEmpty
+        let usesElementSets = !scene.satellites.isEmpty || !scene.smallBodies.isEmpty
         let csv = try wantsCSV(req)
         let sky = services.sky
         let contentType = csv ? "text/csv; charset=utf-8" : HTTPResponse.jsonContentType
@@ -64,6 +64,7 @@ extension V1API {
         // runaway elements set in and stay); should it fail in between, a streamed table leaves it
         // out of those rows.
         if usesElementSets {
+            // (and a small body beyond its trusted span)
             for t in series.count > 0 ? [series.instant(0), series.instant(series.count - 1)] : [] {
                 _ = try scene.view(sky, from: observer, at: sky.time(t), atmosphere: atmosphere)
             }
@@ -130,7 +131,7 @@ extension V1API {
         // Ten years of the Sun and the Moon are ~50,000 events (7 MB of JSON); every body for ten
         // years would be five times that, held in memory at once: bound days × bodies too.
         let days = stop.seconds(since: start) / 86_400
-        let bodyDays = days * Double(bodies.count)
+        let bodyDays = days * Double(bodies.count + scene.smallBodies.count)
         guard bodyDays <= Self.maxEventBodyDays else {
             throw ProblemDetails.invalidParameter("stop", value: try q.string("stop") ?? "", accepted: "a span whose days × bodies is at most \(Int(Self.maxEventBodyDays)) (10 years of two bodies)",
                                                   reason: "\(Int(bodyDays)) body-days")
@@ -143,15 +144,21 @@ extension V1API {
         }
         let csv = try wantsCSV(req)
         let sky = services.sky
-        let detail = (kinds.map(\.rawValue) + seenKinds.map(\.rawValue)).sorted().joined(separator: ",") + (satellites.isEmpty ? "" : ";\(scene.satelliteDetail);\(minAltitude)")
+        let detail = (kinds.map(\.rawValue) + seenKinds.map(\.rawValue)).sorted().joined(separator: ",")
+            + (satellites.isEmpty && scene.smallBodies.isEmpty ? "" : ";\(scene.satelliteDetail);\(minAltitude)")
         let stars = seenKinds.contains(.occultation) ? services.occultableStars : []
         let key = services.keyed(.sky(SkyKey(route: "events", instants: [start, stop], observer: observer, atmosphere: nil, bodies: bodies,
-                                             detail: detail, csv: csv)), usesElementSets: !satellites.isEmpty)
-        let heavy = stop.seconds(since: start) * Double(bodies.count) > 2 * 366 * 86_400
+                                             detail: detail, csv: csv)), usesElementSets: !satellites.isEmpty || !scene.smallBodies.isEmpty)
+        // A small body is checked at both ends of the span (a 422 beyond its trusted span).
+        for (id, name) in scene.smallBodies {
+            for t in [start, stop] { _ = try services.engine.smallBodyState(id, name: name, model: .nbody, at: t, current: scene.smallBodyFeed) }
+        }
+        let points = scene.pointSources
+        let heavy = stop.seconds(since: start) * Double(bodies.count + scene.smallBodies.count) > 2 * 366 * 86_400
         return encodedPlan(key.key, freshness: freshness.dependingOnElementSets(key.usesElementSets),
                            contentType: csv ? "text/csv; charset=utf-8" : HTTPResponse.jsonContentType,
                            cost: heavy ? .heavy : nil, finish: { $0.varying(on: "Accept") }) {
-            var items = sky.events(bodies, kinds: kinds, from: observer, start: start, stop: stop).map { SkyEventItem.event($0) }
+            var items = sky.events(bodies, points: points.map { ($0.id, $0.heliocentricEclipticAU) }, kinds: kinds, from: observer, start: start, stop: stop).map { SkyEventItem.event($0) }
             for (s, name) in satellites {
                 do throws(SkySearchError) {
                     items += try sky.passes(s.propagator, from: observer, start: start, stop: stop, minAltitudeDeg: minAltitude, interrupt: .request)

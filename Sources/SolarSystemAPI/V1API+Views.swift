@@ -12,8 +12,10 @@ public struct ViewQuery: Sendable {
     /// The mission drawn over the view and its mission time (nil: none).
     let mission: (engine: MissionEngine, hours: Double)?
     let freshness: Freshness
+    /// Asteroids and comets drawn with their paths (`smallBodies=`; none from the CLI).
+    var smallBodies: [(id: String, name: String)] = []
 
-    public static let parameters: Set<String> = ["date", "width", "height", "focus", "mission", "t", "azimuth", "elevation", "distance", "pan", "labels"]
+    public static let parameters: Set<String> = ["date", "width", "height", "focus", "mission", "t", "azimuth", "elevation", "distance", "pan", "labels", "smallBodies"]
 
     /// Parses the view parameters (all optional, as strings). `mission` draws that mission's
     /// trajectories and visible event labels at the instant `date`, or (without `date`) at `t`
@@ -126,6 +128,16 @@ public struct ViewQuery: Sendable {
         return try Self.missionOverlays(mission.engine, atHours: mission.hours)
     }
 
+    /// The mission's overlays and the small bodies' paths and names.
+    func overlays(services: APIServices) throws -> ViewOverlays {
+        var all = try overlays()
+        guard !smallBodies.isEmpty else { return all }
+        let small = V1API.smallBodyOverlays(smallBodies, at: request.instant, services: services)
+        all.polylines += small.polylines
+        all.labels += small.labels
+        return all
+    }
+
     /// A camera whose eye lies inside a body's scene sphere sees nothing useful, so it is moved
     /// back along its line of sight from the target until it is outside every body, 5 % beyond
     /// the surface it was inside. That happens to orbit cameras (the client's azimuth,
@@ -195,6 +207,8 @@ public struct ViewQuery: Sendable {
 public struct ViewCacheKey: Hashable, Sendable {
     let request: ViewRequest
     let format: ViewFormat
+    /// The small bodies drawn (ids), under the element files' generation (`ResponseKey.smallBodies`).
+    var smallBodies: [String] = []
 }
 
 extension V1API {
@@ -211,17 +225,20 @@ extension V1API {
         guard let renderer = services.renderer else {
             throw ProblemDetails(status: .serviceUnavailable, detail: "views are unavailable: the textures were not loaded")
         }
-        let v = try ViewQuery.parse(
+        var parsed = try ViewQuery.parse(
             date: try q.string("date"), width: try q.string("width"), height: try q.string("height"), focus: try q.string("focus"),
             mission: try q.string("mission"), t: try q.string("t"), azimuth: try q.string("azimuth"), elevation: try q.string("elevation"),
             distance: try q.string("distance"), pan: try q.string("pan"), labels: try q.string("labels"), services: services)
+        parsed.smallBodies = try smallBodyList(q)
+        let v = parsed
         let contentType = format == .svg ? "image/svg+xml; charset=utf-8" : format.contentType
         let large = format != .svg && v.request.width * v.request.height > Self.largeViewPixels
         let services = self.services
         // Pictures draw the ISS, placed by SGP4 when element sets serve it.
-        let key = services.keyed(.view(ViewCacheKey(request: v.request, format: format)), usesElementSets: services.issFromElementSets)
+        let key = services.keyed(.view(ViewCacheKey(request: v.request, format: format, smallBodies: v.smallBodies.map(\.id))),
+                                 usesElementSets: services.issFromElementSets, usesSmallBodies: !v.smallBodies.isEmpty)
         return encodedPlan(key.key, freshness: v.freshness.dependingOnElementSets(key.usesElementSets), contentType: contentType) {
-            let draw = { renderer.render(v.request, format: format, overlays: try v.overlays()) }
+            let draw = { renderer.render(v.request, format: format, overlays: try v.overlays(services: services)) }
             guard large else { return try draw() }
             guard let image = try services.largeRenders.run(timeout: 10, draw) else {
                 var headers = HTTPHeaders()

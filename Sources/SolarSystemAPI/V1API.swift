@@ -67,7 +67,7 @@ public struct V1API: Sendable {
             registry.counter("solarsystem_sample_cache_writes_dropped_total", help: "SQLite writes dropped after retries or because the write queue was full.") { Double(cache.statistics.writesDropped) }
             registry.gauge("solarsystem_sample_cache_bytes", help: "Bytes the SQLite sample cache holds (payloads plus per-row overhead).") { Double(cache.statistics.bytes) }
             registry.gauge("solarsystem_sample_cache_rows", help: "Rows in the SQLite sample cache.") { Double(cache.statistics.rows) }
-            registry.gauge("solarsystem_sample_cache_max_bytes", help: "The SQLite sample cache's cap (--cache-max-mb).") { Double(cache.configuration.maxBytes ?? 0) }
+            registry.gauge("solarsystem_sample_cache_max_bytes", help: "The trajectory samples' share of the SQLite cache's cap (three quarters of --cache-max-mb under serve; small bodies' integration chunks have the rest).") { Double(cache.configuration.maxBytes ?? 0) }
         }
         let streams = services.streams
         registry.gauge("solarsystem_mission_streams_open", help: "Mission replays streaming now.") { Double(streams.open) }
@@ -92,16 +92,17 @@ extension LiveAPI {
     public func register(on router: Router) {
         router.get("/readyz") { _, _ in try self.current.api.readiness() }
         router.get("/openapi.yaml") { _, _ in .catalogue(self.current.api.openAPIBody) }
-        router.get("/v1/bodies") { req, _ in
-            try req.query.rejectUnknown([])
-            return .catalogue(self.current.api.bodiesBody)
-        }
+        router.plan(.get, "/v1/bodies", cost: .compute) { req, _ in try self.current.api.bodiesPlan(req) }
         router.get("/v1/bodies/{id}") { req, ctx in
             try req.query.rejectUnknown([])
-            let id = try QueryParsing.body(try ctx.parameters.require("id"), parameter: nil)
-            guard let body = self.current.api.bodyBodies[id] else { throw ProblemDetails.unknownId("body", id: id.rawValue, parameter: nil, valid: BodyID.allCases.map(\.rawValue)) }
+            let api = self.current.api
+            let text = try ctx.parameters.require("id")
+            if BodyID(rawValue: text) == nil, let small = try api.smallBodyDetail(text) { return small }
+            let id = try QueryParsing.body(text, parameter: nil)
+            guard let body = api.bodyBodies[id] else { throw ProblemDetails.unknownId("body", id: id.rawValue, parameter: nil, valid: BodyID.allCases.map(\.rawValue)) }
             return .catalogue(body)
         }
+        router.plan(.get, "/v1/close-approaches", cost: .compute) { req, _ in try self.current.api.closeApproachesPlan(req) }
         router.plan(.get, "/v1/positions", cost: .compute, answers: .small) { req, _ in try self.current.api.positionsPlan(req) }
         router.plan(.get, "/v1/positions/{id}", cost: .compute) { req, ctx in try self.current.api.timeSeriesPlan(req, ctx) }
         router.plan(.get, "/v1/rotations", cost: .compute, answers: .small) { req, _ in try self.current.api.rotationsPlan(req) }

@@ -16,13 +16,13 @@ extension SampleCache {
     public func prune(dataHashes: [String: String], engineVersion: String) throws -> Int {
         try writerQueue.sync {
             let deleted = try database.transaction { db -> Int in
-                let groups = try db.query("SELECT DISTINCT mission, data_hash, engine_version FROM \(Self.tableName)")
+                let groups = try db.query("SELECT DISTINCT mission, data_hash, engine_version FROM \(table)")
                 var deleted = 0
                 for group in groups {
                     let mission = group[0].string ?? "", hash = group[1].string ?? "", engine = group[2].string ?? ""
                     guard engine != engineVersion || dataHashes[mission] != hash else { continue }
                     try db.execute(
-                        "DELETE FROM \(Self.tableName) WHERE mission = ? AND data_hash = ? AND engine_version = ?",
+                        "DELETE FROM \(table) WHERE mission = ? AND data_hash = ? AND engine_version = ?",
                         arguments: [.text(mission), .text(hash), .text(engine)])
                     deleted += db.changes
                 }

@@ -310,7 +310,7 @@ extension SampleCache {
         try database.transaction { db in
             if !batch.touches.isEmpty {
                 let touch = try db.prepare(
-                    "UPDATE \(Self.tableName) SET last_used = max(last_used, ?) WHERE \(Self.keyClause)")
+                    "UPDATE \(table) SET last_used = max(last_used, ?) WHERE \(Self.keyClause)")
                 defer { touch.finalize() }
                 for (key, time) in batch.touches {
                     try touch.bind([.integer(time)] + key.arguments)
@@ -321,11 +321,11 @@ extension SampleCache {
             for item in batch.items where item.write.payload == nil {
                 switch item.write.operation {
                 case .removeIfChecksum(let stored):
-                    try db.execute("DELETE FROM \(Self.tableName) WHERE \(Self.keyClause) AND payload_crc32 = ?",
+                    try db.execute("DELETE FROM \(table) WHERE \(Self.keyClause) AND payload_crc32 = ?",
                                    arguments: item.key.arguments + [.integer(stored)])
                 default:
                     try db.execute(
-                        "DELETE FROM \(Self.tableName) WHERE \(Self.keyClause) "
+                        "DELETE FROM \(table) WHERE \(Self.keyClause) "
                             + "AND (typeof(payload) != 'blob' OR length(payload) % 8 != 0)",
                         arguments: item.key.arguments)
                 }
@@ -340,7 +340,7 @@ extension SampleCache {
             }
             if !stores.isEmpty {
                 let upsert = try db.prepare("""
-                    INSERT OR REPLACE INTO \(Self.tableName)
+                    INSERT OR REPLACE INTO \(table)
                         (mission, vehicle, samples, frame, data_hash, engine_version, bytes, last_used, created_at, payload_crc32, payload)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """)
@@ -364,14 +364,14 @@ extension SampleCache {
     func evict(_ db: Database, atLeast excess: Int) throws -> Int {
         var victims: [Int64] = []
         var freed = 0
-        let scan = try db.prepare("SELECT rowid, bytes FROM \(Self.tableName) ORDER BY last_used")
+        let scan = try db.prepare("SELECT rowid, bytes FROM \(table) ORDER BY last_used")
         defer { scan.finalize() }
         while freed < excess, try scan.step() {
             victims.append(scan.int64(at: 0))
             freed += scan.int(at: 1)
         }
         try scan.reset()
-        let delete = try db.prepare("DELETE FROM \(Self.tableName) WHERE rowid = ?")
+        let delete = try db.prepare("DELETE FROM \(table) WHERE rowid = ?")
         defer { delete.finalize() }
         for rowid in victims {
             try delete.bind([.integer(rowid)])
@@ -383,7 +383,7 @@ extension SampleCache {
 
     /// Rows and stored bytes, from the LRU index.
     func totals(_ db: Database) throws -> (rows: Int, bytes: Int) {
-        let row = try db.query("SELECT count(*), total(bytes) FROM \(Self.tableName)").first
+        let row = try db.query("SELECT count(*), total(bytes) FROM \(table)").first
         return (Int(row?[0].int64 ?? 0), Int(row?[1].double ?? 0))
     }
 

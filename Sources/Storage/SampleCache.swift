@@ -31,6 +31,10 @@ import Zlib
 /// them and compute the values, since the cache is only an optimisation.
 public final class SampleCache: Sendable {
     public static let tableName = "trajectory_cache"
+    /// The table of small bodies' integration chunks (migration 0004), the same columns.
+    public static let smallBodyTableName = "small_body_chunks"
+    /// The table this cache reads and writes (``tableName`` unless given).
+    public let table: String
 
     /// Bytes counted for a row on top of its payload: its key in the row and in the primary-key
     /// index, the LRU index entry and the part-filled pages. Measured on 500 Cassini-sized rows
@@ -133,7 +137,7 @@ public final class SampleCache: Sendable {
     /// Sets `database`'s busy timeout, opens the read connection, and starts the writer (which
     /// first sums the stored bytes and evicts if they exceed the cap) and the readiness timer.
     /// Returns without waiting for either.
-    public convenience init(database: Database, configuration: Configuration = Configuration(), logger: Logger? = nil) {
+    public convenience init(database: Database, configuration: Configuration = Configuration(), table: String = SampleCache.tableName, logger: Logger? = nil) {
         var reader = database
         if !database.isInMemory {
             do {
@@ -143,12 +147,13 @@ public final class SampleCache: Sendable {
                                 metadata: ["error": "\(error)", "path": "\(database.path)"])
             }
         }
-        self.init(database: database, reader: reader, configuration: configuration, logger: logger)
+        self.init(database: database, reader: reader, configuration: configuration, table: table, logger: logger)
     }
 
     /// `reader` is given: tests pass a connection to a rollback-journal file, where a writer's
     /// lock stops readers.
-    init(database: Database, reader: Database, configuration: Configuration, logger: Logger? = nil) {
+    init(database: Database, reader: Database, configuration: Configuration, table: String = SampleCache.tableName, logger: Logger? = nil) {
+        self.table = table
         self.database = database
         self.reader = reader
         self.configuration = configuration
@@ -191,7 +196,7 @@ public final class SampleCache: Sendable {
         do {
             lookup = try reader.perform { db in
                 let statement = try selectSlot.statement(db,
-                    sql: "SELECT payload, payload_crc32 FROM \(Self.tableName) WHERE \(Self.keyClause)")
+                    sql: "SELECT payload, payload_crc32 FROM \(table) WHERE \(Self.keyClause)")
                 // Reset at once so the statement does not hold a read snapshot (which would pin the WAL).
                 defer { try? statement.reset() }
                 try statement.bind(key.arguments)
@@ -241,7 +246,7 @@ public final class SampleCache: Sendable {
 
     /// Number of stored rows (rows still queued are not counted).
     public func count() throws -> Int {
-        Int(try reader.query("SELECT count(*) FROM \(Self.tableName)").first?[0].int64 ?? 0)
+        Int(try reader.query("SELECT count(*) FROM \(table)").first?[0].int64 ?? 0)
     }
 
     // MARK: - Writing
@@ -269,7 +274,7 @@ public final class SampleCache: Sendable {
     public func remove(_ key: SampleCacheKey) throws {
         try writerQueue.sync {
             state.withLock { $0.discard { $0 == key } }
-            try database.execute("DELETE FROM \(Self.tableName) WHERE \(Self.keyClause)", arguments: key.arguments)
+            try database.execute("DELETE FROM \(table) WHERE \(Self.keyClause)", arguments: key.arguments)
             try refreshTotals()
             truncateWAL()
         }
@@ -279,7 +284,7 @@ public final class SampleCache: Sendable {
     public func removeAll() throws {
         try writerQueue.sync {
             state.withLock { $0.discard { _ in true } }
-            try database.execute("DELETE FROM \(Self.tableName)")
+            try database.execute("DELETE FROM \(table)")
             try refreshTotals()
             truncateWAL()
         }

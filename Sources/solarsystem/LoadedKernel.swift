@@ -30,6 +30,15 @@ struct LoadedKernel {
     /// The copy's CRC-32 as eight hex digits (from the background computation when started).
     var crc32: String { checksum?.value() ?? KernelChecksum.crc32(file) }
 
+    /// What cached results computed from this kernel are keyed by: its label, span, path and
+    /// size (cheap: no checksum to wait for).
+    var identity: String {
+        var st = stat()
+        let size = stat(path, &st) == 0 ? Int64(st.st_size) : 0
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        return "\(kernel.label) \(kernel.spanJDTDB.lowerBound)-\(kernel.spanJDTDB.upperBound) \(name) \(size)"
+    }
+
     /// What the start-up line says about the kernel: label, file, span, size, CRC-32.
     var startupMetadata: Logger.Metadata {
         let span = kernel.spanJDTDB

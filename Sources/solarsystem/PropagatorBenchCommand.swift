@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import ArgumentParser
+import Astrodynamics
 import Ephemeris
 import Foundation
 import Missions

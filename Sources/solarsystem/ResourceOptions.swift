@@ -26,6 +26,9 @@ struct ResourceOptions: ParsableArguments {
     @Option(name: .customLong("tle"), help: ArgumentHelp("Element sets of Earth satellites served as iss, norad:<id> and by name: 2- or 3-line TLE text, or CCSDS OMM as JSON or XML (CelesTrak FORMAT=tle, json or xml); at most 32 MiB and 100,000 sets; re-read within seconds when it changes (env SOLARSYSTEM_TLE; default: the bundled ISS set only).", valueName: "file"))
     var tle: String?
 
+    @Option(name: .customLong("elements"), help: ArgumentHelp("Orbital elements of asteroids and comets served as sb:<number>, sb:<designation> and by name: JPL SBDB API JSON (one answer or an array), the MPC's MPCORB.DAT or CometEls.txt, told apart by the content; repeatable, later files outrank earlier ones and the bundled set; at most 512 MiB and 2,000,000 bodies each; re-read within seconds when they change (env SOLARSYSTEM_ELEMENTS, colon-separated; the flag wins; default: the bundled set only).", valueName: "file"))
+    var elements: [String] = []
+
     static let marker = "bodies.json"
     /// The missions' bundled kernels, under the resource directory.
     static let missionKernelDirectory = "missions"
@@ -226,11 +229,13 @@ extension ResourceOptions {
         let missions = try loadMissions()
         let elementSets = try loadElementSets(logger: logger)
         let loaded = try loadBodies(missions: missions)
+        let kernel = try loadKernel()?.kernel
+        let smallBodies = try loadSmallBodies(kernel: kernel, logger: logger)
         do {
             return try APIServices(
-                catalogue: try loadCatalogue(), kernel: try loadKernel()?.kernel, stars: try loadStars(), missions: missions,
+                catalogue: try loadCatalogue(), kernel: kernel, stars: try loadStars(), missions: missions,
                 bodies: loaded.bodies, kernelIdentities: loaded.identities, sampleCache: sampleCache, deltaT: try loadDeltaT(),
-                textures: textures ? try loadTextures() : nil, openAPIDocument: [], satellites: elementSets.feed,
+                textures: textures ? try loadTextures() : nil, openAPIDocument: [], satellites: elementSets.feed, smallBodies: smallBodies.feed,
                 logger: logger, clock: { Date().timeIntervalSince1970 })
         } catch let e as MissionDataError {
             throw CLIError(e.description)

@@ -58,11 +58,15 @@ struct ServeCommand: ParsableCommand {
         let (db, report, applied) = try database.openMigrated(logger: logger)
         if let moved = report.movedAsideTo { logger.warning("cache database was unreadable; moved aside and rebuilt", metadata: ["movedTo": "\(moved)"]) }
         // A copy moved aside as corrupt counts against the cap (only the newest is kept, and only
-        // when it takes at most half of it); rows waiting for the writer count toward memory:
-        // 8 MiB of them at most.
-        let cap = try database.cacheMaxBytes()
-        let movedAside = Database.pruneMovedAside(path: database.path, keepAtMost: cap / 2, logger: logger)
-        let cache = SampleCache(database: db, configuration: .init(maxBytes: cap - movedAside, maxPendingBytes: 8 << 20), logger: logger)
+        // when it takes at most half of it). The rest is shared: three quarters for trajectories,
+        // a quarter for small-body chunks, each table evicted on its own. Rows waiting for the
+        // writer count toward memory: 8 MiB of them at most (4 MiB for the chunks).
+        let capBytes = try database.cacheMaxBytes()
+        let movedAside = Database.pruneMovedAside(path: database.path, keepAtMost: capBytes / 2, logger: logger)
+        let usable = capBytes - movedAside
+        let cache = SampleCache(database: db, configuration: .init(maxBytes: usable - usable / 4, maxPendingBytes: 8 << 20), logger: logger)
+        let chunkCache = SampleCache(database: db, configuration: .init(maxBytes: usable / 4, maxPendingBytes: 4 << 20),
+                                     table: SampleCache.smallBodyTableName, logger: logger)
         // Rows from other mission data or another trajectory engine can never be read again.
         do {
             let current = Dictionary(uniqueKeysWithValues: missions.missions.map { ($0.id, $0.dataHash(kernels: loaded.identities)) })
@@ -75,15 +79,27 @@ struct ServeCommand: ParsableCommand {
         let kernel = try resources.loadKernel(checksumInBackground: true)
         let web = try resources.loadWebSite()
         let elementSets = try resources.loadElementSets(logger: logger)
+        let chunkStore = kernel.map { SampleCacheChunkStore(cache: chunkCache, kernelIdentity: $0.identity, logger: logger) }
+        do {
+            let pruned = try chunkStore?.prune() ?? 0
+            if pruned > 0 { logger.info("small-body chunk cache pruned", metadata: ["staleRows": .stringConvertible(pruned)]) }
+        } catch {
+            logger.warning("small-body chunk cache prune failed; stale rows stay until evicted", metadata: ["error": "\(error)"])
+        }
+        let smallBodies = try resources.loadSmallBodies(kernel: kernel?.kernel, store: chunkStore, warmUp: true, logger: logger)
         for reason in web.skipped { logger.warning("web viewer: file skipped", metadata: ["reason": "\(reason)"]) }
         let services = try APIServices(
             catalogue: resources.loadCatalogue(), kernel: kernel?.kernel, stars: resources.loadStars(), missions: missions,
             bodies: loaded.bodies, kernelIdentities: loaded.identities, sampleCache: cache, deltaT: resources.loadDeltaT(),
             textures: resources.loadTextures(), web: web, openAPIDocument: resources.loadOpenAPIDocument(), responseCacheBytes: cacheBytes,
-            satellites: elementSets.feed, logger: logger, clock: { Date().timeIntervalSince1970 })
+            satellites: elementSets.feed, smallBodies: smallBodies.feed, logger: logger, clock: { Date().timeIntervalSince1970 })
         // The operator's cron replaces the file; the server follows within two polls.
         elementSets.watcher?.start(intervalSeconds: ServeCommand.elementSetPollSeconds)
-        defer { elementSets.watcher?.stop() }
+        for w in smallBodies.watchers { w.start(intervalSeconds: ServeCommand.elementSetPollSeconds) }
+        defer {
+            elementSets.watcher?.stop()
+            for w in smallBodies.watchers { w.stop() }
+        }
         let directory = try resources.directory().path
         logger.info("resources loaded", metadata: [
             "directory": "\(directory)", "stars": .stringConvertible(services.stars.stars.count),
@@ -92,6 +108,8 @@ struct ServeCommand: ParsableCommand {
             "userKernels": "\(loaded.userFiles.joined(separator: ":"))",
             "satellites": .stringConvertible(elementSets.feed.current.catalogue.satellites.count),
             "elementSets": "\(elementSets.watcher?.path ?? ResourceOptions.bundledElementSets)",
+            "smallBodies": .stringConvertible(smallBodies.feed.current.catalogue.count),
+            "smallBodyFiles": "\(smallBodies.watchers.map(\.path).joined(separator: ":"))",
             "migrationsApplied": .stringConvertible(applied.count),
         ])
         let metrics = HTTPMetrics(registry: MetricsRegistry())
@@ -112,7 +130,7 @@ struct ServeCommand: ParsableCommand {
         defer { kernelWatcher.stop() }
         try server.runUntilSignalled(router: router, metrics: metrics, logger: logger, signals: signals, startup: [
             "db": "\(database.path)", "resources": "\(directory)", "memoryCacheMB": .stringConvertible(cacheBytes >> 20),
-            "cacheMaxMB": .stringConvertible((cache.configuration.maxBytes ?? 0) >> 20),
+            "cacheMaxMB": .stringConvertible(capBytes >> 20),
         ].merging(LoadedKernel.startupMetadata(kernel)) { $1 }, onSignal: { services.lifecycle.beginDraining() }, configure: { config in
             // Room for the memory cache plus 16 MiB for what is being sent: about 55 MiB at rest
             // (the decoded textures are 22 of it) plus this limit stays within the 100 MB budget.
@@ -120,6 +138,7 @@ struct ServeCommand: ParsableCommand {
         })
         // Queued sample writes are flushed (briefly) before the connection closes.
         cache.close()
+        chunkCache.close()
         db.close()
     }
 

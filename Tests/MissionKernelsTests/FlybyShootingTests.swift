@@ -1,3 +1,4 @@
+import Astrodynamics
 import Testing
 import Ephemeris
 import Missions

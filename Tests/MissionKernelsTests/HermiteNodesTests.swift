@@ -1,3 +1,4 @@
+import Astrodynamics
 import Testing
 @testable import MissionKernels
 import Ephemeris

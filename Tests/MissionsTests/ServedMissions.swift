@@ -1,3 +1,4 @@
+import Astrodynamics
 import Foundation
 import Ephemeris
 @testable import Missions

@@ -35,7 +35,7 @@ struct SkyEventsTests {
         var used = Set<Int>()
         for e in p.events {
             let t = try TimeScale.parse(e.utc)
-            let candidates = ours.indices.filter { ours[$0].body.rawValue == e.body && ours[$0].kind.rawValue == e.kind }
+            let candidates = ours.indices.filter { ours[$0].id == e.body && ours[$0].kind.rawValue == e.kind }
             guard let k = candidates.min(by: { abs(ours[$0].instant.seconds(since: t)) < abs(ours[$1].instant.seconds(since: t)) }) else {
                 Issue.record("\(place): no \(e.body) \(e.kind) near \(e.utc)"); continue
             }

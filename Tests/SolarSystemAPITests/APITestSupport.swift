@@ -61,6 +61,13 @@ enum APIServer {
         }
     }()
 
+    /// The bundled textures, decoded once for every test server that renders views.
+    static let textures: TextureSet = {
+        do { return try TextureSet.decode(files: Dictionary(uniqueKeysWithValues: TextureSet.fileNames.map { ($0, RepositoryFiles.bytes("Resources/textures/" + $0)) })) } catch {
+            fatalError("textures: \(error)")
+        }
+    }()
+
     static let services: APIServices = {
         do {
             return try APIServices(
@@ -71,7 +78,7 @@ enum APIServer {
                 bodies: bodies,
                 sampleCache: cache,
                 deltaT: try DeltaTTable(csv: RepositoryFiles.bytes("Resources/iers-delta-t.csv")),
-                textures: try TextureSet.decode(files: Dictionary(uniqueKeysWithValues: TextureSet.fileNames.map { ($0, RepositoryFiles.bytes("Resources/textures/" + $0)) })),
+                textures: textures,
                 web: try StaticSite.load(directory: RepositoryFiles.root.appendingPathComponent("Resources/web")),
                 openAPIDocument: RepositoryFiles.bytes("openapi.yaml"),
                 clock: { pinnedNow })

@@ -117,26 +117,27 @@ struct MigratorTests {
     func listIsReadOnly() throws {
         let db = try Database(path: ":memory:")
         let migrator = try Migrator(directory: repositoryMigrations)
-        #expect(try migrator.list(db).map(\.isPending) == [true, true, true])
+        #expect(try migrator.list(db).map(\.isPending) == [true, true, true, true])
         #expect(try db.query("SELECT count(*) FROM sqlite_master")[0][0] == .integer(0))
     }
 
-    @Test("the repository's Migrations/ directory is valid and creates trajectory_cache with its LRU index")
-    func repositoryMigrationsApply() throws {
+    @Test("the repository's Migrations/ directory is valid and creates trajectory_cache and small_body_chunks with their LRU indexes",
+          arguments: ["trajectory_cache", "small_body_chunks"])
+    func repositoryMigrationsApply(_ table: String) throws {
         let migrator = try Migrator(directory: repositoryMigrations)
-        #expect(migrator.migrations.map(\.fileName) == ["0001_trajectory_cache.sql", "0002_sample_cache_lru.sql", "0003_payload_checksum.sql"])
+        #expect(migrator.migrations.map(\.fileName) == ["0001_trajectory_cache.sql", "0002_sample_cache_lru.sql", "0003_payload_checksum.sql", "0004_small_body_chunks.sql"])
         let db = try Database(path: ":memory:")
         try migrator.migrate(db)
-        let columns = try db.query("SELECT name, pk FROM pragma_table_info('trajectory_cache') ORDER BY cid")
+        let columns = try db.query("SELECT name, pk FROM pragma_table_info('\(table)') ORDER BY cid")
         #expect(columns.map { $0[0].string ?? "" } == [
             "mission", "vehicle", "samples", "frame", "data_hash", "engine_version", "bytes", "last_used", "created_at", "payload_crc32", "payload",
         ])
         #expect(columns.map { $0[1].int64 ?? -1 } == [1, 2, 3, 4, 5, 6, 0, 0, 0, 0, 0])
         // The stored-size sum and the eviction scan read the index, not the rows and their payloads.
-        let plans = try ["SELECT count(*), total(bytes) FROM trajectory_cache",
-                         "SELECT rowid, bytes FROM trajectory_cache ORDER BY last_used"].map { sql in
+        let plans = try ["SELECT count(*), total(bytes) FROM \(table)",
+                         "SELECT rowid, bytes FROM \(table) ORDER BY last_used"].map { sql in
             try db.query("EXPLAIN QUERY PLAN " + sql).compactMap { $0["detail"]?.string }.joined(separator: "; ")
         }
-        for plan in plans { #expect(plan.contains("COVERING INDEX trajectory_cache_lru"), "\(plan)") }
+        for plan in plans { #expect(plan.contains("COVERING INDEX \(table)_lru"), "\(plan)") }
     }
 }

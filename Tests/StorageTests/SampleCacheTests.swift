@@ -55,6 +55,20 @@ struct SampleCacheTests {
         #expect(cache.statistics.corrupt == 2)
     }
 
+    @Test("a cache on the small bodies' table keeps its rows there, apart from the trajectories'")
+    func secondTable() throws {
+        let db = try Self.open(":memory:")
+        let chunks = SampleCache(database: db, configuration: .fast(), table: SampleCache.smallBodyTableName)
+        let trajectories = SampleCache(database: db, configuration: .fast())
+        #expect(chunks.put(Self.key("small-bodies", vehicle: "Apophis|…", samples: -1), values: [1, 2, 3]))
+        #expect(chunks.waitForPendingWrites())
+        #expect(try chunks.get(Self.key("small-bodies", vehicle: "Apophis|…", samples: -1)) == [1, 2, 3])
+        #expect(try chunks.count() == 1 && trajectories.count() == 0)
+        #expect(try db.query("SELECT count(*) FROM small_body_chunks")[0][0] == .integer(1))
+        #expect(try chunks.prune(dataHashes: ["small-bodies": "other kernel"], engineVersion: "1") == 1)
+        #expect(try chunks.count() == 0)
+    }
+
     @Test("get, put (replacing), remove, count, removeAll and the counters")
     func basics() throws {
         let db = try Self.open(":memory:")

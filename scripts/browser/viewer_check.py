@@ -395,8 +395,41 @@ def check_controls(page, checks):
         order.append(page.evaluate("document.activeElement.id"))
     while order and not order[0]:
         order.pop(0)  # the document itself
-    expected = ["date", "go", "now", "play", "speed", "focus", "mission", "sky", "labels", "picture"]
+    expected = ["date", "go", "now", "play", "speed", "focus", "mission", "sky", "labels", "smallbodies", "picture"]
     checks.check(order[: len(expected)] == expected, f"Tab order: the toolbar, the canvas, its buttons: {order}")
+
+
+def check_small_bodies(browser, base, checks, shots):
+    print("the asteroids-and-comets layer")
+    page = browser.new_page(1280, 720)
+    page.goto(urllib.parse.urljoin(base, f"?date={FIXED_DATE}&smallbodies=1"))
+    page.wait_for(READY + " && window.__solarsystem.smallBodies && window.__solarsystem.smallBodies.loaded", timeout=120)
+    time.sleep(0.3)
+    state = page.evaluate("window.__solarsystem")
+    drawn = state["smallBodies"]["drawn"]
+    ids = [d["id"] for d in drawn]
+    checks.check(len(drawn) >= 5 and all(d["pathPoints"] > 100 for d in drawn),
+                 f"small bodies drawn with their paths: {len(drawn)} ({', '.join(ids)})")
+    scene = get_json(urllib.parse.urljoin(base, f"v1/scene?date={urllib.parse.quote(state['dateParam'])}&smallBodies={urllib.parse.quote(','.join(ids))}"))
+    cam, vp = state["camera"], state["viewport"]
+    worst, compared = 0.0, 0
+    for body in scene.get("smallBodies", []):
+        expected = project(body["position"], cam["eye"], cam["target"], cam["up"], cam["fovDeg"], vp["width"], vp["height"])
+        reported = next((d for d in drawn if d["id"] == body["id"]), None)
+        if expected is None or reported is None or reported["x"] is None:
+            continue
+        compared += 1
+        worst = max(worst, math.hypot(expected[0] - reported["x"], expected[1] - reported["y"]))
+    checks.check(compared >= 5 and worst <= 2, f"small bodies: {compared} within 2 px of the projection of /v1/scene?smallBodies= (worst {worst:.3f} px)")
+    labelled = [l["id"] for l in state["labels"] if l["id"].startswith("small:")]
+    checks.check(len(labelled) >= 1, f"small bodies are labelled ({len(labelled)})")
+    checks.check("smallBodies=" in state["picture"], "the picture link carries the small bodies")
+    with urllib.request.urlopen(state["picture"], timeout=120) as r:
+        checks.check(r.headers.get("Content-Type") == "image/png" and len(r.read()) > 1000, "the picture with the small bodies is a PNG")
+    if shots:
+        page.screenshot(os.path.join(shots, "viewer-smallbodies.png"))
+    checks.check(not page.problems, "no console errors with the small-body layer" + (f": {page.problems}" if page.problems else ""))
+    page.close()
 
 
 def check_playback(browser, base, checks):
@@ -1042,6 +1075,7 @@ def main():
             page.close()
             check_phone(browser, base, checks, args.screenshots)
             check_reduced_motion(browser, base, checks)
+            check_small_bodies(browser, base, checks, args.screenshots)
             check_playback(browser, base, checks)
             check_prefix(browser, base, checks)
             check_error_display(browser, base, checks)

@@ -9,6 +9,7 @@ import { OrbitCamera, overviewPose, MAX_ELEVATION, MAX_DISTANCE } from './camera
 import { attachControls } from './controls.js';
 import { Motion } from './motion.js';
 import { MissionReplay } from './mission.js';
+import { SmallBodyLayer } from './smallbodies.js';
 import { drawFrame, drawOverlay } from './render.js';
 import { GLRenderer, loadImage, hasTexture } from './render3d.js';
 import { dateParam, isoSeconds, parseDateInput, MS } from './time.js';
@@ -18,7 +19,7 @@ const $ = (id) => document.getElementById(id);
 const ui = {
   canvas: $('sky'), form: $('time-form'), date: $('date'), dateHelp: $('date-help'), now: $('now'),
   play: $('play'), speed: $('speed'), focus: $('focus'), mission: $('mission'), labels: $('labels'),
-  picture: $('picture'), status: $('status'), error: $('error'), errorText: $('error-text'), dismiss: $('error-dismiss'),
+  smallBodies: $('smallbodies'), picture: $('picture'), status: $('status'), error: $('error'), errorText: $('error-text'), dismiss: $('error-dismiss'),
   gl: $('gl'), panelToggle: $('panel-toggle'), panelBody: $('panel-body'),
   panel: $('mission-panel'), missionName: $('mission-name'), met: $('t-met'), phase: $('t-phase'), distance: $('t-distance'),
   speedKm: $('t-speed'), last: $('t-last'), next: $('t-next'), timeline: $('timeline'),
@@ -68,6 +69,7 @@ const state = {
   firstTexturedMs: null,
 };
 let motion = null;
+const smallBodies = new SmallBodyLayer((e) => showError(e));
 
 // ---- Errors and status -------------------------------------------------------------------
 
@@ -285,6 +287,7 @@ async function setDate(ms) {
   state.simMs = ms;
   motion?.reset(state.speed);
   ui.date.value = isoSeconds(Math.round(ms / 1000) * 1000);
+  if (smallBodies.stale(ms)) task(() => smallBodies.load(ms));
   await task(() => loadScene(ms));
 }
 
@@ -353,6 +356,7 @@ function advance(now) {
     }
   }
   if (!state.orbitsLoading && needOrbits(state.simMs)) loadOrbits(state.simMs).catch(showError);
+  if (smallBodies.stale(state.simMs)) smallBodies.load(state.simMs).then(requestDraw);
   if (document.activeElement !== ui.date) ui.date.value = isoSeconds(Math.round(state.simMs / 1000) * 1000);
 }
 
@@ -563,7 +567,7 @@ function render(now) {
   }
   const frame = {
     view, bodies: state.bodies, positions: state.positions, orbits: state.orbits, orbitCenters: state.orbitCenters,
-    stars: state.stars, mission: missionOverlay(), focus: state.focus, labelsOn: ui.labels.checked,
+    stars: state.stars, mission: missionOverlay(), smallBodies: smallBodies.frame(), focus: state.focus, labelsOn: ui.labels.checked,
     cameraDistance: state.camera.distance,
   };
   if (gl) {
@@ -620,6 +624,8 @@ function updatePicture() {
   }
   Object.assign(q, { azimuth: c.azimuth.toFixed(6), elevation: c.elevation.toFixed(6), distance: c.distance.toPrecision(8) });
   if (pan.some((v) => v !== 0)) q.pan = pan.map(panNumber).join(',');
+  const small = smallBodies.pictureParam();
+  if (small) q.smallBodies = small;
   ui.picture.href = apiURL('v1/views/system.png', q);
 }
 
@@ -653,6 +659,7 @@ function publish(view) {
     bodies,
     labels: state.drawn.labels.map((l) => ({ id: l.id, text: l.text, box: l.box })),
     markers: state.drawn.markers,
+    smallBodies: smallBodies.on ? { loaded: smallBodies.loadedMs !== null && !smallBodies.loading, drawn: state.drawn.smallBodies ?? [] } : null,
     renderer: gl ? 'webgl2' : '2d',
     rendererNote: glFailure,
     gl: gl ? { ...gl.lastMatrix, texturesPending: gl.pendingTextures, texturedFrames: gl.texturedFrames } : null,
@@ -688,6 +695,11 @@ ui.now.addEventListener('click', () => {
   ui.form.requestSubmit();
 });
 ui.play.addEventListener('click', togglePlay);
+ui.smallBodies.addEventListener('change', () => {
+  smallBodies.on = ui.smallBodies.checked;
+  if (smallBodies.stale(state.simMs)) task(() => smallBodies.load(state.simMs));
+  requestDraw();
+});
 ui.speed.addEventListener('change', () => {
   state.speed = Number(ui.speed.value);
   motion.reset(state.speed);
@@ -779,6 +791,11 @@ async function start() {
   });
   state.ready = true;
   requestDraw();
+  if (params.get('smallbodies') === '1') {
+    ui.smallBodies.checked = true;
+    smallBodies.on = true;
+    task(() => smallBodies.load(state.simMs));
+  }
   if (params.get('play') === '1') togglePlay();
 }
 

@@ -15,7 +15,7 @@ const rgb = (c, a = 1, k = 1) =>
 
 /**
  * `frame`: {view (Projector), bodies (scene entries by id), positions (Map id → [x,y,z]),
- * orbits, orbitsCenters, stars, mission, focus, labelsOn}.
+ * orbits, orbitsCenters, stars, mission, smallBodies, focus, labelsOn}.
  */
 export function drawFrame(ctx, frame) {
   const { view } = frame;
@@ -48,6 +48,7 @@ export function drawOverlay(ctx, view, frame, screen, cache = null) {
   const rings = order.filter((s) => frame.focus === s.entry.id && s.r < 6);
   const glows = [];
   const markers = frame.mission ? vehicleItems(view, frame.mission, glows) : [];
+  const small = frame.smallBodies ? smallBodyItems(view, frame.smallBodies, glows) : [];
   const system = focusSystem(frame);
   const items = [];
   for (const s of order) {
@@ -62,6 +63,7 @@ export function drawOverlay(ctx, view, frame, screen, cache = null) {
     });
   }
   for (const m of markers) items.push(m);
+  for (const m of small) items.push(m);
   if (frame.labelsOn !== false && frame.stars) {
     for (const star of frame.stars) {
       if (!star.name || star.tier > 0) continue;
@@ -91,6 +93,7 @@ export function drawOverlay(ctx, view, frame, screen, cache = null) {
       ctx.arc(s.x, s.y, s.r + 4, 0, 2 * Math.PI);
       ctx.stroke();
     }
+    if (frame.smallBodies) drawSmallBodyPaths(ctx, view, frame.smallBodies);
     for (const g of glows) {
       const glow = ctx.createRadialGradient(g.x, g.y, 0, g.x, g.y, 9);
       glow.addColorStop(0, rgb(g.colorRgb, 1));
@@ -106,7 +109,10 @@ export function drawOverlay(ctx, view, frame, screen, cache = null) {
   return { screen, labels: placed, markers: frame.mission?.markers.map((m) => {
     const p = view.project(m.position);
     return p ? { id: m.id, x: p[0], y: p[1] } : { id: m.id, x: null, y: null };
-  }) ?? [] };
+  }) ?? [], smallBodies: (frame.smallBodies ?? []).map((b) => {
+    const p = view.project(b.position);
+    return p ? { id: b.id, x: p[0], y: p[1], pathPoints: b.path.length } : { id: b.id, x: null, y: null, pathPoints: b.path.length };
+  }) };
 }
 
 /** The bodies whose moons count as the focused system's: the focus, its parent, the Earth for a mission. */
@@ -312,6 +318,38 @@ function drawMissionPaths(ctx, view, mission) {
       prev = p;
     }
   }
+}
+
+const SMALL_BODY_RGB = { asteroid: [0.85, 0.75, 0.55], comet: [0.55, 0.85, 1] };
+
+/** The asteroids' and comets' paths, thin and faint: a year either side of the date. */
+function drawSmallBodyPaths(ctx, view, bodies) {
+  ctx.lineWidth = 1;
+  for (const b of bodies) {
+    ctx.strokeStyle = rgb(SMALL_BODY_RGB[b.type] ?? SMALL_BODY_RGB.asteroid, 0.45);
+    ctx.beginPath();
+    let drawing = false;
+    for (const q of b.path) {
+      const p = view.project(q);
+      if (!p) { drawing = false; continue; }
+      if (drawing) ctx.lineTo(p[0], p[1]); else ctx.moveTo(p[0], p[1]);
+      drawing = true;
+    }
+    ctx.stroke();
+  }
+}
+
+/** Label items for the small bodies; each one's marker glow goes into `glows`. */
+function smallBodyItems(view, bodies, glows) {
+  const items = [];
+  for (const b of bodies) {
+    const p = view.project(b.position);
+    if (!p) continue;
+    const color = SMALL_BODY_RGB[b.type] ?? SMALL_BODY_RGB.asteroid;
+    glows.push({ x: p[0], y: p[1], colorRgb: color });
+    items.push({ id: `small:${b.id}`, text: b.name, x: p[0], y: p[1], r: 3, priority: 2, font: '11px system-ui, sans-serif', color: rgb(color, 1) });
+  }
+  return items;
 }
 
 /** Label items for the mission's vehicles and events; each vehicle's marker glow goes into `glows`. */

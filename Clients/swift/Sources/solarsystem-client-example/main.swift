@@ -6,8 +6,10 @@ import SolarSystemClient
 let url = URL(string: CommandLine.arguments.dropFirst().first ?? "http://127.0.0.1:8080")!
 let client = Client.solarSystem(url)
 
-let bodies = try await client.listBodies().ok.body.json.bodies
-print("\(bodies.count) bodies: \(bodies.map(\.id).joined(separator: ", "))")
+// Without `kind` the answer is the catalogue (`BodyList`); `kind=small-body` searches the
+// loaded asteroids and comets (`SmallBodyList`).
+guard case .BodyList(let catalogue) = try await client.listBodies().ok.body.json else { fatalError("no catalogue") }
+print("\(catalogue.bodies.count) bodies: \(catalogue.bodies.map(\.id).joined(separator: ", "))")
 
 let positions = try await client.getPositions(query: .init(date: "2026-01-01", bodies: "earth,mars")).ok.body.json
 for body in positions.value3.bodies {

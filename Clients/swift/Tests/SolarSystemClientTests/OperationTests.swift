@@ -67,7 +67,8 @@ struct OperationTests {
     }
 
     @Test func listBodies() async throws {
-        let bodies = try await client.listBodies().ok.body.json.bodies
+        guard case .BodyList(let list) = try await client.listBodies().ok.body.json else { Issue.record("not the catalogue"); return }
+        let bodies = list.bodies
         #expect(bodies.count == 25)
         let sun = try #require(bodies.first { $0.id == "sun" })
         guard case .case2 = sun.parent else { Issue.record("the Sun's parent is null: \(sun.parent)"); return }
@@ -77,9 +78,20 @@ struct OperationTests {
     }
 
     @Test func getBody() async throws {
-        let mars = try await client.getBody(path: .init(id: "mars")).ok.body.json
+        guard case .Body(let mars) = try await client.getBody(path: .init(id: "mars")).ok.body.json else { Issue.record("not a body"); return }
         #expect(mars.name == "Mars" && mars.moons == ["phobos", "deimos"])
         #expect(abs(mars.radiusKm - 3389.5) < 1)
+        guard case .SmallBody(let apophis) = try await client.getBody(path: .init(id: "sb:99942")).ok.body.json else { Issue.record("not a small body"); return }
+        #expect(apophis.value1.fullName == "99942 Apophis (2004 MN4)" && apophis.value1.nameSlug == "apophis")
+        guard case .SmallBodyList(let found) = try await client.listBodies(query: .init(kind: .comet)).ok.body.json else { Issue.record("not a search"); return }
+        #expect(found.total == 4 && found.bodies.contains { $0.id == "sb:67p" })
+    }
+
+    @Test func getCloseApproaches() async throws {
+        let answer = try await client.getCloseApproaches(query: .init(body: "sb:99942", center: .earth, start: "2029-01-01", stop: "2030-01-01", maxDistanceAU: 0.01)).ok.body.json
+        #expect(answer.count == 1)
+        let approach = try #require(answer.approaches.first)
+        #expect(approach.dateTDB.hasPrefix("2029-04-13T21:46") && abs(approach.distanceAU - 0.000252173) < 0.000001)
     }
 
     @Test func getPositions() async throws {
