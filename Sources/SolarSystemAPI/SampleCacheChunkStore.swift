@@ -2,7 +2,7 @@ import Logging
 import SmallBodies
 import Storage
 
-/// The small-body propagator's chunks in the SQLite cache (`small_body_chunks`, migration 0003),
+/// The small-body propagator's chunks in the SQLite cache (`small_body_chunks`, migration 0004),
 /// through a ``SampleCache`` over that table: reads never wait on a lock (a busy read is a miss),
 /// writes are queued for its writer, the table is capped and evicted least recently used first.
 /// A row is keyed by the path (body, elements, force model), the chunk, the planetary kernel and
