@@ -88,8 +88,10 @@ import Ephemeris
 /// The transits of Mercury and Venus of 1901–2100 against Espenak's catalogue (geocentric, UT
 /// to the minute): every one found, none extra, the grazing ones without contacts II and III.
 /// Until 2015 the catalogue's UT is the eclipse catalogue's (measured) ΔT from TT: each contact
-/// within 30 s in TT (Venus 45 s: its catalogue's contact I is 34 and 40 s before ours, the
-/// others within 24 s). After 2015 its ΔT is an older extrapolation we do not know (it puts
+/// within 30 s in TT (Venus 45 s: 2004's contact I is 34 s and 2012's 40 s after the catalogue's
+/// minute, and so is 2012's greatest transit by 35 s, which no choice of radii moves; a Venus of
+/// 8.41" at 1 au, the cloud tops, brings 2004's I to 29 s but takes 2012's II and IV past 32 s).
+/// After 2015 its ΔT is an older extrapolation we do not know (it puts
 /// 2016's 20 s and 2098's 25 s above the eclipse catalogue's), so the ΔT-free durations are
 /// compared: ingress, egress and the whole transit within 60 s (two times rounded to the minute).
 @Suite struct TransitCatalogueTests {
