@@ -30,6 +30,8 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
+        // epoll and eventfd, which Glibc's module does not export (the HTTP event loops).
+        .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
         // The one Swift wrapper of zlib (deflate, inflate, CRC-32), shared by HTTP and Rendering.
         .target(name: "Zlib", dependencies: ["CZlib"]),
         .target(name: "Ephemeris"),
@@ -53,7 +55,7 @@ let package = Package(
         .target(name: "Rendering", dependencies: ["Scene", "Ephemeris", "Zlib"]),
         .target(
             name: "HTTP",
-            dependencies: ["Zlib", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["CLinux", "Zlib", .product(name: "Logging", package: "swift-log")]
         ),
         .target(
             name: "SolarSystemAPI",

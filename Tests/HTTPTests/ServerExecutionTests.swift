@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import HTTP
 import Zlib
@@ -193,14 +194,28 @@ struct ServerExecutionTests {
         #expect(TestServer.eventually(timeout: 5) { s.server.responseMemoryBytes == 0 })
     }
 
-    @Test("the event loop knows its own queue (what the debug-build assertions check)")
+    @Test("the event loop knows its own thread (what the debug-build assertions check); timers fire in deadline order")
     func loopIdentity() {
         let loop = EventLoop(index: 0)
         let other = EventLoop(index: 1)
         #expect(!loop.isCurrent)
-        loop.queue.sync {
-            #expect(loop.isCurrent)
-            #expect(!other.isCurrent)
+        loop.start()
+        other.start()
+        let seen = Mutex<[String]>([])
+        let done = DispatchSemaphore(value: 0)
+        loop.execute {
+            seen.withLock { $0.append("on loop \(loop.isCurrent), on other \(other.isCurrent)") }
+            loop.schedule(afterNanos: 30_000_000) { seen.withLock { $0.append("30 ms") }; done.signal() }
+            let cancelled = loop.schedule(afterNanos: 10_000_000) { seen.withLock { $0.append("cancelled") } }
+            loop.schedule(afterNanos: 20_000_000) { seen.withLock { $0.append("20 ms") } }
+            loop.schedule(afterNanos: 0) { seen.withLock { $0.append("now") } }
+            loop.cancelTimer(cancelled)
         }
+        #expect(done.wait(timeout: .now() + 10) == .success)
+        #expect(seen.withLock { $0 } == ["on loop true, on other false", "now", "20 ms", "30 ms"])
+        loop.stop()
+        other.stop()
+        #expect(loop.waitUntilStopped(seconds: 10))
+        #expect(other.waitUntilStopped(seconds: 10))
     }
 }

@@ -1,4 +1,3 @@
-import Dispatch
 import Logging
 
 extension HTTPConnection {
@@ -18,7 +17,7 @@ extension HTTPConnection {
             let bytes = max(16 * 1024, core.highWater - output.unsent)
             core.workers.submitContinuation { [self] in
                 let batch = work.run { ChunkBatch.produce(producer, bytes: bytes, work: work) }
-                loop.queue.async { [self] in chunksProduced(batch) }
+                loop.execute { [self] in chunksProduced(batch) }
             }
         }
         if !drained { updateReadInterest() }
@@ -51,7 +50,7 @@ extension HTTPConnection {
         phase = .pulling(exchange, producer, producing: false)
         if batch.chunks.isEmpty {
             // A producer with nothing to say right now: come back a little later.
-            loop.queue.asyncAfter(deadline: .now() + .milliseconds(2)) { [self] in
+            loop.schedule(afterNanos: 2_000_000) { [self] in
                 if !closed { drive() }
             }
             flush()
@@ -108,7 +107,7 @@ extension HTTPConnection {
     }
 
     func eventStreamNeedsService() {
-        loop.queue.async { [self] in
+        loop.execute { [self] in
             guard !closed else { return }
             if case .streaming = phase { drive() }
         }

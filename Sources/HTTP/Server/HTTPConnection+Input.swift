@@ -3,26 +3,19 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Dispatch
 import Logging
 
 extension HTTPConnection {
     // MARK: - reading
 
     /// Reads until the socket is drained (`EAGAIN`), the connection stops wanting input, or a
-    /// per-event budget is spent. Draining matters: the read source may not fire again for a
-    /// reset or EOF that arrived together with the data just read.
+    /// per-event budget is spent (fairness to the loop's other connections: the loop reports the
+    /// socket again on its next turn, interest being level-triggered).
     func onReadable() {
         loop.assertOnLoop()
         var budget = 8
         while !closed, !readSuspended {
-            if budget == 0 {
-                // Fairness to the loop's other connections: continue on a later turn.
-                loop.queue.async { [self] in
-                    if !closed, !readSuspended { onReadable() }
-                }
-                return
-            }
+            if budget == 0 { return }
             budget -= 1
             let n = Socket.read(fd, loop.readBuffer)
             if n > 0 {
@@ -68,7 +61,7 @@ extension HTTPConnection {
     /// Reads only while there is room to answer: not while output is backed up, and (while a
     /// response is in flight) not beyond 64 KiB of pipelined input.
     func updateReadInterest() {
-        guard let source = readSource, !closed else { return }
+        guard !closed else { return }
         var want = !inputClosed && output.unsent < core.highWater
         if want {
             switch phase {
@@ -77,16 +70,10 @@ extension HTTPConnection {
             default: want = parser.bufferedByteCount < 64 * 1024
             }
         }
-        if want, readSuspended {
-            readSuspended = false
-            source.resume()
-            // Input may already be waiting without a new edge to announce it.
-            loop.queue.async { [self] in
-                if !closed, !readSuspended { onReadable() }
-            }
-        } else if !want, !readSuspended {
-            readSuspended = true
-            source.suspend()
+        if want == readSuspended {
+            // Input already waiting is reported on the loop's next turn (level-triggered).
+            readSuspended = !want
+            applyInterest()
         }
     }
 
@@ -239,7 +226,7 @@ extension HTTPConnection {
                 } else {
                     response = budget.run { core.responder.respond(to: request, context: workerContext) }
                 }
-                loop.queue.async { [self] in offloadFinished(response, exchange) }
+                loop.execute { [self] in offloadFinished(response, exchange) }
             }
             if accepted { return }
             phase = .ready

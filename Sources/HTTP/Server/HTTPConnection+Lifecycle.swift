@@ -1,5 +1,3 @@
-import Dispatch
-
 extension HTTPConnection {
     // MARK: - timers (called by the loop's tick)
 

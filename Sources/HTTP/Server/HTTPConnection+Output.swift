@@ -1,5 +1,3 @@
-import Dispatch
-
 extension HTTPConnection {
     /// How a response's body is delimited on the wire.
     enum Framing {
@@ -138,30 +136,20 @@ extension HTTPConnection {
     }
 
     private func armWriteSource() {
-        if let ws = writeSource {
-            if writeSuspended {
-                writeSuspended = false
-                ws.resume()
-            }
-            return
+        if writeSuspended {
+            writeSuspended = false
+            applyInterest()
         }
-        let ws = DispatchSource.makeWriteSource(fileDescriptor: fd, queue: loop.queue)
-        ws.setEventHandler { [self] in onWritable() }
-        ws.setCancelHandler { [self] in sourceCancelled() }
-        pendingCancels += 1
-        writeSource = ws
-        writeSuspended = false
-        ws.resume()
     }
 
     private func disarmWriteSource() {
-        if let ws = writeSource, !writeSuspended {
+        if !writeSuspended {
             writeSuspended = true
-            ws.suspend()
+            applyInterest()
         }
     }
 
-    private func onWritable() {
+    func onWritable() {
         loop.assertOnLoop()
         guard !closed else { return }
         if flush() {

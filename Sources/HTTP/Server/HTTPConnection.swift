@@ -1,18 +1,18 @@
-import Dispatch
 import Logging
 
-/// One client connection. Its state is confined to `loop.queue` (the serial queue it was
-/// assigned to; debug builds assert it), except `eventStreamNeedsService`, which only schedules
-/// work there, and the jobs it hands the worker pool, which touch nothing but their own inputs
-/// and hop back to the loop with their results.
+/// One client connection. Its state is confined to its loop's thread (debug builds assert it),
+/// except `eventStreamNeedsService`, which only schedules work there, and the jobs it hands the
+/// worker pool, which touch nothing but their own inputs and hop back to the loop with their
+/// results.
 ///
-/// Input (`HTTPConnection+Input.swift`): a read source feeds the pure `HTTPParser`; complete
-/// requests are routed and answered in order (pipelining): `.light` routes right here, everything
-/// else on the worker pool. Output (`+Output.swift`): responses go into an `OutputQueue`
-/// written without blocking; on `EAGAIN` a write source waits for room. While unsent output is
-/// above the high-water mark the connection stops parsing and reading (back-pressure) and stops
-/// asking for more of a streamed body (`+Bodies.swift`). Timers and shutdown: `+Lifecycle.swift`.
-final class HTTPConnection: EventStreamSink, @unchecked Sendable {
+/// Input (`HTTPConnection+Input.swift`): readiness from the loop's epoll feeds the pure
+/// `HTTPParser`; complete requests are routed and answered in order (pipelining): `.light` routes
+/// right here, everything else on the worker pool. Output (`+Output.swift`): responses go into
+/// an `OutputQueue` written without blocking; on `EAGAIN` the connection asks the loop for
+/// writability. While unsent output is above the high-water mark the connection stops parsing
+/// and reading (back-pressure) and stops asking for more of a streamed body (`+Bodies.swift`).
+/// Timers and shutdown: `+Lifecycle.swift`.
+final class HTTPConnection: EventStreamSink, LoopRegistrant, @unchecked Sendable {
     let fd: Int32
     let peer: String
     let loop: EventLoop
@@ -24,11 +24,10 @@ final class HTTPConnection: EventStreamSink, @unchecked Sendable {
     var producerBytes = 0
     /// `output.ownedUnsent + producerBytes` as last reported to the server's response-memory budget.
     var accountedBytes = 0
-    var readSource: DispatchSourceRead?
-    var writeSource: DispatchSourceWrite?
+    /// Not watching for input (back-pressure, or input closed).
     var readSuspended = false
+    /// Not watching for room to write (nothing waits to be written).
     var writeSuspended = true
-    var pendingCancels = 0
     private(set) var closed = false
     var inputClosed = false
     /// The response being written is the last: close (lingering) once it is flushed.
@@ -93,12 +92,21 @@ final class HTTPConnection: EventStreamSink, @unchecked Sendable {
 
     func start() {
         loop.assertOnLoop()
-        let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: loop.queue)
-        source.setEventHandler { [self] in onReadable() }
-        source.setCancelHandler { [self] in sourceCancelled() }
-        pendingCancels += 1
-        readSource = source
-        source.resume()
+        loop.register(fd, self, readable: true, writable: false)
+    }
+
+    /// Tells the loop what the connection waits for now.
+    func applyInterest() {
+        guard !closed else { return }
+        loop.setInterest(fd, readable: !readSuspended, writable: !writeSuspended)
+    }
+
+    /// Readiness from the loop. A failure (`EPOLLERR`, `EPOLLHUP`) is met by the read or the
+    /// write that reports it; a connection watching for neither has lost its client.
+    func loopEvent(readable: Bool, writable: Bool, failed: Bool) {
+        if readable || (failed && !readSuspended) { onReadable() }
+        if !closed, writable || (failed && !writeSuspended) { onWritable() }
+        if failed, !closed, readSuspended, writeSuspended { close(streamReason: .clientGone) }
     }
 
     // MARK: - the state machine
@@ -146,24 +154,9 @@ final class HTTPConnection: EventStreamSink, @unchecked Sendable {
         core.memory.adjust(by: -accountedBytes)
         accountedBytes = 0
         producerBytes = 0
-        if let rs = readSource {
-            if readSuspended { rs.resume() }
-            rs.cancel()
-        }
-        if let ws = writeSource {
-            if writeSuspended { ws.resume() }
-            ws.cancel()
-        }
-        readSource = nil
-        writeSource = nil
-        if pendingCancels == 0 { Socket.close(fd) }
+        loop.unregister(fd)
+        Socket.close(fd)
         loop.connections.removeValue(forKey: ObjectIdentifier(self))
         core.connectionClosed()
-    }
-
-    /// The descriptor is closed only after both sources' cancellation handlers ran.
-    func sourceCancelled() {
-        pendingCancels -= 1
-        if pendingCancels == 0 { Socket.close(fd) }
     }
 }

@@ -8,9 +8,9 @@ import Logging
 import Synchronization
 
 /// The HTTP/1.1 server: a non-blocking listening socket whose accept is driven by a
-/// `DispatchSource`, connections spread over a few serial queues (`EventLoop`s), per-connection
-/// read/write sources, bounded output with back-pressure, a worker pool for heavy routes, and a
-/// graceful shutdown.
+/// `DispatchSource`, connections spread over a few `epoll` threads (`EventLoop`s) that read,
+/// parse, route and write them, bounded output with back-pressure, a worker pool for heavy
+/// routes, and a graceful shutdown.
 ///
 /// ```swift
 /// let server = HTTPServer(configuration: config, router: router, logger: logger)
@@ -166,7 +166,7 @@ final class ServerCore: @unchecked Sendable {
         metrics.registry.gauge("http_response_memory_limit_bytes", help: "The response-memory limit beyond which offloaded requests get 503.") { Double(memory.limit) }
         metrics.registry.gauge("http_worker_jobs", help: "Requests running or waiting on the worker pool.") { Double(workers.inFlight) }
         let loops = Double(configuration.eventLoopCount), pool = Double(configuration.workerPoolSize)
-        metrics.registry.gauge("http_event_loops", help: "Event loops (serial queues) connections are spread over.") { loops }
+        metrics.registry.gauge("http_event_loops", help: "Event loops (epoll threads) connections are spread over.") { loops }
         metrics.registry.gauge("http_worker_threads", help: "Worker-pool threads.") { pool }
         let quota = CPUQuota.limit
         metrics.registry.gauge("process_cpu_quota_cores", help: "CPUs the cgroup CPU quota allows (quota / period); 0 when no quota is set.") { quota ?? 0 }
@@ -188,7 +188,10 @@ final class ServerCore: @unchecked Sendable {
         stopped.enter()
         let shortest = [configuration.headerReadTimeout, configuration.idleTimeout, configuration.eventStreamHeartbeatInterval].filter { $0 > 0 }.min() ?? 1
         let tick = min(1.0, max(0.02, shortest / 5))
-        for loop in loops { loop.startTicking(every: tick) }
+        for loop in loops {
+            loop.start()
+            loop.startTicking(every: tick)
+        }
         let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: acceptQueue)
         source.setEventHandler { [self] in acceptReady() }
         source.setCancelHandler { Socket.close(fd) }
@@ -237,7 +240,7 @@ final class ServerCore: @unchecked Sendable {
                 noteConnectionOpened(open: n)
                 let loop = loops[nextLoop % loops.count]
                 nextLoop &+= 1
-                loop.queue.async { [self] in
+                loop.execute { [self] in
                     let c = HTTPConnection(fd: fd, peer: peer, loop: loop, core: self)
                     loop.connections[ObjectIdentifier(c)] = c
                     c.start()
@@ -332,7 +335,7 @@ final class ServerCore: @unchecked Sendable {
             acceptSource = nil
         }
         for loop in loops {
-            loop.queue.async {
+            loop.execute {
                 for c in Array(loop.connections.values) { c.beginDrain() }
             }
         }
@@ -343,7 +346,7 @@ final class ServerCore: @unchecked Sendable {
                 logger.warning("shutdown deadline reached; closing remaining connections", metadata: ["openConnections": "\(open)"])
             }
             for loop in loops {
-                loop.queue.async {
+                loop.execute {
                     for c in Array(loop.connections.values) { c.close(streamReason: .serverClosed) }
                 }
             }
@@ -358,7 +361,10 @@ final class ServerCore: @unchecked Sendable {
             return true
         }
         guard first else { return }
-        for loop in loops { loop.queue.async { loop.stopTicking() } }
+        for loop in loops {
+            loop.stopTicking()
+            loop.stop()
+        }
         workers.stop()
         logger.info("server stopped")
         stopped.leave()
