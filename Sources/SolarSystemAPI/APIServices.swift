@@ -15,7 +15,7 @@ import Synchronization
 /// start-up from the resource files and immutable; when the kernels change on disk the server
 /// builds another (``reloaded(kernel:bodies:kernelIdentities:)``) that shares everything the
 /// kernels do not decide, and serves it from then on (``LiveAPI``).
-public struct APIServices: Sendable {
+public final class APIServices: Sendable {
     public let catalogue: Catalogue
     public let engine: EphemerisService
     /// The observer's sky on the same ephemeris, with the IERS ΔT table when one was loaded.
@@ -71,7 +71,7 @@ public struct APIServices: Sendable {
     /// Builds the services. Throws when a mission's vehicles are not covered by the kernels
     /// (`bodies`) from their start to their end. `kernelIdentities` name every loaded kernel's
     /// contents (file, size, modification time): cached trajectory samples are keyed by them.
-    public init(
+    public convenience init(
         catalogue: Catalogue, kernel: PlanetaryKernel? = nil, stars: StarCatalogue, missions: MissionCatalogue, bodies: KernelBodies,
         kernelIdentities: [String] = [], sampleCache: SampleCache? = nil, deltaT: DeltaTTable? = nil,
         textures: TextureSet? = nil, web: StaticSite = .empty, openAPIDocument: [UInt8], responseCacheBytes: Int = APIServices.defaultResponseCacheBytes,

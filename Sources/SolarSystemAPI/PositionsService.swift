@@ -82,7 +82,7 @@ public struct PositionsResult: Sendable {
 
 /// Computes positions in any frame, centre and units from one engine, and the bodies of the
 /// loaded SPK kernels (spacecraft, landers: `naif:<id>`).
-public struct EphemerisService: Sendable {
+public final class EphemerisService: Sendable {
     public let ephemeris: Ephemeris
     public let layout: SceneLayout
     /// Where spacecraft are drawn in the scene frame.

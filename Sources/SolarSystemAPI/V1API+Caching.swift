@@ -14,6 +14,9 @@ public indirect enum ResponseKey: Hashable, Sendable {
     case smallBodies(generation: Int, ResponseKey)
     case closeApproaches(body: String?, center: BodyID, start: Instant, stop: Instant, maxDistanceAU: Double)
     case positions(Instant, [BodyRef], FrameSelection)
+    /// Every body the server knows (no `bodies`, n-body small bodies): the same answer as
+    /// `positions` with the default list, keyed without hashing that list on every request.
+    case positionsOfAll(Instant, FrameSelection)
     case series(BodyRef, SeriesTimes, FrameSelection, csv: Bool)
     case rotations(Instant, [BodyID], equatorial: Bool)
     case scene(Instant)

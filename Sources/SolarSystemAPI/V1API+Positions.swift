@@ -27,12 +27,15 @@ extension V1API {
             center: try q.string("center"), units: try q.string("units"), now: services.clock, directory: services.bodyDirectory
         )
         let model = try q.oneOf("model", as: SmallBodyModel.self) ?? .nbody
-        parsed.bodies = parsed.bodies.map { $0.computed(by: model) }
+        // The default list holds no small bodies.
+        if parsed.bodiesListed { parsed.bodies = parsed.bodies.map { $0.computed(by: model) } }
         let query = parsed
         // JSON only, but by the same rules: a client that accepts only CSV is told so (406).
         _ = try req.negotiate([HTTPResponse.jsonContentType])
         let engine = services.engine
-        let key = services.keyed(.positions(query.instant, query.bodies, query.selection), usesElementSets: query.bodies.contains { $0.isSatellite },
+        let plain = query.bodiesListed || model != .nbody ? ResponseKey.positions(query.instant, query.bodies, query.selection)
+            : .positionsOfAll(query.instant, query.selection)
+        let key = services.keyed(plain, usesElementSets: query.bodies.contains { $0.isSatellite },
                                  usesSmallBodies: query.bodies.contains { $0.isSmallBody })
         return encodedPlan(key.key, freshness: Freshness(dateParameter: date).dependingOnElementSets(key.usesElementSets),
                            finish: { $0.varying(on: "Accept") }) {

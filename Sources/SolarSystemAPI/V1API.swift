@@ -10,7 +10,7 @@ import Scene
 /// let api = V1API(services: services)
 /// api.register(on: router)
 /// ```
-public struct V1API: Sendable {
+public final class V1API: Sendable {
     public let services: APIServices
     /// The catalogue answers never change while the process runs: encoded once (identity, gzip
     /// variant, ETag).

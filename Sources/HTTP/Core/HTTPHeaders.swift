@@ -50,10 +50,28 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, C
 
     /// Whether a comma-separated field holds `token` (case-insensitive).
     public func containsToken(_ token: String, in name: String) -> Bool {
-        for f in fields where asciiCaseInsensitiveEquals(f.name, name) {
-            for part in f.value.split(separator: ",") where asciiCaseInsensitiveEquals(trimOWS(Substring(part)), token) {
-                return true
+        for f in fields where asciiCaseInsensitiveEquals(f.name, name) && listContains(f.value, token) {
+            return true
+        }
+        return false
+    }
+
+    /// Whether the comma-separated list `value` holds `token` (ASCII case-insensitive, optional
+    /// whitespace around items): a scan of the bytes, nothing allocated — it runs on every response.
+    private func listContains(_ value: String, _ token: String) -> Bool {
+        let v = value.utf8
+        var start = v.startIndex
+        while start < v.endIndex {
+            let comma = v[start...].firstIndex(of: UInt8(ascii: ",")) ?? v.endIndex
+            var a = start, b = comma
+            while a < b, v[a] == UInt8(ascii: " ") || v[a] == UInt8(ascii: "\t") { a = v.index(after: a) }
+            while a < b {
+                let last = v.index(before: b)
+                guard v[last] == UInt8(ascii: " ") || v[last] == UInt8(ascii: "\t") else { break }
+                b = last
             }
+            if asciiCaseInsensitiveEquals(value[a..<b], token) { return true }
+            start = comma == v.endIndex ? comma : v.index(after: comma)
         }
         return false
     }

@@ -115,8 +115,11 @@ public struct QueryParameters: Sendable, Sequence {
 
     /// One case of a string-backed enum; nil when absent.
     public func oneOf<T: CaseIterable & RawRepresentable>(_ name: String, as type: T.Type) throws(ProblemDetails) -> T? where T.RawValue == String {
-        guard let raw = try oneOf(name, T.allCases.map(\.rawValue)) else { return nil }
-        return T(rawValue: raw)
+        guard let raw = try string(name) else { return nil }
+        if let value = T(rawValue: raw) { return value }
+        // Only a refusal lists the cases (building the list on every request cost more than the lookup).
+        _ = try oneOf(name, T.allCases.map(\.rawValue))
+        return nil
     }
 
     public func oneOf<T: CaseIterable & RawRepresentable>(_ name: String, default value: T) throws(ProblemDetails) -> T where T.RawValue == String {

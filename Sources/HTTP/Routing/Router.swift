@@ -88,6 +88,8 @@ public final class Router: @unchecked Sendable {
     }
 
     private let root = Node()
+    /// Routes without parameters by their canonical path, for `match`'s fast lookup.
+    private var literalPaths: [String: Node] = [:]
     /// Written only while routes are registered (before the server starts), read-only afterwards.
     private let frozen = Atomic<Bool>(false)
     public private(set) var routes: [Route] = []
@@ -153,6 +155,7 @@ public final class Router: @unchecked Sendable {
             node.routes[method] = route
             node.pattern = pattern
             routes.append(route)
+            if !pattern.contains("{") { literalPaths["/" + segments.joined(separator: "/")] = node }
         }
     }
 
@@ -162,7 +165,10 @@ public final class Router: @unchecked Sendable {
     public func match(_ method: HTTPMethod, path: String) -> Match {
         if path == "*" { return matchServerWide(method) }
         var params = RouteParameters()
-        guard let (routes, _) = find(path, params: &params) else { return .notFound }
+        // A path naming a route with no parameters is one dictionary lookup (the walk below
+        // finds the same node: literals are tried first).
+        let exact = literalPaths[path].map { ($0.routes, $0) }
+        guard let (routes, _) = exact ?? find(path, params: &params), !routes.isEmpty else { return .notFound }
         if let r = routes[method] { return .found(r, params) }
         if method == .head, let r = routes[.get] {
             return .found(r, params)
@@ -240,6 +246,18 @@ public final class Router: @unchecked Sendable {
     /// ```
     public static func canonicalTarget(_ target: String) -> String? {
         guard target != "*" else { return nil }
+        if target.utf8.first == UInt8(ascii: "/") {
+            // Nearly every target is origin-form and canonical: a scan of its bytes says so
+            // without building a string.
+            var previous: UInt8 = 0, length = 0
+            for byte in target.utf8 {
+                if byte == UInt8(ascii: "?") { break }
+                if byte == UInt8(ascii: "/") && previous == UInt8(ascii: "/") { length = -1; break }
+                previous = byte
+                length += 1
+            }
+            if length >= 0 && (length <= 1 || previous != UInt8(ascii: "/")) { return nil }
+        }
         var pathStart = target.startIndex
         if !target.hasPrefix("/") {
             // absolute-form: the path starts at the first "/" after the authority.

@@ -13,8 +13,22 @@ public enum RequestID {
     /// A new id, unique within this process (`1f3a9c0e-000000000042`).
     public static func generate() -> String {
         let n = counter.wrappingAdd(1, ordering: .relaxed).newValue
-        let hex = String(n, radix: 16)
-        return prefix + "-" + String(repeating: "0", count: max(0, 12 - hex.count)) + hex
+        // Written into one buffer (prefix, "-", at least 12 hex digits): this runs for every request.
+        var digits = 12, rest = UInt64(truncatingIfNeeded: n) >> 48
+        while rest != 0 { digits += 1; rest >>= 4 }
+        let head = prefix.utf8
+        return String(unsafeUninitializedCapacity: head.count + 1 + digits) { buffer in
+            var i = 0
+            for b in head { buffer[i] = b; i += 1 }
+            buffer[i] = UInt8(ascii: "-")
+            var v = UInt64(truncatingIfNeeded: n)
+            for k in stride(from: i + digits, to: i, by: -1) {
+                let d = UInt8(v & 0xF)
+                buffer[k] = d < 10 ? UInt8(ascii: "0") + d : UInt8(ascii: "a") + d - 10
+                v >>= 4
+            }
+            return i + 1 + digits
+        }
     }
 
     /// Whether a client-supplied id may be echoed back and logged.
