@@ -6,18 +6,29 @@ reads telemetry events. The lag of an event is how far its mission time (the `id
 trails what the wall clock says it should be since the client's request:
     lag = (now - request_sent) - MET / SPEED
 (the server starts its replay clock when it answers, so this includes connection set-up).
-Prints events received, events/s, lag p50/p99/max, clients that ended early, and the server's
-resident memory (VmRSS of --pid) sampled every second (max and last), and --after seconds after
-the clients have gone (what the server gave back).
+Prints events received, events/s, lag p50/p99/max, events out of order (an id not above the
+previous one on the same stream), clients that ended early, the server's resident memory (VmRSS
+of --pid) sampled every second (max and last) and --after seconds after the clients have gone
+(what the server gave back), and the latency of GET /healthz asked every 50 ms on one keep-alive
+connection meanwhile (p50/p99/max), from a process of its own so the clients' work does not
+count in it.
+
+The clients are spread over --procs processes (default 2, each an asyncio loop), so a 10,000-
+client run measures the server rather than one Python thread; each process raises its
+open-file limit to the hard limit (10,000 clients need it above 10,000).
 
 --no-read: the clients send their request and never read (the server must bound what it holds
 for them: each stream's queue, and all the streams' together, dropping the slowest).
 
 usage: scripts/sse-load.py --port 8080 --pid $(pgrep -f 'solarsystem serve') [--clients 1000]
+       scripts/sse-load.py --port 8080 --pid … --clients 10000 --rate 1 --seconds 60
        scripts/sse-load.py --port 8080 --pid … --clients 6000 --no-read --seconds 30 --after 10
 """
 import argparse
 import asyncio
+import multiprocessing
+import os
+import resource
 import socket
 import time
 
@@ -54,6 +65,7 @@ async def client(args, stats, stop_at):
         finally:
             writer.close()
         return
+    last_id = None
     try:
         head = await reader.readuntil(b"\r\n\r\n")
         if b" 200 " not in head.split(b"\r\n", 1)[0]:
@@ -77,7 +89,12 @@ async def client(args, stats, stop_at):
                     continue
                 k = block.find(b"\n", j + 5)
                 # `ms` or `ms.n` (a tick in the millisecond of a mission event).
-                met_ms = int(block[j + 5:k].split(b".")[0])
+                parts = block[j + 5:k].split(b".")
+                met_ms = int(parts[0])
+                event_id = (met_ms, int(parts[1]) if len(parts) > 1 else 0)
+                if last_id is not None and event_id <= last_id:
+                    stats["out_of_order"] += 1
+                last_id = event_id
                 now = time.monotonic()
                 stats["events"] += 1
                 stats["lags"].append((now - sent) - met_ms / 1000.0 / args.speed)
@@ -97,7 +114,72 @@ def rss_kb(pid):
         return None
 
 
-async def main():
+def cpu_seconds(pid):
+    """The process's user + system CPU time so far, in seconds."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except OSError:
+        return None
+
+
+def raise_file_limit():
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < hard:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    return hard
+
+
+async def run_clients(args, count, stop_at, offset):
+    stats = {"events": 0, "lags": [], "errors": 0, "ended_early": 0, "connect_errors": 0, "bad_status": 0, "held": 0, "out_of_order": 0}
+    tasks = []
+    # Clients start at 2,000/s overall, spread over the processes.
+    await asyncio.sleep(offset)
+    for n in range(count):
+        tasks.append(asyncio.create_task(client(args, stats, stop_at)))
+        if n % 50 == 49:
+            await asyncio.sleep(0.025 * args.procs)
+    await asyncio.gather(*tasks, return_exceptions=True)
+    return stats
+
+
+def client_process(args, count, stop_at, offset, queue):
+    raise_file_limit()
+    queue.put(asyncio.run(run_clients(args, count, stop_at, offset)))
+
+
+def probe_process(args, stop_at, queue):
+    """GET /healthz every 50 ms on one keep-alive connection; the latencies in seconds."""
+    latencies, failures = [], 0
+    sock = None
+    while time.monotonic() < stop_at:
+        t0 = time.monotonic()
+        try:
+            if sock is None:
+                sock = socket.create_connection((args.host, args.port), timeout=5)
+            sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: probe\r\n\r\n")
+            data = b""
+            while b"\r\n\r\n" not in data:
+                chunk = sock.recv(4096)
+                if not chunk:
+                    raise ConnectionError("closed")
+                data += chunk
+            head, _, body = data.partition(b"\r\n\r\n")
+            length = next((int(l.split(b":")[1]) for l in head.split(b"\r\n") if l.lower().startswith(b"content-length:")), 0)
+            while len(body) < length:
+                body += sock.recv(4096)
+            latencies.append(time.monotonic() - t0)
+        except OSError:
+            failures += 1
+            if sock is not None:
+                sock.close()
+            sock = None
+        time.sleep(max(0, 0.05 - (time.monotonic() - t0)))
+    queue.put({"probe": latencies, "probe_failures": failures})
+
+
+def main():
     p = argparse.ArgumentParser()
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, required=True)
@@ -107,42 +189,66 @@ async def main():
     p.add_argument("--seconds", type=float, default=60)
     p.add_argument("--speed", type=float, default=1000)
     p.add_argument("--mission", default="apollo11")
+    p.add_argument("--procs", type=int, default=2, help="client processes")
     p.add_argument("--no-read", action="store_true", help="clients never read what they are sent")
     p.add_argument("--after", type=float, default=0, help="seconds to sample the server's memory after the clients close")
     p.add_argument("--rcvbuf", type=int, default=0, help="the clients' SO_RCVBUF in bytes (0: the system's)")
     args = p.parse_args()
-    stats = {"events": 0, "lags": [], "errors": 0, "ended_early": 0, "connect_errors": 0, "bad_status": 0, "held": 0}
+    hard = raise_file_limit()
+    if args.clients // args.procs + 64 > hard:
+        p.error(f"{args.clients // args.procs} clients per process need more than the hard open-file limit {hard}: use more --procs")
     start = time.monotonic()
     stop_at = start + args.seconds
-    tasks = []
-    for n in range(args.clients):
-        tasks.append(asyncio.create_task(client(args, stats, stop_at)))
-        if n % 100 == 99:
-            await asyncio.sleep(0.05)
+    cpu0 = cpu_seconds(args.pid) if args.pid else None
+    queue = multiprocessing.Queue()
+    procs = []
+    share = [args.clients // args.procs + (1 if i < args.clients % args.procs else 0) for i in range(args.procs)]
+    for i, count in enumerate(share):
+        procs.append(multiprocessing.Process(target=client_process, args=(args, count, stop_at, 0.05 * i / args.procs, queue)))
+    procs.append(multiprocessing.Process(target=probe_process, args=(args, stop_at, queue)))
+    for pr in procs:
+        pr.start()
     rss = []
     while time.monotonic() < stop_at:
-        await asyncio.sleep(1)
+        time.sleep(1)
         if args.pid:
             r = rss_kb(args.pid)
             if r:
                 rss.append(r)
-    await asyncio.gather(*tasks, return_exceptions=True)
+    stats = {"events": 0, "lags": [], "errors": 0, "ended_early": 0, "connect_errors": 0, "bad_status": 0, "held": 0, "out_of_order": 0,
+             "probe": [], "probe_failures": 0}
+    for _ in procs:
+        part = queue.get()
+        for k, v in part.items():
+            stats[k] += v
+    for pr in procs:
+        pr.join()
     elapsed = time.monotonic() - start
+    cpu1 = cpu_seconds(args.pid) if args.pid else None
     after = []
     end_after = time.monotonic() + args.after
     while args.pid and time.monotonic() < end_after:
-        await asyncio.sleep(1)
+        time.sleep(1)
         r = rss_kb(args.pid)
         if r:
             after.append(r)
+
+    def pct(values, q):
+        return values[min(len(values) - 1, int(q * len(values)))] if values else float("nan")
     lags = sorted(stats["lags"])
-    def pct(q):
-        return lags[min(len(lags) - 1, int(q * len(lags)))] if lags else float("nan")
+    probe = sorted(stats["probe"])
     expected = args.clients * args.rate * args.seconds
-    print(f"sse-load: {args.clients} clients x {args.rate} Hz for {args.seconds:.0f} s ({args.mission}, speed {args.speed:g})")
-    print(f"sse-load: {stats['events']} telemetry events ({stats['events'] / expected * 100:.1f}% of {expected:.0f}), {stats['events'] / elapsed:.0f}/s")
-    print(f"sse-load: lag p50 {pct(0.5) * 1000:.1f} ms, p99 {pct(0.99) * 1000:.1f} ms, max {lags[-1] * 1000 if lags else float('nan'):.1f} ms")
+    print(f"sse-load: {args.clients} clients x {args.rate} Hz for {args.seconds:.0f} s ({args.mission}, speed {args.speed:g}), {args.procs} client processes")
+    print(f"sse-load: {stats['events']} telemetry events ({stats['events'] / expected * 100:.1f}% of {expected:.0f}), {stats['events'] / elapsed:.0f}/s, "
+          f"{stats['out_of_order']} out of order")
+    print(f"sse-load: lag p50 {pct(lags, 0.5) * 1000:.1f} ms, p99 {pct(lags, 0.99) * 1000:.1f} ms, max {lags[-1] * 1000 if lags else float('nan'):.1f} ms")
     print(f"sse-load: errors {stats['errors']}, ended early {stats['ended_early']}, connect errors {stats['connect_errors']}, non-200 {stats['bad_status']}")
+    print(f"sse-load: /healthz every 50 ms meanwhile: {len(probe)} answers, p50 {pct(probe, 0.5) * 1000:.1f} ms, p99 {pct(probe, 0.99) * 1000:.1f} ms, "
+          f"max {probe[-1] * 1000 if probe else float('nan'):.1f} ms, {stats['probe_failures']} failed")
+    if cpu0 is not None and cpu1 is not None:
+        used = cpu1 - cpu0
+        per_event = f", {used / stats['events'] * 1e6:.0f} µs per event" if stats["events"] else ""
+        print(f"sse-load: server CPU {used:.1f} s in {elapsed:.0f} s ({used / elapsed * 100:.0f}% of one core){per_event}")
     if args.no_read:
         print(f"sse-load: {stats['held']} of {args.clients} clients that never read held to the end")
     if rss:
@@ -152,4 +258,4 @@ async def main():
 
 
 if __name__ == "__main__":
-    asyncio.run(main())
+    main()

@@ -60,6 +60,9 @@ public final class APIServices: Sendable {
     let logger: Logger
     /// Live SSE mission streams (for /metrics and tests).
     public let streams: StreamCounter
+    /// Replay events formatted once for all the streams at the same mission time (new with the
+    /// kernels: its events came from them).
+    let replayEvents = ReplayEventCache()
     /// The surface maps the renderer draws with (kept for a reload's new renderer).
     let textures: TextureSet?
     /// Every kernel's identity (file, size, modification time), as the sample cache keys use it.

@@ -48,9 +48,10 @@ extension V1API {
         // The first telemetry is computed here, so a failure is the request's problem (and its
         // status), not a stream that opens and ends at once.
         let first = try engine.telemetry(at: cursor.startHours)
-        let counter = services.streams, logger = ctx.logger, replaySpeed = speed
+        let counter = services.streams, logger = ctx.logger, replaySpeed = speed, events = services.replayEvents
         return HTTPResponse.eventStream { stream in
-            MissionReplay(engine: engine, stream: stream, cursor: cursor, first: first, speed: replaySpeed, rate: rate, counter: counter, logger: logger).begin()
+            MissionReplay(engine: engine, stream: stream, cursor: cursor, first: first, speed: replaySpeed, rate: rate, counter: counter,
+                          events: events, logger: logger).begin()
         }.noStore()
     }
 
@@ -63,12 +64,18 @@ extension V1API {
 
 /// One client's replay: a timer on its own serial queue computes the mission time from the
 /// wall clock and sends what the ``ReplayCursor`` says is due; the stream ends after `end`.
+///
+/// Ticks fall on a grid: the k-th tick after the first is at mission time start + k/rate × speed
+/// (k from the wall time elapsed, so a late tick catches up rather than drifts). Replays with the
+/// same start, speed and rate therefore pass through the same mission times, and their events
+/// come formatted from one shared ``ReplayEventCache``.
 final class MissionReplay: @unchecked Sendable {
     let engine: MissionEngine
     let stream: EventStream
     let speed: Double
     let interval: Double
     let counter: StreamCounter
+    let events: ReplayEventCache
     let logger: Logger
     /// Everything below is touched only on `queue`.
     private let queue: DispatchQueue
@@ -80,7 +87,8 @@ final class MissionReplay: @unchecked Sendable {
     private var finished = false
     private var sentFirst = false
 
-    init(engine: MissionEngine, stream: EventStream, cursor: ReplayCursor, first: MissionTelemetry, speed: Double, rate: Int, counter: StreamCounter, logger: Logger) {
+    init(engine: MissionEngine, stream: EventStream, cursor: ReplayCursor, first: MissionTelemetry, speed: Double, rate: Int, counter: StreamCounter,
+         events: ReplayEventCache, logger: Logger) {
         self.engine = engine
         self.stream = stream
         self.cursor = cursor
@@ -88,6 +96,7 @@ final class MissionReplay: @unchecked Sendable {
         self.speed = speed
         self.interval = 1 / Double(rate)
         self.counter = counter
+        self.events = events
         self.logger = logger
         queue = DispatchQueue(label: "mission-replay", target: .global())
     }
@@ -109,11 +118,14 @@ final class MissionReplay: @unchecked Sendable {
         }
     }
 
-    /// The mission time now: start + elapsed wall time × speed.
+    /// The mission time now, on the tick grid: start + k × interval × speed, k the whole
+    /// intervals of wall time elapsed since the first event (a timer that fires a hair early
+    /// still counts its tick).
     private func currentHours() -> Double {
         guard sentFirst else { return cursor.startHours }
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - startUptime) / 1e9
-        return cursor.startHours + elapsed * speed / 3600
+        let k = (elapsed / interval + 1e-3).rounded(.down)
+        return cursor.startHours + k * interval * speed / 3600
     }
 
     private func tick() {
@@ -142,32 +154,43 @@ final class MissionReplay: @unchecked Sendable {
         first = nil
     }
 
-    /// Sends one item. False when the stream is gone.
+    /// Sends one item (telemetry and mission events from the shared cache). False when the
+    /// stream is gone.
     private func send(_ item: ReplayCursor.Item) throws -> Bool {
         let id = item.id.description
-        var w = JSONWriter(capacity: 2048)
         switch item {
         case let .telemetry(t, _):
-            let telemetry: MissionTelemetry
-            if let first, t == cursor.startHours { telemetry = first } else { telemetry = try engine.telemetry(at: t) }
-            MissionEncoding.telemetry(telemetry, into: &w)
-            return stream.send(event: "telemetry", id: id, data: String(decoding: w.bytes, as: UTF8.self))
-        case let .missionEvent(e, _):
-            w.object { w in
-                w.key("mission"); w.string(engine.mission.id)
-                w.key("t"); w.number(e.timeHours)
-                w.key("met"); w.string(MissionClock.met(hours: e.timeHours))
-                w.key("name"); w.string(e.name)
-                w.key("detail"); w.string(e.detail)
-                w.key("showLabel"); w.bool(e.showLabel)
+            let key = ReplayEventCache.Key(mission: engine.mission.id, id: id, hoursBits: t.bitPattern)
+            let event = try events.event(key) {
+                let telemetry: MissionTelemetry
+                if let first, t == cursor.startHours { telemetry = first } else { telemetry = try engine.telemetry(at: t) }
+                var w = JSONWriter(capacity: 2048)
+                MissionEncoding.telemetry(telemetry, into: &w)
+                return FormattedEvent(event: "telemetry", id: id, data: String(decoding: w.bytes, as: UTF8.self))
             }
-            return stream.send(event: "mission-event", id: id, data: String(decoding: w.bytes, as: UTF8.self))
+            return stream.send(event)
+        case let .missionEvent(e, _):
+            let key = ReplayEventCache.Key(mission: engine.mission.id, id: id, hoursBits: 0)
+            return stream.send(events.event(key) { FormattedEvent(event: "mission-event", id: id, data: Self.missionEventData(engine.mission.id, e)) })
         case let .end(t, _):
             _ = stream.send(event: "end", id: id, data: Self.endData(engine.mission.id, t: t, reason: "completed"))
             stream.close()
             stop()
             return true
         }
+    }
+
+    static func missionEventData(_ mission: String, _ e: MissionEvent) -> String {
+        var w = JSONWriter(capacity: 512)
+        w.object { w in
+            w.key("mission"); w.string(mission)
+            w.key("t"); w.number(e.timeHours)
+            w.key("met"); w.string(MissionClock.met(hours: e.timeHours))
+            w.key("name"); w.string(e.name)
+            w.key("detail"); w.string(e.detail)
+            w.key("showLabel"); w.bool(e.showLabel)
+        }
+        return String(decoding: w.bytes, as: UTF8.self)
     }
 
     static func endData(_ mission: String, t: Double, reason: String) -> String {

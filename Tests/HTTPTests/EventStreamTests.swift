@@ -9,6 +9,10 @@ struct EventStreamTests {
         #expect(String(decoding: bytes, as: UTF8.self) == "event: telemetry\nid: 1500\nretry: 2000\ndata: line one\ndata: line two\ndata: line three\n\n")
         #expect(String(decoding: EventStream.format(event: "a\nb", id: nil, data: "", retry: nil), as: UTF8.self) == "event: ab\ndata: \n\n")
         #expect(String(decoding: EventStream.formatComment("hi"), as: UTF8.self) == ": hi\n\n")
+        // One line is copied whole; a NUL still becomes a space, a lone CR still splits.
+        #expect(String(decoding: EventStream.format(event: nil, id: nil, data: "{\"a\":1}", retry: nil), as: UTF8.self) == "data: {\"a\":1}\n\n")
+        #expect(String(decoding: EventStream.format(event: nil, id: nil, data: "a\u{0}b\rc", retry: nil), as: UTF8.self) == "data: a b\ndata: c\n\n")
+        #expect(FormattedEvent(event: "telemetry", id: "1500", data: "x").bytes == EventStream.format(event: "telemetry", id: "1500", data: "x", retry: nil))
     }
 
     @Test func detachedStreamQueuesBoundsAndCloses() throws {

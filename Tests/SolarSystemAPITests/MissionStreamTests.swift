@@ -137,6 +137,19 @@ struct MissionStreamTests {
         #expect(tail.map(\.event) == ["end"])
     }
 
+    @Test("ticks fall on a grid of start + k × speed / rate, so replays of the same query pass the same mission times")
+    func ticksOnAGrid() throws {
+        let speed = 1e6, rate = 30.0, from = 80.0
+        let (_, events) = try replay("speed=1000000&rate=30&from=80")
+        let telemetry = events.filter { $0.event == "telemetry" }.compactMap { number($0.json["t"]) }
+        #expect(telemetry.count >= 3)
+        // The last tick is clamped to the mission's end; every other is on the grid.
+        for t in telemetry.dropLast() {
+            let k = (t - from) * 3600 / (speed / rate)
+            #expect(abs(k - k.rounded()) < 1e-6, "t \(t) is tick \(k)")
+        }
+    }
+
     @Test("the stream's telemetry is exactly /telemetry's answer at that time")
     func sameAsTelemetry() throws {
         let (_, events) = try replay("speed=1e6&rate=30&from=80")

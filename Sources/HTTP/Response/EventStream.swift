@@ -115,6 +115,12 @@ public final class EventStream: Sendable {
         enqueue(EventStream.format(event: event, id: id, data: data, retry: retry))
     }
 
+    /// Queues an event formatted once for many streams (see ``FormattedEvent``).
+    @discardableResult
+    public func send(_ event: FormattedEvent) -> Bool {
+        enqueue(event.bytes)
+    }
+
     /// Sends only a `retry:` field (reconnection delay in milliseconds).
     @discardableResult
     public func send(retry milliseconds: Int) -> Bool {
@@ -176,6 +182,9 @@ public final class EventStream: Sendable {
             if s.pending.count + s.unsentOnWire + bytes.count > queueLimitBytes {
                 s.overflowed = true
                 s.state = .closing
+            } else if s.pending.isEmpty {
+                // The usual case (the client keeps up): no copy, the event's buffer is shared.
+                s.pending = bytes
             } else {
                 s.pending.append(contentsOf: bytes)
             }
@@ -275,6 +284,12 @@ public final class EventStream: Sendable {
         }
         // data split on CRLF, CR or LF; each line its own `data:` field.
         out.append(contentsOf: "data: ".utf8)
+        // One line (JSON as the API writes it): copied whole.
+        if !data.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D || $0 == 0 }) {
+            out.append(contentsOf: data.utf8)
+            out.append(contentsOf: "\n\n".utf8)
+            return out
+        }
         var previousCR = false
         for b in data.utf8 {
             if b == 0x0A {
@@ -304,5 +319,15 @@ public final class EventStream: Sendable {
 
     private static func appendSingleLine(_ s: String, to out: inout [UInt8]) {
         for b in s.utf8 where b != 0x0A && b != 0x0D && b != 0 { out.append(b) }
+    }
+}
+
+/// An event formatted once (`event:`, `id:`, `data:` lines) to be queued on many streams: the
+/// replays of clients at the same mission time send the same bytes, formatted and held once.
+public struct FormattedEvent: Sendable {
+    public let bytes: [UInt8]
+
+    public init(event: String? = nil, id: String? = nil, data: String, retry: Int? = nil) {
+        bytes = EventStream.format(event: event, id: id, data: data, retry: retry)
     }
 }
