@@ -17,7 +17,7 @@
 #   VIEW_MAX_EXAMPLES=10 VIEW_MAX_PIXELS=262144 scripts/api-conformance.sh   # cheaper view renders
 #
 # Everything it installs or builds lives under .build-conformance/ (ignored by git):
-#   venv/   Python virtual environment with the newest openapi-spec-validator and schemathesis
+#   venv/   Python virtual environment with pinned openapi-spec-validator and schemathesis
 #   swift/  SwiftPM scratch path
 #   report/ Schemathesis JUnit report, server log, the recorded replay stream
 set -euo pipefail
@@ -41,9 +41,11 @@ SEED="${SEED:-}"
 # Each generated stream request is read this long (or until the replay ends), then judged.
 STREAM_READ_SECONDS="${STREAM_READ_SECONDS:-3}"
 STREAM_MAX_EXAMPLES="${STREAM_MAX_EXAMPLES:-15}"
-# The newest releases (the spec is OpenAPI 3.2: schemathesis >= 4.32 reads its `itemSchema`).
-SCHEMATHESIS_SPEC="${SCHEMATHESIS_SPEC:-schemathesis}"
-VALIDATOR_SPEC="${VALIDATOR_SPEC:-openapi-spec-validator}"
+# Pinned, so a run judges this repository and not a new release of the tools (the spec is
+# OpenAPI 3.2: schemathesis >= 4.32 reads its `itemSchema`). Override to try newer ones, e.g.
+# SCHEMATHESIS_SPEC=schemathesis (the newest).
+SCHEMATHESIS_SPEC="${SCHEMATHESIS_SPEC:-schemathesis==4.32.5}"
+VALIDATOR_SPEC="${VALIDATOR_SPEC:-openapi-spec-validator==0.9.0}"
 
 mkdir -p "$WORK" "$REPORT"
 rm -f "$REPORT/events.ndjson" "$REPORT/junit.xml"
