@@ -1,11 +1,9 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Module layering (docs/architecture.md): arrows are the only imports allowed.
-//   solarsystem -> SolarSystemAPI -> HTTP, Storage, Rendering, Missions, Satellites, SmallBodies, Scene, Sky, Ephemeris
-//   solarsystem -> MissionKernels (the kernel generator) -> Missions, Astrodynamics
-//   (the executable, the composition root, also imports the lower modules it assembles)
-//   SmallBodies -> Astrodynamics; Missions -> Astrodynamics (KeplerArc), Scene; Astrodynamics, Scene, Satellites -> Ephemeris; Sky -> Satellites (passes), Ephemeris; HTTP, Rendering, Storage -> Zlib -> CZlib; Storage -> CSQLite
+// Module layering: docs/architecture.md draws it and holds the table of what each module may
+// import; scripts/architecture-check.py (run by .ci/run) fails when these targets' dependencies
+// or any file's imports differ from it. Lower modules never import upper ones.
 let package = Package(
     name: "SolarSystem",
     // Linux only (no platform is claimed): Socket+Glibc.swift opens sockets with Linux's
