@@ -139,13 +139,15 @@ extension V1API {
     func readiness() throws -> HTTPResponse {
         let draining = services.lifecycle.isDraining
         let missionsLoaded = !services.missions.missions.isEmpty
+        // The body catalogue and the star catalogue, as loaded at start-up: both full or neither.
+        let catalogueLoaded = services.catalogue.entries.count == BodyID.allCases.count && !services.stars.stars.isEmpty
         var w = JSONWriter(capacity: 256)
-        let ready = !draining && missionsLoaded
+        let ready = !draining && missionsLoaded && catalogueLoaded
         w.object { w in
             w.key("status"); w.string(ready ? "ready" : "not ready")
             w.key("checks")
             w.object { w in
-                w.key("catalogue"); w.bool(true)
+                w.key("catalogue"); w.bool(catalogueLoaded)
                 w.key("missions"); w.bool(missionsLoaded)
                 w.key("shuttingDown"); w.bool(draining)
             }
@@ -165,8 +167,9 @@ extension V1API {
             }
         }
         guard ready else {
-            var p = ProblemDetails(status: .serviceUnavailable, detail: draining ? "not ready: the server is shutting down" : "not ready: no missions loaded")
-            p.extensions.append(("checks", .object([("missions", .bool(missionsLoaded)), ("shuttingDown", .bool(draining))])))
+            let detail = draining ? "not ready: the server is shutting down" : !catalogueLoaded ? "not ready: the body or star catalogue is incomplete" : "not ready: no missions loaded"
+            var p = ProblemDetails(status: .serviceUnavailable, detail: detail)
+            p.extensions.append(("checks", .object([("catalogue", .bool(catalogueLoaded)), ("missions", .bool(missionsLoaded)), ("shuttingDown", .bool(draining))])))
             throw p
         }
         return HTTPResponse.json(w.bytes).noStore()

@@ -30,7 +30,7 @@ struct ServerLifecycleTests {
 
     @Test func heavyRoutesBeyondTheCapAndTheWaitListGet503WithRetryAfter() throws {
         let started = Latch(), release = Latch()
-        let s = try TestServer(configure: { $0.workerPoolSize = 1; $0.workerQueueLimit = 1 }, routes: { r in
+        let s = try TestServer(configure: { $0.workerPoolSize = 1; $0.heavyQueueLimit = 1 }, routes: { r in
             r.get("/render", cost: .heavy) { _, _ in
                 started.open()
                 _ = release.wait(timeout: 30)

@@ -149,7 +149,7 @@ final class ServerCore: @unchecked Sendable {
         loops = (0..<max(1, configuration.eventLoopCount)).map { EventLoop(index: $0) }
         workers = WorkerPool(
             size: configuration.workerPoolSize, computeQueueLimit: configuration.computeQueueLimit,
-            heavyQueueLimit: configuration.workerQueueLimit, name: "http.worker")
+            heavyQueueLimit: configuration.heavyQueueLimit, name: "http.worker")
         memory = ResponseMemory(limit: configuration.responseMemoryLimit, ledger: configuration.memoryLedger)
         streamMemory = EventStreamMemory(limit: configuration.eventStreamMemoryLimit)
         serverHeaderLine = Array("Server: \(configuration.serverName)\r\n".utf8)

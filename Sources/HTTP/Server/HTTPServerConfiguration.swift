@@ -36,7 +36,7 @@ public struct HTTPServerConfiguration: Sendable {
     /// Default: the same count as the event loops, at least 2.
     public var workerPoolSize: Int = max(2, CPUQuota.effectiveCores)
     /// `.heavy` requests that may wait for a worker; beyond them the answer is 503 with Retry-After.
-    public var workerQueueLimit: Int = 16
+    public var heavyQueueLimit: Int = 16
     /// `.compute` requests that may wait for a worker (cheap work: a long list drains quickly).
     public var computeQueueLimit: Int = 512
     /// CPU seconds one request may spend on the worker pool (its answer and the chunks of a
