@@ -5,6 +5,8 @@
 // label covers another body's disc or a ring system (obstacles).
 
 const PAD = 2;
+/** Space between a label's box and its text (CSS px). */
+export const labelPadding = PAD;
 
 /**
  * `items`: {id, text, x, y, r, priority, font, color}. `obstacles`: discs {x, y, r} labels may

@@ -1,8 +1,10 @@
 // The viewer: the solar system at a date from the API, drawn with WebGL2 (render3d.js) or, where
 // WebGL2 is missing or `?renderer=2d` asks for it, on a 2D canvas (render.js), with a clock,
 // camera presets, mission replays and a link to the server's own picture of the same view.
-// Labels and vehicle markers are drawn on the 2D canvas (#sky, above the WebGL one) either way.
-// State for the browser check is published on `window.__solarsystem` after every frame.
+// Labels and vehicle markers are the last pass of either renderer: into the WebGL canvas, or on
+// the 2D one (#sky, which in WebGL mode only takes the pointer and keyboard and holds no pixels
+// once the scene is drawn). State for the browser check is `window.__solarsystem`, read from the
+// last frame drawn when asked.
 
 import { getJSON, apiURL, prefetchJSON } from './api.js';
 import { OrbitCamera, overviewPose, MAX_ELEVATION, MAX_DISTANCE } from './camera.js';
@@ -10,7 +12,7 @@ import { attachControls } from './controls.js';
 import { Motion } from './motion.js';
 import { MissionReplay } from './mission.js';
 import { SmallBodyLayer } from './smallbodies.js';
-import { drawFrame, drawOverlay } from './render.js';
+import { drawFrame, overlayContent, projectBodies } from './render.js';
 import { GLRenderer, loadImage, hasTexture } from './render3d.js';
 import { dateParam, isoSeconds, parseDateInput, MS } from './time.js';
 import { add, sub, scale, normalize, lerp } from './vec.js';
@@ -24,11 +26,16 @@ const ui = {
   panel: $('mission-panel'), missionName: $('mission-name'), met: $('t-met'), phase: $('t-phase'), distance: $('t-distance'),
   speedKm: $('t-speed'), last: $('t-last'), next: $('t-next'), timeline: $('timeline'),
 };
-const ctx = ui.canvas.getContext('2d');
+/** The 2D canvas's context, asked only without WebGL: a canvas with a 2D context is a layer the
+ * compositor blends over the WebGL one every frame, even with a 0 × 0 bitmap (~4 ms a frame of
+ * the GPU process in SwiftShader), and one without is not. Text is measured on a detached canvas. */
+let ctx = null;
+const measure = document.createElement('canvas').getContext('2d');
 const reducedMotion = matchMedia('(prefers-reduced-motion: reduce)');
 const params = new URLSearchParams(location.search);
 
-/** WebGL2 unless it is missing or `?renderer=2d`; `?spin=deg` turns the Earth's map (only to show the check can fail). */
+/** WebGL2 unless it is missing or `?renderer=2d`; `?spin=deg` turns the Earth's map (only to show the check can fail);
+ * `?aa=fxaa` adds an FXAA pass (off by default: it costs more than a tenth of the frame in software WebGL). */
 let gl = null;
 let glFailure = '';
 /** Called once the first requests are on their way: compiling the shaders blocks the page for a while in software WebGL. */
@@ -38,7 +45,9 @@ function startGL() {
     gl = new GLRenderer(ui.gl, {
       textureURL: (id) => apiURL(`v1/textures/${id}.png`),
       onTexture: () => requestDraw(),
+      onRestored: () => { overlayCache.signature = null; requestDraw(); },
       spin: ((Number(params.get('spin')) || 0) * Math.PI) / 180,
+      fxaa: params.get('aa') === 'fxaa',
     });
   } catch (e) {
     glFailure = e.message;
@@ -83,7 +92,12 @@ function showError(e) {
 }
 
 function setStatus(text) {
-  ui.status.textContent = text;
+  setText(ui.status, text);
+}
+
+/** Writes an element's text only when it changes (a write, even of the same text, invalidates its layout). */
+function setText(el, text) {
+  if (el.textContent !== text) el.textContent = text;
 }
 
 ui.dismiss.addEventListener('click', () => { ui.error.hidden = true; });
@@ -136,9 +150,15 @@ async function loadScene(ms) {
 
 /** Orbits are refetched when the date moved by more than this from theirs (a moon's orbit turns slowly). */
 const ORBITS_VALID_MS = 30 * MS.day;
+/** While the clock runs, not more often than this (wall clock): Voyager 2's replay at 20,000,000×
+ * crosses 30 days every 0.13 s, and asked for the orbits, parsed them and rebuilt their buffer
+ * all the time. */
+const ORBITS_PLAYING_MS = 10_000;
 
 function needOrbits(ms) {
-  return state.orbitsMs === null || Math.abs(ms - state.orbitsMs) > ORBITS_VALID_MS;
+  if (state.orbitsMs === null) return true;
+  if (Math.abs(ms - state.orbitsMs) <= ORBITS_VALID_MS) return false;
+  return !state.playing || performance.now() - (state.orbitsAt ?? 0) >= ORBITS_PLAYING_MS;
 }
 
 async function loadOrbits(ms, scenePromise) {
@@ -153,6 +173,7 @@ async function loadOrbits(ms, scenePromise) {
     state.orbitCenters = new Map(centers.bodies.map((b) => [b.id, b.position]));
     for (const b of centers.bodies) if (!state.bodies.has(b.id)) state.bodies.set(b.id, b);
     state.orbitsMs = ms;
+    state.orbitsAt = performance.now();
   } finally {
     state.orbitsLoading = false;
   }
@@ -357,7 +378,14 @@ function advance(now) {
   }
   if (!state.orbitsLoading && needOrbits(state.simMs)) loadOrbits(state.simMs).catch(showError);
   if (smallBodies.stale(state.simMs)) smallBodies.load(state.simMs).then(requestDraw);
-  if (document.activeElement !== ui.date) ui.date.value = isoSeconds(Math.round(state.simMs / 1000) * 1000);
+  // The date field four times a second: at 10,000× its seconds change every frame, and each
+  // change had the field drawn again (the browser's raster, in the GPU process), for a figure
+  // nobody can read at that pace.
+  if (document.activeElement !== ui.date && now - (state.dateShownAt ?? -Infinity) >= 250) {
+    state.dateShownAt = now;
+    const shown = isoSeconds(Math.round(state.simMs / 1000) * 1000);
+    if (ui.date.value !== shown) ui.date.value = shown;
+  }
 }
 
 // ---- Missions ----------------------------------------------------------------------------
@@ -456,29 +484,45 @@ function metText(hours) {
   return `T+${d}d ${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')}`;
 }
 
+/** The panel's figures at most this often while the replay runs (telemetry comes at 10 Hz; each
+ * change has the panel laid out and rastered again, in the GPU process in software WebGL). */
+const PANEL_INTERVAL_MS = 250;
+
 function onTelemetry(m, t) {
   m.telemetry = t;
-  m.sync = { hours: t.t, at: performance.now() };
-  showTelemetry(t);
+  const now = performance.now();
+  m.sync = { hours: t.t, at: now };
+  if (!state.playing || now - (m.panelAt ?? -Infinity) >= PANEL_INTERVAL_MS) {
+    m.panelAt = now;
+    showTelemetry(t);
+  } else {
+    // The latest figures once the interval is over, even if no more telemetry comes.
+    clearTimeout(m.panelTimer);
+    m.panelTimer = setTimeout(() => {
+      if (state.mission !== m) return;
+      m.panelAt = performance.now();
+      showTelemetry(m.telemetry);
+    }, PANEL_INTERVAL_MS - (now - m.panelAt));
+  }
 }
 
 function showTelemetry(t) {
   const v = t?.vehicles.find((x) => x.primary) ?? t?.vehicles[0];
   const helio = state.mission?.detail.referenceFrame === 'heliocentric';
-  ui.met.textContent = t ? t.met : '—';
-  ui.last.textContent = t?.lastEvent ? `${t.lastEvent.name} (${metText(t.lastEvent.t)})` : '—';
-  ui.next.textContent = t?.nextEvent ? `${t.nextEvent.name} (${metText(t.nextEvent.t)})` : '—';
+  setText(ui.met, t ? t.met : '—');
+  setText(ui.last, t?.lastEvent ? `${t.lastEvent.name} (${metText(t.lastEvent.t)})` : '—');
+  setText(ui.next, t?.nextEvent ? `${t.nextEvent.name} (${metText(t.nextEvent.t)})` : '—');
   // After splashdown no vehicle flies: the last figures stay.
   if (t && !v) return;
-  ui.phase.textContent = v ? v.phase.replace(/([A-Z])/g, ' $1').toLowerCase() : '—';
-  ui.distance.textContent = v ? (helio ? `${v.distanceAU.toFixed(3)} AU from the Sun` : `${Math.round(v.distanceKm).toLocaleString('en')} km from Earth`) : '—';
-  ui.speedKm.textContent = v ? `${v.speedKmS.toFixed(2)} km/s` : '—';
+  setText(ui.phase, v ? v.phase.replace(/([A-Z])/g, ' $1').toLowerCase() : '—');
+  setText(ui.distance, v ? (helio ? `${v.distanceAU.toFixed(3)} AU from the Sun` : `${Math.round(v.distanceKm).toLocaleString('en')} km from Earth`) : '—');
+  setText(ui.speedKm, v ? `${v.speedKmS.toFixed(2)} km/s` : '—');
 }
 
 function onMissionEvent(m, e) {
   const key = `${e.t}|${e.name}`;
   for (const li of ui.timeline.children) {
-    li.classList.toggle('current', li.dataset.key === key);
+    if (li.classList.contains('current') !== (li.dataset.key === key)) li.classList.toggle('current');
     if (li.dataset.key === key) {
       li.classList.add('done');
       if (!reducedMotion.matches) li.scrollIntoView({ block: 'nearest' });
@@ -530,7 +574,7 @@ function missionOverlay() {
 // ---- Drawing -----------------------------------------------------------------------------
 
 let drawRequested = false;
-/** What the 2D layer over the WebGL canvas shows (drawOverlay redraws it only when that changes). */
+/** The overlay's last layout and what it showed (it is laid out and uploaded again only when that changes). */
 const overlayCache = { signature: null };
 function requestDraw() {
   drawRequested = true;
@@ -541,27 +585,53 @@ function resize() {
   const dpr = window.devicePixelRatio || 1;
   state.width = Math.max(1, Math.round(rect.width));
   state.height = Math.max(1, Math.round(rect.height));
-  ui.canvas.width = Math.round(state.width * dpr);
-  ui.canvas.height = Math.round(state.height * dpr);
-  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-  gl?.resize(ui.canvas.width, ui.canvas.height);
+  if (gl) {
+    // Only the pointer and keyboard use #sky then: no bitmap, no context.
+    ui.canvas.width = 0;
+    ui.canvas.height = 0;
+    gl.resize(Math.round(state.width * dpr), Math.round(state.height * dpr));
+  } else {
+    ui.canvas.width = Math.round(state.width * dpr);
+    ui.canvas.height = Math.round(state.height * dpr);
+    ctx ??= ui.canvas.getContext('2d');
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+  }
   overlayCache.signature = null;
   requestDraw();
+}
+
+/** The message shown before the scene arrives (or instead of it), as an overlay label in WebGL. */
+const MESSAGE_FONT = '15px system-ui, sans-serif';
+function messageOverlay(text) {
+  measure.font = MESSAGE_FONT;
+  // One line across the view at most (the error banner has the whole detail).
+  const room = Math.min(state.width - 24, 1000);
+  while (text.length > 20 && measure.measureText(text).width > room) text = `${text.slice(0, Math.floor(text.length * 0.9))}…`;
+  const w = Math.ceil(measure.measureText(text).width) + 4;
+  const h = 19;
+  const box = { x: Math.round((state.width - w) / 2), y: Math.round(state.height / 2 - h / 2), w, h };
+  const label = { id: 'message', text, font: MESSAGE_FONT, color: '#c8cde0', box };
+  return { rings: [], glows: [], placed: [label], signature: `${text}|${box.x},${box.y}`, result: null };
 }
 new ResizeObserver(resize).observe(ui.canvas);
 
 function render(now) {
   stepTransition(now);
   const view = state.camera.view(state.width, state.height);
+  state.view = view;
   if (!state.bodies.size) {
+    const message = state.errors.length ? `The scene could not be loaded: ${state.errors.at(-1)}` : 'Loading the solar system…';
+    if (gl) {
+      gl.draw({ view, bodies: new Map(), positions: new Map(), orbits: null, orbitCenters: new Map(), stars: null, mission: null, focus: state.focus }, new Map(), messageOverlay(message));
+      return;
+    }
     overlayCache.signature = null;
     ctx.fillStyle = '#03040c';
     ctx.fillRect(0, 0, state.width, state.height);
-    gl?.draw({ view, bodies: new Map(), positions: new Map(), orbits: null, orbitCenters: new Map(), stars: null, mission: null, focus: state.focus });
     ctx.fillStyle = '#c8cde0';
-    ctx.font = '15px system-ui, sans-serif';
+    ctx.font = MESSAGE_FONT;
     ctx.textAlign = 'center';
-    ctx.fillText(state.errors.length ? `The scene could not be loaded: ${state.errors.at(-1)}` : 'Loading the solar system…', state.width / 2, state.height / 2);
+    ctx.fillText(message, state.width / 2, state.height / 2);
     ctx.textAlign = 'start';
     return;
   }
@@ -571,14 +641,20 @@ function render(now) {
     cameraDistance: state.camera.distance,
   };
   if (gl) {
-    const drawn = gl.draw(frame);
-    state.drawn = drawOverlay(ctx, view, frame, drawn.screen, overlayCache);
+    const screen = projectBodies(view, frame);
+    const overlay = overlayContent(measure, view, frame, screen, overlayCache);
+    const drawn = gl.draw(frame, screen, overlay);
+    state.drawn = overlay.result;
     if (drawn.textured && state.firstTexturedMs === null) state.firstTexturedMs = performance.now(); // since the navigation began
   } else {
     state.drawn = drawFrame(ctx, frame);
   }
-  updatePicture();
-  publish(view);
+  state.frame = frameState();
+  // The picture link follows the view, at most four times a second while something moves.
+  if (!state.playing || now - (state.pictureAt ?? -Infinity) > 250) {
+    state.pictureAt = now;
+    updatePicture();
+  }
 }
 
 /** Draws now and returns the WebGL canvas's pixels as a PNG data URL (for the browser check: the buffer is not preserved). */
@@ -609,33 +685,51 @@ function loop(now) {
  * launch and follows the target).
  */
 function updatePicture() {
+  const href = pictureURL(frameState());
+  if (ui.picture.getAttribute('href') !== href) ui.picture.href = href;
+}
+
+/** The clock, camera and readiness a frame is drawn with (what the check reads must match the pixels). */
+function frameState() {
   const c = state.camera;
+  return {
+    ready: state.ready && state.pending === 0 && !state.transition, simMs: state.simMs, exact: !state.playing && state.sceneMs === state.simMs,
+    playing: state.playing, speed: state.speed, azimuth: c.azimuth, elevation: c.elevation, distance: c.distance, fovDeg: c.fovDeg,
+    focus: state.focus, pan: state.pan, hours: state.mission?.hours, smallLoaded: smallBodies.loadedMs !== null && !smallBodies.loading,
+  };
+}
+
+function pictureURL(f) {
   const m = state.mission;
-  const q = { width: clampSize(state.width), height: clampSize(state.height), date: dateParam(Math.round(state.simMs / 1000) * 1000) };
+  const q = { width: clampSize(state.width), height: clampSize(state.height), date: dateParam(Math.round(f.simMs / 1000) * 1000) };
   if (m) q.mission = m.detail.id;
   // The server's target is the focus body (the Sun for the overview); the page's is that point
   // moved by the pan, and for a mission by the mission's local centre from the Earth.
-  let pan = state.pan;
-  if (state.focus === 'mission') {
+  let pan = f.pan;
+  if (f.focus === 'mission') {
     q.focus = 'earth';
     if (m?.framing?.localCenter) pan = add(pan, m.framing.localCenter);
-  } else if (state.focus !== 'overview') {
-    q.focus = state.focus;
+  } else if (f.focus !== 'overview') {
+    q.focus = f.focus;
   }
-  Object.assign(q, { azimuth: c.azimuth.toFixed(6), elevation: c.elevation.toFixed(6), distance: c.distance.toPrecision(8) });
+  Object.assign(q, { azimuth: f.azimuth.toFixed(6), elevation: f.elevation.toFixed(6), distance: f.distance.toPrecision(8) });
   if (pan.some((v) => v !== 0)) q.pan = pan.map(panNumber).join(',');
   const small = smallBodies.pictureParam();
   if (small) q.smallBodies = small;
-  ui.picture.href = apiURL('v1/views/system.png', q);
+  return apiURL('v1/views/system.png', q);
 }
+
+const matrices = (m) => (m ? { proj: Array.from(m.proj), view: Array.from(m.view), eye: [...m.eye] } : {});
 
 /** A pan offset as the server reads it: ten significant digits, within its ±10000. */
 const panNumber = (v) => String(Number(Math.max(-1e4, Math.min(1e4, v)).toPrecision(10)));
 
 const clampSize = (n) => Math.max(16, Math.min(4096, Math.round(n)));
 
-/** What the browser check reads: camera, viewport, where each planet was drawn, labels, mission. */
-function publish(view) {
+/** What the browser check reads: camera, viewport, where each planet was drawn, labels, mission
+ * (made when read, from the last frame drawn, rather than every frame). */
+Object.defineProperty(window, '__solarsystem', { configurable: true, get: () => (state.frame ? snapshot(state.view, state.frame) : undefined) });
+function snapshot(view, f) {
   const planets = {};
   const bodies = {};
   for (const [id, s] of state.drawn.screen) {
@@ -643,30 +737,30 @@ function publish(view) {
     if (s.entry.type === 'planet' || s.entry.type === 'dwarf_planet') planets[id] = [s.x, s.y];
   }
   const m = state.mission;
-  window.__solarsystem = {
-    ready: state.ready && state.pending === 0 && !state.transition,
-    date: isoSeconds(state.simMs),
-    dateParam: dateParam(state.simMs),
-    exact: !state.playing && state.sceneMs === state.simMs,
-    playing: state.playing,
-    speed: state.speed,
+  return {
+    ready: f.ready,
+    date: isoSeconds(f.simMs),
+    dateParam: dateParam(f.simMs),
+    exact: f.exact,
+    playing: f.playing,
+    speed: f.speed,
     viewport: { width: view.width, height: view.height },
     camera: {
-      eye: view.eye, target: view.target, up: [0, 1, 0], fovDeg: state.camera.fovDeg,
-      azimuth: state.camera.azimuth, elevation: state.camera.elevation, distance: state.camera.distance, focus: state.focus,
+      eye: view.eye, target: view.target, up: [0, 1, 0], fovDeg: f.fovDeg,
+      azimuth: f.azimuth, elevation: f.elevation, distance: f.distance, focus: f.focus,
     },
     planets,
     bodies,
     labels: state.drawn.labels.map((l) => ({ id: l.id, text: l.text, box: l.box })),
     markers: state.drawn.markers,
-    smallBodies: smallBodies.on ? { loaded: smallBodies.loadedMs !== null && !smallBodies.loading, drawn: state.drawn.smallBodies ?? [] } : null,
+    smallBodies: smallBodies.on ? { loaded: f.smallLoaded, drawn: state.drawn.smallBodies ?? [] } : null,
     renderer: gl ? 'webgl2' : '2d',
     rendererNote: glFailure,
-    gl: gl ? { ...gl.lastMatrix, texturesPending: gl.pendingTextures, texturedFrames: gl.texturedFrames } : null,
+    gl: gl ? { ...matrices(gl.lastMatrix), texturesPending: gl.pendingTextures, texturedFrames: gl.texturedFrames, lost: gl.lost, restores: gl.restores } : null,
     firstTexturedMs: state.firstTexturedMs,
-    picture: ui.picture.href,
+    picture: new URL(pictureURL(f), location.href).href,
     mission: m ? {
-      id: m.detail.id, hours: m.hours, framing: state.focus === 'mission', events: [...m.replay.events], deliveries: m.replay.deliveries,
+      id: m.detail.id, hours: f.hours, framing: f.focus === 'mission', events: [...m.replay.events], deliveries: m.replay.deliveries,
       reconnects: m.replay.reconnects, ended: m.replay.ended, lastEventId: m.replay.lastEventId,
     } : null,
     errors: [...state.errors],
@@ -695,6 +789,7 @@ ui.now.addEventListener('click', () => {
   ui.form.requestSubmit();
 });
 ui.play.addEventListener('click', togglePlay);
+for (const type of ['pointerdown', 'focus', 'contextmenu']) ui.picture.addEventListener(type, updatePicture);
 ui.smallBodies.addEventListener('change', () => {
   smallBodies.on = ui.smallBodies.checked;
   if (smallBodies.stale(state.simMs)) task(() => smallBodies.load(state.simMs));

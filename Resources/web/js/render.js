@@ -35,13 +35,14 @@ export function drawFrame(ctx, frame) {
 }
 
 /**
- * What both renderers draw on the 2D canvas last: focus rings, vehicle markers and the labels.
- * Label priority: 0 the Sun and planets, 1 Pluto and mission vehicles and events, 3 the
- * focused system's moons, 4 named stars, 5 other moons. With a `cache` (over the WebGL canvas)
- * the layer is cleared and redrawn only when what it shows has moved. Obstacles: every drawn disc, and a ringed
- * planet's ring system as a disc of the rings' outer radius.
+ * What both renderers draw over the bodies last: focus rings, vehicle and small-body markers and
+ * the labels. Label priority: 0 the Sun and planets, 1 Pluto and mission vehicles and events, 3
+ * the focused system's moons, 4 named stars, 5 other moons. Obstacles: every drawn disc, and a
+ * ringed planet's ring system as a disc of the rings' outer radius. `ctx` only measures text.
+ * The layout is done again only when an input moved by a tenth of a pixel (`cache.layout`);
+ * `signature` says what the layer shows, so whoever paints it can skip a frame where it is the same.
  */
-export function drawOverlay(ctx, view, frame, screen, cache = null) {
+export function overlayContent(ctx, view, frame, screen, cache = null) {
   const W = view.width;
   const H = view.height;
   const order = [...screen.values()].filter((s) => s.visible).sort((a, b) => b.depth - a.depth);
@@ -76,14 +77,44 @@ export function drawOverlay(ctx, view, frame, screen, cache = null) {
     obstacles.push({ id: s.entry.id, x: s.x, y: s.y, r: s.r });
     if (s.ringR) obstacles.push({ id: `${s.entry.id}:rings`, x: s.x, y: s.y, r: s.ringR });
   }
-  const placed = frame.labelsOn === false ? [] : layoutLabels(ctx, items, obstacles, W, H);
-  // Over the WebGL canvas this layer is transparent and drawn again only when something on it
-  // moved by a tenth of a pixel (in a mission's view the labels mostly stand still).
+  let placed = [];
+  if (frame.labelsOn !== false) {
+    // In a mission's view most labels stand still between frames: the same inputs, to a tenth of
+    // a pixel, give the same layout.
+    const key = cache ? layoutKey(W, H, items, obstacles) : null;
+    if (cache && cache.layoutKey === key) placed = cache.placed;
+    else placed = layoutLabels(ctx, items, obstacles, W, H);
+    if (cache) Object.assign(cache, { layoutKey: key, placed });
+  }
   const signature = cache ? [W, H, ...rings.map((s) => `${s.x.toFixed(1)},${s.y.toFixed(1)},${s.r.toFixed(1)}`),
     ...glows.map((g) => `${g.x.toFixed(1)},${g.y.toFixed(1)}`), ...placed.map((l) => `${l.id}@${l.box.x.toFixed(1)},${l.box.y.toFixed(1)}`)].join('|') : null;
+  const result = { screen, labels: placed, markers: frame.mission?.markers.map((m) => {
+    const p = view.project(m.position);
+    return p ? { id: m.id, x: p[0], y: p[1] } : { id: m.id, x: null, y: null };
+  }) ?? [], smallBodies: (frame.smallBodies ?? []).map((b) => {
+    const p = view.project(b.position);
+    return p ? { id: b.id, x: p[0], y: p[1], pathPoints: b.path.length } : { id: b.id, x: null, y: null, pathPoints: b.path.length };
+  }) };
+  return { rings, glows, placed, signature, result };
+}
+
+/** The layout's inputs to a tenth of a pixel, as one string. */
+function layoutKey(W, H, items, obstacles) {
+  const parts = [W, H];
+  for (const i of items) parts.push(i.id, i.priority, (i.x * 10) | 0, (i.y * 10) | 0, (i.r * 10) | 0);
+  for (const o of obstacles) parts.push((o.x * 10) | 0, (o.y * 10) | 0, (o.r * 10) | 0);
+  return parts.join(',');
+}
+
+/**
+ * The overlay on a 2D canvas (the 2D renderer's last layer). With a `cache` the canvas is a
+ * transparent layer, cleared and redrawn only when what it shows has moved.
+ */
+export function drawOverlay(ctx, view, frame, screen, cache = null) {
+  const { rings, glows, placed, signature, result } = overlayContent(ctx, view, frame, screen, cache);
   if (!cache || cache.signature !== signature) {
     if (cache) {
-      ctx.clearRect(0, 0, W, H);
+      ctx.clearRect(0, 0, view.width, view.height);
       cache.signature = signature;
     }
     for (const s of rings) {
@@ -106,13 +137,7 @@ export function drawOverlay(ctx, view, frame, screen, cache = null) {
     }
     drawLabels(ctx, placed);
   }
-  return { screen, labels: placed, markers: frame.mission?.markers.map((m) => {
-    const p = view.project(m.position);
-    return p ? { id: m.id, x: p[0], y: p[1] } : { id: m.id, x: null, y: null };
-  }) ?? [], smallBodies: (frame.smallBodies ?? []).map((b) => {
-    const p = view.project(b.position);
-    return p ? { id: b.id, x: p[0], y: p[1], pathPoints: b.path.length } : { id: b.id, x: null, y: null, pathPoints: b.path.length };
-  }) };
+  return result;
 }
 
 /** The bodies whose moons count as the focused system's: the focus, its parent, the Earth for a mission. */
@@ -320,7 +345,7 @@ function drawMissionPaths(ctx, view, mission) {
   }
 }
 
-const SMALL_BODY_RGB = { asteroid: [0.85, 0.75, 0.55], comet: [0.55, 0.85, 1] };
+export const SMALL_BODY_RGB = { asteroid: [0.85, 0.75, 0.55], comet: [0.55, 0.85, 1] };
 
 /** The asteroids' and comets' paths, thin and faint: a year either side of the date. */
 function drawSmallBodyPaths(ctx, view, bodies) {

@@ -7,11 +7,13 @@
 // rings from the `saturn-rings` strip with its alpha, darkened in the planet's shadow (and the
 // rings' shadow on the planet), the star sphere as points, orbit lines, mission trajectories.
 // A body under DOT_RADIUS_PX on screen is a dot (a shaded point sprite) of the 2D renderer's
-// minimum size. Labels and vehicle markers go on the 2D canvas above (render.js drawOverlay).
+// minimum size. Labels and vehicle markers are the last pass, in this canvas (overlay3d.js).
 // Positions are sent relative to the eye (computed in double precision here), so a close-up
-// 16 scene units from the Sun keeps its detail in 32-bit floats.
+// 16 scene units from the Sun keeps its detail in 32-bit floats. A lost context (the GPU
+// process restarted, the driver reset) is waited out and everything is made again on restore.
 
-import { projectBodies, orbitStyle } from './render.js';
+import { orbitStyle } from './render.js';
+import { GLOverlay, OVERLAY_VS, OVERLAY_FS } from './overlay3d.js';
 import { sub, normalize, dot } from './vec.js';
 
 /** A body whose disc is smaller than this (CSS px radius) is drawn as a dot. */
@@ -214,8 +216,9 @@ const GLOW_VS = `#version 300 es
 in vec2 aCorner;
 uniform vec2 uCentre;     // NDC
 uniform vec2 uSize;       // NDC half-size
+uniform float uDepth;     // NDC depth of the Sun's centre: a body in front of it hides the glow
 out vec2 vQ;
-void main() { vQ = aCorner; gl_Position = vec4(uCentre + aCorner * uSize, 0.0, 1.0); }`;
+void main() { vQ = aCorner; gl_Position = vec4(uCentre + aCorner * uSize, uDepth, 1.0); }`;
 
 const GLOW_FS = `#version 300 es
 precision highp float;
@@ -229,6 +232,40 @@ void main() {
           + 0.16 * (1.0 - smoothstep(1.0, 2.8, r)) + 0.08 * (1.0 - smoothstep(1.0, 4.0, r));
   if (r < 1.0) g = 0.0;
   outColor = vec4(vec3(1.0, 0.82, 0.5) * g, 1.0);
+}`;
+
+// FXAA (the well-known 'FXAA 3.11 lite' of Timothy Lottes' public shader: one pass over the
+// frame, four neighbours for the edge's direction, two or four taps along it), for `?aa=fxaa`.
+// Off by default: in SwiftShader a full-screen pass costs more than the issue's 10 % (docs/viewer.md).
+const FXAA_VS = `#version 300 es
+in vec2 aCorner;
+out vec2 vUV;
+void main() { vUV = aCorner * 0.5 + 0.5; gl_Position = vec4(aCorner, 0.0, 1.0); }`;
+
+const FXAA_FS = `#version 300 es
+precision highp float;
+in vec2 vUV;
+uniform sampler2D uFrame;
+uniform vec2 uTexel;
+out vec4 outColor;
+float luma(vec3 c) { return dot(c, vec3(0.299, 0.587, 0.114)); }
+void main() {
+  vec3 nw = texture(uFrame, vUV + vec2(-1.0, -1.0) * uTexel).rgb;
+  vec3 ne = texture(uFrame, vUV + vec2(1.0, -1.0) * uTexel).rgb;
+  vec3 sw = texture(uFrame, vUV + vec2(-1.0, 1.0) * uTexel).rgb;
+  vec3 se = texture(uFrame, vUV + vec2(1.0, 1.0) * uTexel).rgb;
+  vec3 m = texture(uFrame, vUV).rgb;
+  float lNW = luma(nw), lNE = luma(ne), lSW = luma(sw), lSE = luma(se), lM = luma(m);
+  float lMin = min(lM, min(min(lNW, lNE), min(lSW, lSE)));
+  float lMax = max(lM, max(max(lNW, lNE), max(lSW, lSE)));
+  vec2 dir = vec2(-((lNW + lNE) - (lSW + lSE)), (lNW + lSW) - (lNE + lSE));
+  float reduce = max((lNW + lNE + lSW + lSE) * 0.25 * (1.0 / 8.0), 1.0 / 128.0);
+  float rcpMin = 1.0 / (min(abs(dir.x), abs(dir.y)) + reduce);
+  dir = clamp(dir * rcpMin, vec2(-8.0), vec2(8.0)) * uTexel;
+  vec3 a = 0.5 * (texture(uFrame, vUV + dir * (1.0 / 3.0 - 0.5)).rgb + texture(uFrame, vUV + dir * (2.0 / 3.0 - 0.5)).rgb);
+  vec3 b = a * 0.5 + 0.25 * (texture(uFrame, vUV - dir * 0.5).rgb + texture(uFrame, vUV + dir * 0.5).rgb);
+  float lB = luma(b);
+  outColor = vec4(lB < lMin || lB > lMax ? a : b, 1.0);
 }`;
 
 /** Starts compiling and linking a program; `finish` asks for the result. (Asking at once for each
@@ -268,13 +305,13 @@ function finish(gl, { program, shaders }) {
 }
 
 /** Rotation matrix (column-major mat3) of a unit quaternion [x, y, z, w]. */
-function quatMatrix([x, y, z, w]) {
-  return new Float32Array([
-    1 - 2 * (y * y + z * z), 2 * (x * y + z * w), 2 * (x * z - y * w),
-    2 * (x * y - z * w), 1 - 2 * (x * x + z * z), 2 * (y * z + x * w),
-    2 * (x * z + y * w), 2 * (y * z - x * w), 1 - 2 * (x * x + y * y),
-  ]);
+function quatMatrix([x, y, z, w], out = new Float32Array(9)) {
+  out[0] = 1 - 2 * (y * y + z * z); out[1] = 2 * (x * y + z * w); out[2] = 2 * (x * z - y * w);
+  out[3] = 2 * (x * y - z * w); out[4] = 1 - 2 * (x * x + z * z); out[5] = 2 * (y * z + x * w);
+  out[6] = 2 * (x * z + y * w); out[7] = 2 * (y * z - x * w); out[8] = 1 - 2 * (x * x + y * y);
+  return out;
 }
+const modelScratch = new Float32Array(9);
 
 // No multisampling and no preserved drawing buffer: in software WebGL (SwiftShader) on two cores
 // 4× MSAA halved the frame rate of the mission view (33 → 18 frames/s) and preserving the buffer
@@ -306,7 +343,7 @@ const linearColor = (c) => c.map((v) => (v <= 0.04045 ? v / 12.92 : ((v + 0.055)
 
 export class GLRenderer {
   /** Throws when WebGL2 is not available; the caller then uses the 2D canvas. */
-  constructor(canvas, { textureURL, onTexture, spin = 0 }) {
+  constructor(canvas, { textureURL, onTexture, onRestored, spin = 0, fxaa = false }) {
     const gl = canvas.getContext('webgl2', CONTEXT_ATTRIBUTES);
     if (!gl) throw new Error('WebGL2 is not available');
     this.gl = gl;
@@ -314,18 +351,42 @@ export class GLRenderer {
     this.textureURL = textureURL;
     this.onTexture = onTexture;
     this.spin = spin;
-    const started = [[SPHERE_VS, SPHERE_FS], [RING_VS, RING_FS], [POINT_VS, POINT_FS], [LINE_VS, LINE_FS], [GLOW_VS, GLOW_FS]]
-      .map(([vs, fs]) => startProgram(gl, vs, fs));
-    [this.sphere, this.ring, this.points, this.lines, this.glow] = started.map((p) => finish(gl, p));
-    this.textures = new Map(); // id → {texture, ready}
+    this.fxaa = fxaa;
     this.pendingTextures = 0;
     this.texturedFrames = 0;
+    this.lastMatrix = null;
+    this.lost = false;
+    this.restores = 0;
+    // Without preventDefault the browser would never give the context back.
+    canvas.addEventListener('webglcontextlost', (e) => {
+      e.preventDefault();
+      this.lost = true;
+    });
+    canvas.addEventListener('webglcontextrestored', () => {
+      this.init();
+      this.lost = false;
+      this.restores += 1;
+      onRestored?.();
+    });
+    this.init();
+  }
+
+  /** Every GL object: programs, meshes, buffers, textures (the maps come again from loadImage's cache). */
+  init() {
+    const gl = this.gl;
+    const sources = [[SPHERE_VS, SPHERE_FS], [RING_VS, RING_FS], [POINT_VS, POINT_FS], [LINE_VS, LINE_FS], [GLOW_VS, GLOW_FS], [OVERLAY_VS, OVERLAY_FS]];
+    if (this.fxaa) sources.push([FXAA_VS, FXAA_FS]);
+    const started = sources.map(([vs, fs]) => startProgram(gl, vs, fs));
+    [this.sphere, this.ring, this.points, this.lines, this.glow, this.overlayProgram, this.fxaaProgram] = started.map((p) => finish(gl, p));
+    this.target = null; // the frame FXAA reads: {framebuffer, texture, depth, width, height}
+    this.textures = new Map(); // id → {texture, ready}
     // Two meshes: 64 × 32 for a disc over SMALL_SPHERE_PX in radius, 24 × 12 below (a few
     // hundred pixels do not show the difference, and SwiftShader transforms every vertex).
     this.large = this.buildSphere(64, 32);
     this.small = this.buildSphere(24, 12);
     this.buildRing(128);
     this.pointBuffer = gl.createBuffer();
+    this.pointData = new Float32Array(10 * 32);
     this.starBuffer = null;
     this.starsFor = null;
     this.orbitBuffer = null;
@@ -334,7 +395,8 @@ export class GLRenderer {
     this.quad = gl.createBuffer();
     gl.bindBuffer(gl.ARRAY_BUFFER, this.quad);
     gl.bufferData(gl.ARRAY_BUFFER, new Float32Array([-1, -1, 1, -1, -1, 1, 1, 1]), gl.STATIC_DRAW);
-    this.lastMatrix = null;
+    if (this.overlay) this.overlay.init();
+    else this.overlay = new GLOverlay(this);
   }
 
   buildSphere(seg, rings) {
@@ -391,8 +453,10 @@ export class GLRenderer {
       t = { texture: null, ready: false };
       this.textures.set(id, t);
       this.pendingTextures += 1;
+      const textures = this.textures;
       loadImage(this.textureURL(id)).then((img) => {
         const gl = this.gl;
+        if (this.lost || textures !== this.textures) return; // made again on restore
         const tex = gl.createTexture();
         gl.bindTexture(gl.TEXTURE_2D, tex);
         gl.texImage2D(gl.TEXTURE_2D, 0, gl.SRGB8_ALPHA8, gl.RGBA, gl.UNSIGNED_BYTE, img);
@@ -425,14 +489,17 @@ export class GLRenderer {
     }
   }
 
-  /** Draws the frame; returns the same {screen} as the 2D renderer's projection (for labels and the check). */
-  draw(frame) {
+  /**
+   * Draws the frame: `screen` is render.js projectBodies' for it, `overlay` its overlayContent
+   * (labels, markers) or null. Nothing is drawn while the context is lost.
+   */
+  draw(frame, screen, overlay) {
     const gl = this.gl;
+    if (this.lost || gl.isContextLost()) return { textured: false };
     const { view } = frame;
     const W = this.canvas.width;
     const H = this.canvas.height;
     const eye = view.eye;
-    const screen = projectBodies(view, frame);
 
     // Depth range from what is in front of the camera.
     let nearest = Infinity;
@@ -456,8 +523,9 @@ export class GLRenderer {
     const u = view.up;
     const b = view.back;
     const rot = new Float32Array([r[0], u[0], b[0], r[1], u[1], b[1], r[2], u[2], b[2]]);
-    this.lastMatrix = { proj: [...proj], view: [...rot], eye: [...eye] };
+    this.lastMatrix = { proj, view: rot, eye }; // copied to plain arrays only when the check reads them
 
+    if (this.fxaa) gl.bindFramebuffer(gl.FRAMEBUFFER, this.offscreen(W, H).framebuffer);
     gl.viewport(0, 0, W, H);
     gl.clearColor(3 / 255, 4 / 255, 12 / 255, 1);
     gl.clear(gl.COLOR_BUFFER_BIT | gl.DEPTH_BUFFER_BIT);
@@ -474,10 +542,14 @@ export class GLRenderer {
     gl.useProgram(this.sphere.program);
     gl.uniformMatrix4fv(this.sphere.u.uProj, false, proj);
     gl.uniformMatrix3fv(this.sphere.u.uView, false, rot);
-    gl.uniform3fv(this.sphere.u.uSun, new Float32Array(sub([0, 0, 0], eye)));
+    gl.uniform3fv(this.sphere.u.uSun, sub([0, 0, 0], eye));
     gl.uniform1i(this.sphere.u.uTex, 0);
     gl.uniform1i(this.sphere.u.uRingTex, 1);
     const ringTex = this.texture('saturn-rings');
+    // A sphere's far half is hidden by its near half: culled, it is never shaded (in SwiftShader
+    // the two spheres of Apollo 11's Earth–Moon view cost ~2 ms a frame less).
+    gl.enable(gl.CULL_FACE);
+    gl.cullFace(gl.BACK);
     for (const s of order) {
       const e = s.entry;
       if (s.trueR < DOT_RADIUS_PX && !e.emissive) {
@@ -496,14 +568,14 @@ export class GLRenderer {
       gl.uniform1i(this.sphere.u.uHasTex, tex ? 1 : 0);
       gl.uniform1i(this.sphere.u.uEmissive, e.emissive ? 1 : 0);
       gl.uniform1f(this.sphere.u.uSpin, e.id === 'earth' ? this.spin : 0);
-      gl.uniform3fv(this.sphere.u.uColor, new Float32Array(linearColor(e.colorRgb)));
-      gl.uniform3fv(this.sphere.u.uCenter, new Float32Array(rel));
+      gl.uniform3fv(this.sphere.u.uColor, linearColor(e.colorRgb));
+      gl.uniform3fv(this.sphere.u.uCenter, rel);
       gl.uniform1f(this.sphere.u.uRadius, radius);
-      gl.uniformMatrix3fv(this.sphere.u.uModel, false, quatMatrix(e.sceneQuaternion));
+      gl.uniformMatrix3fv(this.sphere.u.uModel, false, quatMatrix(e.sceneQuaternion, modelScratch));
       const ring = e.ringPlane;
       gl.uniform1i(this.sphere.u.uHasRing, ring && ringTex ? 1 : 0);
       if (ring) {
-        gl.uniform3fv(this.sphere.u.uRingNormal, new Float32Array(normalize(ring.normal)));
+        gl.uniform3fv(this.sphere.u.uRingNormal, normalize(ring.normal));
         gl.uniform2f(this.sphere.u.uRingRadii, ring.innerRadius, ring.outerRadius);
       }
       const mesh = s.r > SMALL_SPHERE_PX ? this.large : this.small;
@@ -511,6 +583,7 @@ export class GLRenderer {
       gl.drawElements(gl.TRIANGLES, mesh.count, gl.UNSIGNED_SHORT, 0);
     }
     gl.bindVertexArray(null);
+    gl.disable(gl.CULL_FACE);
     this.drawDots(dots, eye, proj, rot, dpr, view);
 
     // Lines after the opaque bodies, blended, tested against their depth.
@@ -521,12 +594,59 @@ export class GLRenderer {
     if (frame.mission) this.drawPaths(frame.mission, eye, proj, rot);
     for (const s of order) if (s.entry.ringPlane) this.drawRings(s, eye, proj, rot, ringTex);
     const sun = screen.get('sun');
-    if (sun && sun.visible) this.drawGlow(sun, view);
+    if (sun && sun.visible) this.drawGlow(sun, view, near, far);
     gl.depthMask(true);
     gl.disable(gl.BLEND);
     gl.disable(gl.DEPTH_TEST);
+    if (this.fxaa) this.resolveFXAA(W, H);
+    if (overlay) this.overlay.draw(overlay, frame, view, eye, proj, rot);
     if (textured) this.texturedFrames += 1;
-    return { screen, textured };
+    return { textured };
+  }
+
+  /** The offscreen frame (colour texture and depth) FXAA reads, made again when the size changes. */
+  offscreen(W, H) {
+    const gl = this.gl;
+    const t = this.target;
+    if (t && t.width === W && t.height === H) return t;
+    if (t) {
+      gl.deleteFramebuffer(t.framebuffer);
+      gl.deleteTexture(t.texture);
+      gl.deleteRenderbuffer(t.depth);
+    }
+    const texture = gl.createTexture();
+    gl.bindTexture(gl.TEXTURE_2D, texture);
+    gl.texStorage2D(gl.TEXTURE_2D, 1, gl.RGBA8, W, H);
+    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.LINEAR);
+    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.LINEAR);
+    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_S, gl.CLAMP_TO_EDGE);
+    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_T, gl.CLAMP_TO_EDGE);
+    const depth = gl.createRenderbuffer();
+    gl.bindRenderbuffer(gl.RENDERBUFFER, depth);
+    gl.renderbufferStorage(gl.RENDERBUFFER, gl.DEPTH_COMPONENT24, W, H);
+    const framebuffer = gl.createFramebuffer();
+    gl.bindFramebuffer(gl.FRAMEBUFFER, framebuffer);
+    gl.framebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, gl.TEXTURE_2D, texture, 0);
+    gl.framebufferRenderbuffer(gl.FRAMEBUFFER, gl.DEPTH_ATTACHMENT, gl.RENDERBUFFER, depth);
+    this.target = { framebuffer, texture, depth, width: W, height: H };
+    return this.target;
+  }
+
+  /** The offscreen frame to the canvas through FXAA (the overlay's text is drawn after, sharp). */
+  resolveFXAA(W, H) {
+    const gl = this.gl;
+    const p = this.fxaaProgram;
+    gl.bindFramebuffer(gl.FRAMEBUFFER, null);
+    gl.viewport(0, 0, W, H);
+    gl.useProgram(p.program);
+    gl.activeTexture(gl.TEXTURE0);
+    gl.bindTexture(gl.TEXTURE_2D, this.target.texture);
+    gl.uniform1i(p.u.uFrame, 0);
+    gl.uniform2f(p.u.uTexel, 1 / W, 1 / H);
+    gl.bindBuffer(gl.ARRAY_BUFFER, this.quad);
+    gl.enableVertexAttribArray(p.a.aCorner);
+    gl.vertexAttribPointer(p.a.aCorner, 2, gl.FLOAT, false, 0, 0);
+    gl.drawArrays(gl.TRIANGLE_STRIP, 0, 4);
   }
 
   drawStars(frame, proj, rot, dpr) {
@@ -577,18 +697,22 @@ export class GLRenderer {
   drawDots(dots, eye, proj, rot, dpr, view) {
     if (!dots.length) return;
     const gl = this.gl;
-    const data = [];
+    if (this.pointData.length < dots.length * 10) this.pointData = new Float32Array(dots.length * 20);
+    const data = this.pointData;
+    let k = 0;
     for (const s of dots) {
-      const rel = sub(s.position, eye);
-      const L = normalize(sub([0, 0, 0], s.position));
-      data.push(...rel, ...s.entry.colorRgb, 2 * s.r * dpr, dot(L, view.right), dot(L, view.up), dot(L, view.back));
+      const p = s.position;
+      const c = s.entry.colorRgb;
+      const L = normalize([-p[0], -p[1], -p[2]]);
+      data.set([p[0] - eye[0], p[1] - eye[1], p[2] - eye[2], c[0], c[1], c[2], 2 * s.r * dpr, dot(L, view.right), dot(L, view.up), dot(L, view.back)], k);
+      k += 10;
     }
     gl.useProgram(this.points.program);
     gl.uniformMatrix4fv(this.points.u.uProj, false, proj);
     gl.uniformMatrix3fv(this.points.u.uView, false, rot);
     gl.uniform1i(this.points.u.uDirections, 0);
     gl.bindBuffer(gl.ARRAY_BUFFER, this.pointBuffer);
-    gl.bufferData(gl.ARRAY_BUFFER, new Float32Array(data), gl.DYNAMIC_DRAW);
+    gl.bufferData(gl.ARRAY_BUFFER, data.subarray(0, k), gl.DYNAMIC_DRAW);
     this.bindPointAttributes(this.pointBuffer);
     gl.drawArrays(gl.POINTS, 0, dots.length);
   }
@@ -623,7 +747,7 @@ export class GLRenderer {
       if (!style) continue;
       const { entry, shift, alpha } = style;
       gl.uniform4f(p.u.uColor, entry.colorRgb[0], entry.colorRgb[1], entry.colorRgb[2], alpha);
-      gl.uniform3fv(p.u.uOffset, new Float32Array(sub(shift, eye)));
+      gl.uniform3fv(p.u.uOffset, sub(shift, eye));
       gl.drawArrays(gl.LINE_LOOP, first, count);
     }
   }
@@ -647,7 +771,7 @@ export class GLRenderer {
     gl.uniformMatrix3fv(p.u.uView, false, rot);
     gl.uniform1i(p.u.uPerVertex, 1);
     gl.uniform1f(p.u.uHours, mission.hours);
-    gl.uniform3fv(p.u.uOffset, new Float32Array(sub(mission.origin, eye)));
+    gl.uniform3fv(p.u.uOffset, sub(mission.origin, eye));
     for (const path of this.paths) {
       gl.bindBuffer(gl.ARRAY_BUFFER, path.buffer);
       gl.enableVertexAttribArray(p.a.aPos);
@@ -673,12 +797,12 @@ export class GLRenderer {
     gl.uniformMatrix4fv(p.u.uProj, false, proj);
     gl.uniformMatrix3fv(p.u.uView, false, rot);
     const rel = sub(s.position, eye);
-    gl.uniform3fv(p.u.uCenter, new Float32Array(rel));
-    gl.uniform3fv(p.u.uAxisU, new Float32Array(au));
-    gl.uniform3fv(p.u.uAxisV, new Float32Array(av));
+    gl.uniform3fv(p.u.uCenter, rel);
+    gl.uniform3fv(p.u.uAxisU, au);
+    gl.uniform3fv(p.u.uAxisV, av);
     gl.uniform2f(p.u.uRadii, ring.innerRadius * k, ring.outerRadius * k);
-    gl.uniform3fv(p.u.uSun, new Float32Array(sub([0, 0, 0], eye)));
-    gl.uniform3fv(p.u.uNormal, new Float32Array(n));
+    gl.uniform3fv(p.u.uSun, sub([0, 0, 0], eye));
+    gl.uniform3fv(p.u.uNormal, n);
     gl.uniform1f(p.u.uPlanetRadius, s.entry.sceneRadius * k);
     gl.uniform1i(p.u.uHasTex, ringTex ? 1 : 0);
     gl.activeTexture(gl.TEXTURE1);
@@ -689,12 +813,15 @@ export class GLRenderer {
     gl.bindVertexArray(null);
   }
 
-  drawGlow(sun, view) {
+  /** The corona, additive, at the depth of the Sun's centre: behind a body in front of the Sun, over one behind it. */
+  drawGlow(sun, view, near, far) {
     const gl = this.gl;
     const p = this.glow;
     gl.useProgram(p.program);
-    gl.disable(gl.DEPTH_TEST);
     gl.blendFunc(gl.ONE, gl.ONE);
+    // The projection's depth at view distance w: (f + n)/(f − n) − 2fn/((f − n)·w).
+    const w = Math.max(sun.depth, near);
+    gl.uniform1f(p.u.uDepth, Math.min(1, (far + near) / (far - near) - (2 * far * near) / ((far - near) * w)));
     const reach = sun.r * 4;
     gl.uniform2f(p.u.uCentre, (sun.x / view.width) * 2 - 1, 1 - (sun.y / view.height) * 2);
     gl.uniform2f(p.u.uSize, (reach / view.width) * 2, (reach / view.height) * 2);
@@ -704,6 +831,5 @@ export class GLRenderer {
     gl.vertexAttribPointer(p.a.aCorner, 2, gl.FLOAT, false, 0, 0);
     gl.drawArrays(gl.TRIANGLE_STRIP, 0, 4);
     gl.blendFunc(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA);
-    gl.enable(gl.DEPTH_TEST);
   }
 }

@@ -2,7 +2,7 @@
 // lists), each drawn where the n-body integration puts it at the page's date, with its path a
 // year either side of it (`/v1/positions/{id}` in the scene frame, 146 samples: the real path,
 // not a two-body ellipse). Fetched when the layer is turned on and again when the date moves
-// by more than a month; drawn on the 2D layer above the planets.
+// by more than a month; drawn with the labels, above the planets (the overlay pass).
 
 import { getJSON } from './api.js';
 import { dateParam, MS } from './time.js';
