@@ -13,6 +13,9 @@
 # Screenshots for the README go to docs/viewer.png (1280x720), docs/viewer-phone.png (390x844)
 # and docs/viewer-saturn.png (1280x720); VIEWER_SCREENSHOTS=dir writes them elsewhere, VIEWER_SCREENSHOTS= (empty) skips
 # them. Needs python3 and Chromium (apt-get install -y chromium).
+# The replay's frame rate against the overview's and a bare WebGL2 page's (issue 39's goals:
+# >= 0.9x and >= 0.6x) is judged; FRAME_RATE_BOUNDS=report prints it without judging (what
+# scripts/browser-check.sh, and so CI, does on a shared machine).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
