@@ -1,15 +1,19 @@
 #!/usr/bin/env bash
-# HTTP benchmark: this project's server (`solarsystem bench http-fixture`, the production router
-# and middleware chain) against a Hummingbird 2 server doing the same work, side by side on this
-# machine. wrk, 2 threads / 64 connections, 10 s per run, GET /healthz and GET /fixture.json
-# (~2 KiB JSON); runs alternate between the servers and the medians of ROUNDS runs are reported.
-# Both servers run as users run them: access log on (ours: serve's default log level, info, one
-# JSON line per request; Hummingbird: LogRequestsMiddleware at info), logs written to files.
-# Then 10,000 idle connections are held open against each server while wrk runs again, and the
-# p99 change is reported.
+# HTTP benchmark: `solarsystem serve` as users run it (default flags, access log on, written to
+# a file) against nginx (Debian's nginx-light, 2 workers like our 2 event loops, access log on)
+# serving the same bytes from files, side by side on this machine; Hummingbird 2 doing the same
+# work too with HB=1. wrk, 2 threads / 64 connections, GET /healthz and GET
+# /v1/positions?date=2026-01-01T00:00:00Z (a cached fixed-date answer, about 7 KB of JSON);
+# runs alternate between the servers, ROUNDS times, and the medians are reported with
+# ours/nginx. Besides req/s each run prints the servers' CPU per request (utime+stime from
+# /proc over the run, divided by the requests served): on a shared machine that ratio moves far
+# less than req/s does.
+# Then IDLE idle connections are held open against our server while wrk runs again, and the p99
+# change is reported.
 #
-# Environment: ROUNDS (default 3), DURATION (10s), IDLE (10000), SKIP_HB=1 to skip the baseline.
-# Nothing built here is committed: the Hummingbird package is generated under .build-bench/.
+# Environment: ROUNDS (default 3), DURATION (10s), IDLE (10000; 0 skips), HB=1 adds Hummingbird.
+# Nothing built here is committed: the nginx configuration and the Hummingbird package are
+# generated under .build-bench/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -20,17 +24,21 @@ THREADS=2
 CONNECTIONS=64
 OUR_PORT="${OUR_PORT:-18181}"
 HB_PORT="${HB_PORT:-18182}"
-BENCH=.build-bench
+NGINX_PORT="${NGINX_PORT:-18183}"
+POSITIONS='v1/positions?date=2026-01-01T00:00:00Z'
+BENCH="$PWD/.build-bench"
 mkdir -p "$BENCH"
 
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
 echo "bench: open-file limit $(ulimit -n)"
 
-if ! command -v wrk >/dev/null 2>&1; then
-    echo "bench: installing wrk"
-    SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
-    $SUDO apt-get install -y -qq wrk >/dev/null || { $SUDO apt-get update -qq && $SUDO apt-get install -y -qq wrk; }
-fi
+SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+for tool in wrk:wrk nginx:nginx-light; do
+    command -v "${tool%%:*}" >/dev/null 2>&1 || [ -x "/usr/sbin/${tool%%:*}" ] && continue
+    echo "bench: installing ${tool#*:}"
+    $SUDO apt-get install -y -qq "${tool#*:}" >/dev/null || { $SUDO apt-get update -qq && $SUDO apt-get install -y -qq "${tool#*:}"; }
+done
+NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 
 echo "bench: building solarsystem (release)"
 swift build -c release --scratch-path .build-http-release --product solarsystem 2>&1 | tail -1
@@ -40,11 +48,12 @@ pids=()
 cleanup() {
     for p in "${pids[@]:-}"; do [ -n "$p" ] && kill "$p" 2>/dev/null || true; done
     for p in "${pids[@]:-}"; do [ -n "$p" ] && wait "$p" 2>/dev/null || true; done
+    [ -f "$BENCH/nginx/nginx.pid" ] && "$NGINX" -c "$BENCH/nginx/nginx.conf" -s stop 2>/dev/null || true
 }
 trap cleanup EXIT
 
 wait_for() { # url
-    for _ in $(seq 1 100); do
+    for _ in $(seq 1 300); do
         curl -fsS -o /dev/null "$1" 2>/dev/null && return 0
         sleep 0.1
     done
@@ -52,22 +61,50 @@ wait_for() { # url
     return 1
 }
 
-"$OURS" bench http-fixture --host 127.0.0.1 --port "$OUR_PORT" >"$BENCH/ours.log" 2>&1 &
+rm -f "$BENCH/ours.sqlite"*
+"$OURS" serve --host 127.0.0.1 --port "$OUR_PORT" --db "$BENCH/ours.sqlite" >"$BENCH/ours.log" 2>&1 &
 OUR_PID=$!
 pids+=("$OUR_PID")
-wait_for "http://127.0.0.1:$OUR_PORT/healthz"
-curl -fsS "http://127.0.0.1:$OUR_PORT/fixture.json" -o "$BENCH/fixture.json"
-curl -fsS "http://127.0.0.1:$OUR_PORT/healthz" -o "$BENCH/healthz.json"
-echo "bench: fixture is $(wc -c <"$BENCH/fixture.json") bytes"
+wait_for "http://127.0.0.1:$OUR_PORT/readyz"
+mkdir -p "$BENCH/nginx/www/v1" "$BENCH/nginx/logs" "$BENCH/nginx/tmp"
+curl -fsS "http://127.0.0.1:$OUR_PORT/healthz" -o "$BENCH/nginx/www/healthz"
+curl -fsS "http://127.0.0.1:$OUR_PORT/$POSITIONS" -o "$BENCH/nginx/www/v1/positions"
+echo "bench: the positions answer is $(wc -c <"$BENCH/nginx/www/v1/positions") bytes"
 
-servers=(ours)
-if [ "${SKIP_HB:-0}" != 1 ]; then
+# nginx: two workers (our two event loops), an access log in its default format, the answers'
+# content types and Cache-Control; the files are in the page cache after the first request.
+cat >"$BENCH/nginx/nginx.conf" <<NGINX
+worker_processes 2;
+pid $BENCH/nginx/nginx.pid;
+error_log $BENCH/nginx/logs/error.log;
+events { worker_connections 20000; }
+http {
+    access_log $BENCH/nginx/logs/access.log;
+    client_body_temp_path $BENCH/nginx/tmp;
+    proxy_temp_path $BENCH/nginx/tmp; fastcgi_temp_path $BENCH/nginx/tmp; uwsgi_temp_path $BENCH/nginx/tmp; scgi_temp_path $BENCH/nginx/tmp;
+    server {
+        listen 127.0.0.1:$NGINX_PORT;
+        root $BENCH/nginx/www;
+        location = /healthz { default_type "application/json; charset=utf-8"; add_header Cache-Control no-store; }
+        location /v1/ { default_type "application/json; charset=utf-8"; add_header Cache-Control "public, max-age=60"; }
+    }
+}
+NGINX
+"$NGINX" -c "$BENCH/nginx/nginx.conf"
+wait_for "http://127.0.0.1:$NGINX_PORT/healthz"
+for route in healthz "$POSITIONS"; do
+    cmp -s <(curl -fsS "http://127.0.0.1:$OUR_PORT/$route") <(curl -fsS "http://127.0.0.1:$NGINX_PORT/$route") \
+        || { echo "bench: /$route differs between ours and nginx" >&2; exit 1; }
+done
+
+servers=(ours nginx)
+if [ "${HB:-0}" = 1 ]; then
     HB="$BENCH/hb"
     mkdir -p "$HB/Sources/HBBench"
     cat >"$HB/Package.swift" <<'SWIFT'
 // swift-tools-version:6.2
-// Generated by scripts/bench-http.sh: a Hummingbird 2 server doing the same work as
-// `solarsystem bench http-fixture`. Not part of the project.
+// Generated by scripts/bench-http.sh: a Hummingbird 2 server doing the same work as `solarsystem
+// serve`: /healthz and the cached positions answer. Not part of the project.
 import PackageDescription
 let package = Package(
     name: "HBBench",
@@ -91,7 +128,7 @@ import Hummingbird
 import Logging
 import Synchronization
 
-// Same routes, bytes and headers as the project's fixture server, with the comparable
+// /healthz and the cached positions answer's bytes, with the comparable
 // middleware: request id (honoured or generated), metrics, CORS.
 let port = Int(CommandLine.arguments[1])!
 let fixture = [UInt8](try Data(contentsOf: URL(fileURLWithPath: CommandLine.arguments[2])))
@@ -119,7 +156,7 @@ router.get("/healthz") { _, _ -> Response in
     Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
              body: .init(byteBuffer: ByteBuffer(bytes: health)))
 }
-router.get("/fixture.json") { _, _ -> Response in
+router.get("/v1/positions") { _, _ -> Response in
     Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(bytes: fixture)))
 }
 var logger = Logger(label: "hb")
@@ -129,88 +166,100 @@ try await app.runService()
 SWIFT
     echo "bench: building the Hummingbird baseline (release; first time takes minutes)"
     (cd "$HB" && swift build -c release 2>&1 | tail -1)
-    "$HB/.build/release/HBBench" "$HB_PORT" "$BENCH/fixture.json" >"$BENCH/hb.log" 2>&1 &
+    "$HB/.build/release/HBBench" "$HB_PORT" "$BENCH/nginx/www/v1/positions" >"$BENCH/hb.log" 2>&1 &
     HB_PID=$!
     pids+=("$HB_PID")
     wait_for "http://127.0.0.1:$HB_PORT/healthz"
-    for route in healthz fixture.json; do
-        cmp -s <(curl -fsS "http://127.0.0.1:$OUR_PORT/$route") <(curl -fsS "http://127.0.0.1:$HB_PORT/$route") \
-            || { echo "bench: /$route differs between the servers" >&2; exit 1; }
-    done
     servers+=(hb)
 fi
 
-port_of() { [ "$1" = ours ] && echo "$OUR_PORT" || echo "$HB_PORT"; }
+port_of() { case "$1" in ours) echo "$OUR_PORT";; nginx) echo "$NGINX_PORT";; hb) echo "$HB_PORT";; esac; }
+pids_of() { case "$1" in ours) echo "$OUR_PID";; nginx) pgrep -P "$(cat "$BENCH/nginx/nginx.pid")"; cat "$BENCH/nginx/nginx.pid";; hb) echo "$HB_PID";; esac; }
+cpu_ticks() { local t=0 p; for p in "$@"; do [ -r "/proc/$p/stat" ] && t=$((t + $(awk '{print $14 + $15}' "/proc/$p/stat"))); done; echo "$t"; }
+HZ=$(getconf CLK_TCK)
 
-# run_wrk SERVER ROUTE DURATION → "rps p99ms errors"
+# run_wrk SERVER ROUTE DURATION → "rps p99ms cpu-us-per-request errors"
 run_wrk() {
-    local out
+    local out procs c0 c1
+    procs=$(pids_of "$1" | sort -u | tr '\n' ' ')
+    # shellcheck disable=SC2086  # a list of pids
+    c0=$(cpu_ticks $procs)
     out=$(wrk -t"$THREADS" -c"$CONNECTIONS" -d"$3" --latency "http://127.0.0.1:$(port_of "$1")/$2" 2>&1)
+    # shellcheck disable=SC2086
+    c1=$(cpu_ticks $procs)
     echo "$out" >>"$BENCH/wrk-raw.log"
-    local rps p99 errors
+    local rps p99 n errors
     rps=$(echo "$out" | awk '/^Requests\/sec:/ {print $2}')
+    n=$(echo "$out" | awk '/requests in/ {print $1}')
     p99=$(echo "$out" | awk '$1 == "99%" {v=$2; if (v ~ /us$/) {sub(/us$/,"",v); v=v/1000} else if (v ~ /ms$/) {sub(/ms$/,"",v)} else if (v ~ /s$/) {sub(/s$/,"",v); v=v*1000}; print v}')
     errors=$(echo "$out" | awk '/Non-2xx|Socket errors/ {printf "%s ", $0}')
-    echo "${rps:-0} ${p99:-0} ${errors:-}"
+    echo "${rps:-0} ${p99:-0} $(awk -v d="$((c1 - c0))" -v hz="$HZ" -v n="${n:-0}" 'BEGIN {printf "%.2f", (n > 0 ? d / hz * 1e6 / n : 0)}') ${errors:-}"
 }
 
 median() { sort -g | awk '{a[NR]=$1} END {if (NR==0) {print 0} else if (NR%2) {print a[(NR+1)/2]} else {print (a[NR/2]+a[NR/2+1])/2}}'; }
+name_of() { [ "$1" = healthz ] && echo /healthz || echo /positions; }
 
 : >"$BENCH/wrk-raw.log"
-declare -A RPS P99
+declare -A RPS P99 CPU
 echo "bench: warm-up"
-for s in "${servers[@]}"; do run_wrk "$s" fixture.json 3s >/dev/null; done
+for s in "${servers[@]}"; do run_wrk "$s" "$POSITIONS" 3s >/dev/null; done
 
+echo "bench: $(uptime)"
 for round in $(seq 1 "$ROUNDS"); do
+    # Alternate who goes first, so a drift in the machine's load does not favour one server.
     order=("${servers[@]}")
-    if [ $((round % 2)) -eq 0 ] && [ "${#servers[@]}" -eq 2 ]; then order=(hb ours); fi
-    for route in healthz fixture.json; do
+    if [ $((round % 2)) -eq 0 ]; then mapfile -t order < <(printf '%s\n' "${servers[@]}" | tac); fi
+    for route in healthz "$POSITIONS"; do
         for s in "${order[@]}"; do
-            read -r rps p99 errors < <(run_wrk "$s" "$route" "$DURATION")
+            read -r rps p99 cpu errors < <(run_wrk "$s" "$route" "$DURATION")
             RPS[$s,$route]+="$rps "
             P99[$s,$route]+="$p99 "
-            printf 'bench: round %d %-5s /%-13s %10.0f req/s  p99 %7.2f ms %s\n' "$round" "$s" "$route" "$rps" "$p99" "$errors"
+            CPU[$s,$route]+="$cpu "
+            printf 'bench: round %d %-5s %-10s %10.0f req/s  p99 %7.2f ms  %6.2f µs CPU/request %s\n' "$round" "$s" "$(name_of "$route")" "$rps" "$p99" "$cpu" "$errors"
         done
     done
 done
+echo "bench: $(uptime)"
 
 echo
 echo "== medians of $ROUNDS runs (wrk -t$THREADS -c$CONNECTIONS -d$DURATION) =="
-printf '%-6s %-14s %12s %10s\n' server route req/s p99-ms
-declare -A MR MP
+printf '%-6s %-11s %10s %8s %14s\n' server route req/s p99-ms µs-CPU/req
+declare -A MR MP MC
 for s in "${servers[@]}"; do
-    for route in healthz fixture.json; do
+    for route in healthz "$POSITIONS"; do
         MR[$s,$route]=$(echo "${RPS[$s,$route]}" | tr ' ' '\n' | grep -v '^$' | median)
         MP[$s,$route]=$(echo "${P99[$s,$route]}" | tr ' ' '\n' | grep -v '^$' | median)
-        printf '%-6s %-14s %12.0f %10.2f\n' "$s" "/$route" "${MR[$s,$route]}" "${MP[$s,$route]}"
+        MC[$s,$route]=$(echo "${CPU[$s,$route]}" | tr ' ' '\n' | grep -v '^$' | median)
+        printf '%-6s %-11s %10.0f %8.2f %14.2f\n' "$s" "$(name_of "$route")" "${MR[$s,$route]}" "${MP[$s,$route]}" "${MC[$s,$route]}"
     done
 done
-if [ "${#servers[@]}" -eq 2 ]; then
-    for route in healthz fixture.json; do
-        awk -v a="${MR[ours,$route]}" -v b="${MR[hb,$route]}" -v pa="${MP[ours,$route]}" -v pb="${MP[hb,$route]}" -v r="/$route" \
-            'BEGIN {printf "ratio  %-14s req/s ours/hb %.2f   p99 ours/hb %.2f\n", r, a/b, (pb > 0 ? pa/pb : 0)}'
+for other in "${servers[@]:1}"; do
+    for route in healthz "$POSITIONS"; do
+        awk -v a="${MR[ours,$route]}" -v b="${MR[$other,$route]}" -v pa="${MP[ours,$route]}" -v pb="${MP[$other,$route]}" \
+            -v ca="${MC[ours,$route]}" -v cb="${MC[$other,$route]}" -v r="$(name_of "$route")" -v o="$other" \
+            'BEGIN {printf "ratio  %-11s req/s ours/%s %.2f   p99 ours/%s %.2f   CPU per request %s/ours %.2f\n", r, o, a/b, o, (pb > 0 ? pa/pb : 0), o, (ca > 0 ? cb/ca : 0)}'
     done
-fi
+done
+awk -v a="${MR[ours,$POSITIONS]}" -v b="${MR[ours,healthz]}" 'BEGIN {printf "ours   /positions ÷ /healthz req/s %.2f\n", a/b}'
 
+[ "$IDLE" -gt 0 ] || exit 0
 echo
-echo "== $IDLE idle connections held while wrk runs /fixture.json =="
-for s in "${servers[@]}"; do
-    python3 scripts/idle-connections-http.py --port "$(port_of "$s")" --count "$IDLE" --seconds 600 >"$BENCH/idle-$s.log" 2>&1 &
-    IDLE_PID=$!
-    pids+=("$IDLE_PID")
-    for _ in $(seq 1 600); do grep -q "holding" "$BENCH/idle-$s.log" 2>/dev/null && break; sleep 0.1; done
-    head -1 "$BENCH/idle-$s.log" | sed "s/^/bench: $s: /"
-    rl=""; pl=""
-    for round in $(seq 1 "$ROUNDS"); do
-        read -r rps p99 errors < <(run_wrk "$s" fixture.json "$DURATION")
-        rl+="$rps "; pl+="$p99 "
-        printf 'bench: idle round %d %-5s %10.0f req/s  p99 %7.2f ms %s\n' "$round" "$s" "$rps" "$p99" "$errors"
-    done
-    kill "$IDLE_PID" 2>/dev/null || true
-    wait "$IDLE_PID" 2>/dev/null || true
-    tail -1 "$BENCH/idle-$s.log" | sed "s/^/bench: $s: /"
-    ir=$(echo "$rl" | tr ' ' '\n' | grep -v '^$' | median)
-    ip=$(echo "$pl" | tr ' ' '\n' | grep -v '^$' | median)
-    awk -v s="$s" -v r0="${MR[$s,fixture.json]}" -v p0="${MP[$s,fixture.json]}" -v r1="$ir" -v p1="$ip" -v n="$IDLE" \
-        'BEGIN {printf "%-5s with %d idle: %.0f req/s (%+.1f%%), p99 %.2f ms (was %.2f ms, %+.2f ms)\n", s, n, r1, (r1/r0-1)*100, p1, p0, p1-p0}'
+echo "== $IDLE idle connections held while wrk runs /positions against ours =="
+python3 scripts/idle-connections-http.py --port "$OUR_PORT" --count "$IDLE" --seconds 600 >"$BENCH/idle-ours.log" 2>&1 &
+IDLE_PID=$!
+pids+=("$IDLE_PID")
+for _ in $(seq 1 600); do grep -q "holding" "$BENCH/idle-ours.log" 2>/dev/null && break; sleep 0.1; done
+head -1 "$BENCH/idle-ours.log" | sed "s/^/bench: ours: /"
+rl=""; pl=""
+for round in $(seq 1 "$ROUNDS"); do
+    read -r rps p99 _ errors < <(run_wrk ours "$POSITIONS" "$DURATION")
+    rl+="$rps "; pl+="$p99 "
+    printf 'bench: idle round %d ours %10.0f req/s  p99 %7.2f ms %s\n' "$round" "$rps" "$p99" "$errors"
 done
+kill "$IDLE_PID" 2>/dev/null || true
+wait "$IDLE_PID" 2>/dev/null || true
+tail -1 "$BENCH/idle-ours.log" | sed "s/^/bench: ours: /"
+ir=$(echo "$rl" | tr ' ' '\n' | grep -v '^$' | median)
+ip=$(echo "$pl" | tr ' ' '\n' | grep -v '^$' | median)
+awk -v r0="${MR[ours,$POSITIONS]}" -v p0="${MP[ours,$POSITIONS]}" -v r1="$ir" -v p1="$ip" -v n="$IDLE" \
+    'BEGIN {printf "ours with %d idle: %.0f req/s (%+.1f%%), p99 %.2f ms (was %.2f ms, %+.2f ms)\n", n, r1, (r1/r0-1)*100, p1, p0, p1-p0}'

@@ -105,6 +105,19 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, C
 func asciiCaseInsensitiveEquals<A: StringProtocol, B: StringProtocol>(_ a: A, _ b: B) -> Bool {
     let au = a.utf8, bu = b.utf8
     guard au.count == bu.count else { return false }
+    // Native strings (header names, nearly always): compared over their contiguous bytes.
+    if let equal = au.withContiguousStorageIfAvailable({ x in
+        bu.withContiguousStorageIfAvailable { y -> Bool in
+            for i in 0..<x.count where x[i] != y[i] {
+                let lx = (x[i] >= 0x41 && x[i] <= 0x5A) ? x[i] | 0x20 : x[i]
+                let ly = (y[i] >= 0x41 && y[i] <= 0x5A) ? y[i] | 0x20 : y[i]
+                if lx != ly { return false }
+            }
+            return true
+        }
+    }), let equal {
+        return equal
+    }
     var i = au.makeIterator(), j = bu.makeIterator()
     while let x = i.next(), let y = j.next() {
         if x != y {
