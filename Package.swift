@@ -2,7 +2,8 @@
 import PackageDescription
 
 // Module layering (docs/architecture.md): arrows are the only imports allowed.
-//   solarsystem -> SolarSystemAPI -> HTTP, Storage, Rendering, Missions, Satellites, SmallBodies, Scene, Sky, Ephemeris
+//   solarsystem -> SolarSystemAPI -> HTTP, Storage, Rendering, Horizons, Missions, Satellites, SmallBodies, Scene, Sky, Ephemeris
+//   Horizons -> Sky, SmallBodies, Satellites, Ephemeris
 //   solarsystem -> MissionKernels (the kernel generator) -> Missions, Astrodynamics
 //   (the executable, the composition root, also imports the lower modules it assembles)
 //   SmallBodies -> Astrodynamics; Missions -> Astrodynamics (KeplerArc), Scene; Astrodynamics, Scene, Satellites -> Ephemeris; Sky -> Satellites (passes), Ephemeris; HTTP, Rendering, Storage -> Zlib -> CZlib; Storage -> CSQLite
@@ -43,6 +44,9 @@ let package = Package(
         // Asteroids and comets: element files (SBDB JSON, MPCORB, MPC comets) as bytes, the n-body
         // propagator under DE440, close approaches. Pure, above Astrodynamics.
         .target(name: "SmallBodies", dependencies: ["Astrodynamics", "Ephemeris"]),
+        // The JPL Horizons API dialect: parameters in, Horizons-laid-out tables out, SPK files of
+        // served positions. Pure, beside the API's handlers, over the domain modules.
+        .target(name: "Horizons", dependencies: ["Sky", "SmallBodies", "Satellites", "Ephemeris"]),
         // SGP4/SDP4, element sets (TLE, OMM), TEME and ground tracks: pure, above Ephemeris.
         .target(name: "Satellites", dependencies: ["Ephemeris"]),
         // The mission-kernel generator (`solarsystem kernels build`): physics between the data,
@@ -58,14 +62,14 @@ let package = Package(
         .target(
             name: "SolarSystemAPI",
             dependencies: [
-                "HTTP", "Storage", "Rendering", "Missions", "Satellites", "SmallBodies", "Scene", "Sky", "Ephemeris",
+                "HTTP", "Storage", "Rendering", "Horizons", "Missions", "Satellites", "SmallBodies", "Scene", "Sky", "Ephemeris",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .executableTarget(
             name: "solarsystem",
             dependencies: [
-                "SolarSystemAPI", "HTTP", "Storage", "Rendering", "Missions", "MissionKernels", "Astrodynamics", "Satellites", "SmallBodies", "Scene", "Sky", "Ephemeris", "Zlib",
+                "SolarSystemAPI", "HTTP", "Storage", "Rendering", "Horizons", "Missions", "MissionKernels", "Astrodynamics", "Satellites", "SmallBodies", "Scene", "Sky", "Ephemeris", "Zlib",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -77,6 +81,7 @@ let package = Package(
         ),
         .testTarget(name: "SceneTests", dependencies: ["Scene", "Ephemeris"]),
         .testTarget(name: "SkyTests", dependencies: ["Sky", "Satellites", "Ephemeris"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "HorizonsTests", dependencies: ["Horizons", "Sky", "SmallBodies", "Satellites", "Ephemeris"], resources: [.copy("Fixtures")]),
         .testTarget(name: "SatellitesTests", dependencies: ["Satellites", "Ephemeris"], resources: [.copy("Fixtures")]),
         .testTarget(name: "AstrodynamicsTests", dependencies: ["Astrodynamics", "Ephemeris"]),
         .testTarget(name: "SmallBodiesTests", dependencies: ["SmallBodies", "Astrodynamics", "Ephemeris"], resources: [.copy("Fixtures")]),
@@ -94,7 +99,7 @@ let package = Package(
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "HTTPTestSupport", "CZlib", "Zlib"]),
         .testTarget(
             name: "SolarSystemAPITests",
-            dependencies: ["SolarSystemAPI", "HTTP", "HTTPTestSupport", "Storage", "Rendering", "Missions", "Satellites", "SmallBodies", "Scene", "Sky", "Ephemeris", "CZlib",
+            dependencies: ["SolarSystemAPI", "HTTP", "HTTPTestSupport", "Storage", "Rendering", "Horizons", "Missions", "Satellites", "SmallBodies", "Scene", "Sky", "Ephemeris", "CZlib",
                            .product(name: "Logging", package: "swift-log")]
         ),
     ]
