@@ -75,7 +75,7 @@ public struct HorizonsContext: Sendable {
     }
 
     /// The body of a major-body id, or nil when the server places none.
-    func majorBody(_ id: Int) -> HorizonsBody? {
+    public func majorBody(_ id: Int) -> HorizonsBody? {
         if id == -125_544 { return satelliteBody(norad: SatelliteCatalogue.issNoradID) }
         if let entry = HorizonsBody.majorBodies.first(where: { $0.id == id }), NAIFBody.known(id) != nil {
             return engineBody(id, name: entry.name)
@@ -164,7 +164,7 @@ public struct HorizonsContext: Sendable {
                             brightness: .none, primary: nil)
     }
 
-    func satelliteBody(norad: Int) -> HorizonsBody? {
+    public func satelliteBody(norad: Int) -> HorizonsBody? {
         guard let sat = satellites.satellite(norad: norad) else { return nil }
         let eph = ephemeris
         let propagator = sat.propagator
@@ -219,7 +219,7 @@ public struct HorizonsContext: Sendable {
         }
     }
 
-    func smallBody(_ h: SmallBodyCatalogue.Handle) -> HorizonsBody {
+    public func smallBody(_ h: SmallBodyCatalogue.Handle) -> HorizonsBody {
         let body = smallBodies.body(h)
         let propagator = self.propagator
         let interrupt = self.interrupt
