@@ -211,3 +211,30 @@ struct HorizonsEndpointTests {
         #expect(r.json["spk_file_id"] as? String == "99942")
     }
 }
+
+@Suite("center=ssb in /v1")
+struct BarycentreCenterTests {
+    @Test("/v1/positions?center=ssb: the Sun's barycentric state added to every heliocentric one, from the DE kernel; the series agrees; not with the scene frame")
+    func barycentric() throws {
+        let helio = try APIServer.get("/v1/positions?date=2026-01-01&bodies=sun,mars,naif:-31")
+        let bary = try APIServer.get("/v1/positions?date=2026-01-01&bodies=sun,mars,naif:-31&center=ssb")
+        #expect(bary.status == 200)
+        #expect(bary.json["center"] as? String == "ssb")
+        #expect(bary.json["units"] as? String == "au")
+        let h = helio.objects("bodies"), b = bary.objects("bodies")
+        let sun = try #require(vector(b.first?["position"]))
+        let t = try TimeScale.parse("2026-01-01T00:00:00Z")
+        let k = APIServer.kernel.sunBarycentricState(secondsPastJ2000: t.daysSinceJ2000TDB * Constants.secondsPerDay)
+        #expect((sun - k.positionKm / Constants.auKm).length * Constants.auKm < 1e-6)
+        // The Sun is 0.002–0.01 AU from the barycentre: far above the 1e-12 AU the check needs.
+        #expect(sun.length > 1e-3)
+        for (x, y) in zip(h, b) {
+            let p = try #require(vector(x["position"])), q = try #require(vector(y["position"]))
+            #expect(((q - p) - sun).length < 1e-12)
+        }
+        let series = try APIServer.get("/v1/positions/mars?times=2026-01-01T00:00:00Z&center=ssb")
+        let s = try #require((series.json["samples"] as? [[String: Any]])?.first)
+        #expect(((try #require(vector(s["position"]))) - (try #require(vector(b[1]["position"])))).length < 1e-12)
+        #expect(try APIServer.get("/v1/positions?date=2026-01-01&center=ssb&frame=scene").status == 400)
+    }
+}

@@ -98,7 +98,7 @@ struct OperationTests {
         let text = try await text(client.getHorizons(query: .init(format: .text, command: "'499'", ephemType: "VECTORS", center: "'500@10'",
                                                                    startTime: "'2026-01-01'", stopTime: "'2026-01-02'", stepSize: "'1 d'")).ok.body.plainText)
         #expect(text.hasPrefix("API VERSION: 1.2") && text.contains("$$SOE") && text.contains("Mars (499)"))
-        let json = try client.getHorizons(query: .init(command: "'499'", ephemType: "VECTORS", center: "'500@10'", tlist: "'2461041.5'")).ok.body.json
+        let json = try await client.getHorizons(query: .init(command: "'499'", ephemType: "VECTORS", center: "'500@10'", tlist: "'2461041.5'")).ok.body.json
         #expect(json.signature.source == "NASA/JPL Horizons API" && json.result?.contains("$$SOE") == true)
     }
 
@@ -109,7 +109,7 @@ struct OperationTests {
     }
 
     @Test func exportKernel() async throws {
-        let spk = try await bytes(client.exportKernel(query: .init(bodies: "mars", center: "sun", start: "2026-01-01", stop: "2026-01-11")).ok.body.applicationOctetStream)
+        let spk = try await bytes(client.exportKernel(query: .init(bodies: "mars", center: "sun", start: "2026-01-01", stop: "2026-01-11")).ok.body.binary)
         #expect(spk.starts(with: Array("DAF/SPK".utf8)))
     }
 
