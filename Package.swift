@@ -43,6 +43,9 @@ let package = Package(
         // Asteroids and comets: element files (SBDB JSON, MPCORB, MPC comets) as bytes, the n-body
         // propagator under DE440, close approaches. Pure, above Astrodynamics.
         .target(name: "SmallBodies", dependencies: ["Astrodynamics", "Ephemeris"]),
+        // The JPL Horizons API dialect: parameters in, Horizons-laid-out tables out, SPK files of
+        // served positions. Pure, beside the API's handlers, over the domain modules.
+        .target(name: "Horizons", dependencies: ["Sky", "SmallBodies", "Satellites", "Ephemeris"]),
         // SGP4/SDP4, element sets (TLE, OMM), TEME and ground tracks: pure, above Ephemeris.
         .target(name: "Satellites", dependencies: ["Ephemeris"]),
         // The mission-kernel generator (`solarsystem kernels build`): physics between the data,
@@ -58,14 +61,14 @@ let package = Package(
         .target(
             name: "SolarSystemAPI",
             dependencies: [
-                "HTTP", "Storage", "Rendering", "Missions", "Satellites", "SmallBodies", "Scene", "Sky", "Ephemeris",
+                "HTTP", "Storage", "Rendering", "Horizons", "Missions", "Satellites", "SmallBodies", "Scene", "Sky", "Ephemeris",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .executableTarget(
             name: "solarsystem",
             dependencies: [
-                "SolarSystemAPI", "HTTP", "Storage", "Rendering", "Missions", "MissionKernels", "Astrodynamics", "Satellites", "SmallBodies", "Scene", "Sky", "Ephemeris", "Zlib",
+                "SolarSystemAPI", "HTTP", "Storage", "Rendering", "Horizons", "Missions", "MissionKernels", "Astrodynamics", "Satellites", "SmallBodies", "Scene", "Sky", "Ephemeris", "Zlib",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -77,6 +80,7 @@ let package = Package(
         ),
         .testTarget(name: "SceneTests", dependencies: ["Scene", "Ephemeris"]),
         .testTarget(name: "SkyTests", dependencies: ["Sky", "Satellites", "Ephemeris"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "HorizonsTests", dependencies: ["Horizons", "Sky", "SmallBodies", "Satellites", "Ephemeris"], resources: [.copy("Fixtures")]),
         .testTarget(name: "SatellitesTests", dependencies: ["Satellites", "Ephemeris"], resources: [.copy("Fixtures")]),
         .testTarget(name: "AstrodynamicsTests", dependencies: ["Astrodynamics", "Ephemeris"]),
         .testTarget(name: "SmallBodiesTests", dependencies: ["SmallBodies", "Astrodynamics", "Ephemeris"], resources: [.copy("Fixtures")]),
@@ -94,7 +98,7 @@ let package = Package(
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "HTTPTestSupport", "CZlib", "Zlib"]),
         .testTarget(
             name: "SolarSystemAPITests",
-            dependencies: ["SolarSystemAPI", "HTTP", "HTTPTestSupport", "Storage", "Rendering", "Missions", "Satellites", "SmallBodies", "Scene", "Sky", "Ephemeris", "CZlib",
+            dependencies: ["SolarSystemAPI", "HTTP", "HTTPTestSupport", "Storage", "Rendering", "Horizons", "Missions", "Satellites", "SmallBodies", "Scene", "Sky", "Ephemeris", "CZlib",
                            .product(name: "Logging", package: "swift-log")]
         ),
     ]

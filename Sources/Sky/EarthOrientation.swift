@@ -42,13 +42,8 @@ public struct EarthOrientation: Sendable {
         let t = time.julianCenturiesTT
         let asec = Angle.radiansPerArcsecond
         let eps0 = SkyConstants.obliquity2006J2000Arcseconds
-        let psiA = t * (5038.481507 + t * (-1.0790069 + t * (-0.00114045 + t * (0.000132851 + t * -0.0000000951)))) * asec
-        let omegaA = (eps0 + t * (-0.025754 + t * (0.0512623 + t * (-0.00772503 + t * (-0.000000467 + t * 0.0000003337))))) * asec
-        let chiA = t * (10.556403 + t * (-2.3814292 + t * (-0.00121197 + t * (0.000170663 + t * -0.0000000560)))) * asec
         let epsA = (eps0 + t * (-46.836769 + t * (-0.0001831 + t * (0.00200340 + t * (-0.000000576 + t * -0.0000000434))))) * asec
-        // IERS writes P = R3(χA) R1(−ωA) R3(−ψA) R1(ε0) with frame (passive) rotations; an
-        // active rotation by −θ is the passive one by θ.
-        let precession = Matrix3.rotationZ(-chiA) * Matrix3.rotationX(omegaA) * Matrix3.rotationZ(psiA) * Matrix3.rotationX(-eps0 * asec)
+        let precession = Self.precession(julianCenturiesTT: t)
         let n = Nutation.angles(julianCenturiesTT: t)
         let nutation = Matrix3.rotationX(epsA + n.epsilon) * Matrix3.rotationZ(n.psi) * Matrix3.rotationX(-epsA)
         gcrsToTrueOfDate = nutation * precession * Self.frameBias
@@ -66,6 +61,30 @@ public struct EarthOrientation: Sendable {
         let gast = era + gmstMinusERA + n.psi * cos(epsA) + complementary
         gastRadians = Self.wrapped(gast)
         polarMotion = Self.polarMotion(time, julianCenturiesTT: t)
+    }
+
+    /// Mean J2000 → mean equator and equinox of date: the P03 angles ψA, ωA, χA (IERS
+    /// Conventions 2010 eq. 5.39–5.40), `t` in Julian centuries of TT from J2000.
+    static func precession(julianCenturiesTT t: Double) -> Matrix3 {
+        let asec = Angle.radiansPerArcsecond
+        let eps0 = SkyConstants.obliquity2006J2000Arcseconds
+        let psiA = t * (5038.481507 + t * (-1.0790069 + t * (-0.00114045 + t * (0.000132851 + t * -0.0000000951)))) * asec
+        let omegaA = (eps0 + t * (-0.025754 + t * (0.0512623 + t * (-0.00772503 + t * (-0.000000467 + t * 0.0000003337))))) * asec
+        let chiA = t * (10.556403 + t * (-2.3814292 + t * (-0.00121197 + t * (0.000170663 + t * -0.0000000560)))) * asec
+        // IERS writes P = R3(χA) R1(−ωA) R3(−ψA) R1(ε0) with frame (passive) rotations; an
+        // active rotation by −θ is the passive one by θ.
+        return Matrix3.rotationZ(-chiA) * Matrix3.rotationX(omegaA) * Matrix3.rotationZ(psiA) * Matrix3.rotationX(-eps0 * asec)
+    }
+
+    init(gcrsToTrueOfDate: Matrix3, gastRadians: Double, eraRadians: Double, meanObliquityRadians: Double, nutationPsiRadians: Double,
+         nutationEpsilonRadians: Double, polarMotion: Matrix3) {
+        self.gcrsToTrueOfDate = gcrsToTrueOfDate
+        self.gastRadians = gastRadians
+        self.eraRadians = eraRadians
+        self.meanObliquityRadians = meanObliquityRadians
+        self.nutationPsiRadians = nutationPsiRadians
+        self.nutationEpsilonRadians = nutationEpsilonRadians
+        self.polarMotion = polarMotion
     }
 
     /// Wᵀ for the time's pole (IERS Conventions 2010 eq. 5.3, 5.13), as Skyfield writes it.

@@ -44,6 +44,38 @@ public struct Observer: Sendable, Hashable {
         east = Vector3(-sl, cl, 0)
         north = Vector3(-sp * cl, -sp * sl, cp)
     }
+
+    /// A site given by its geocentric place, as the MPC's observatory codes and Horizons'
+    /// `COORD_TYPE=CYLINDRICAL` give it: east longitude, and the distances from the Earth's axis
+    /// and from its equatorial plane (km). The geodetic latitude and height follow on the
+    /// WGS 84 ellipsoid (Bowring's iteration); the height is not range-checked (published
+    /// parallax constants of old sites put them kilometres off the ellipsoid), the place is
+    /// kept exactly.
+    public init(longitudeDeg: Double, axisDistanceKm p: Double, equatorDistanceKm z: Double) throws(ObserverError) {
+        guard longitudeDeg.isFinite else { throw .longitude(longitudeDeg) }
+        guard p.isFinite, z.isFinite, p >= 0, (p * p + z * z).squareRoot() < 100_000 else { throw .elevation(p) }
+        let a = SkyConstants.wgs84EquatorialRadiusKm, f = SkyConstants.wgs84Flattening
+        let e2 = f * (2 - f), b = a * (1 - f)
+        var phi = atan2(z, p * (1 - e2))
+        for _ in 0..<5 {
+            let s = sin(phi)
+            let n = a / (1 - e2 * s * s).squareRoot()
+            phi = atan2(z + e2 * n * s, p)
+        }
+        let s = sin(phi), c = cos(phi)
+        let n = a / (1 - e2 * s * s).squareRoot()
+        let h = abs(c) > 1e-9 ? p / c - n : abs(z) - b
+        var lon = Angle.normalizedDegrees(longitudeDeg)
+        if lon > 180 { lon -= 360 }
+        self.latitudeDeg = phi * Angle.degreesPerRadian
+        self.longitudeDeg = lon
+        self.elevationM = h * 1000
+        let lambda = lon * Angle.radiansPerDegree
+        terrestrialKm = Vector3(p * cos(lambda), p * sin(lambda), z)
+        up = Vector3(c * cos(lambda), c * sin(lambda), s)
+        east = Vector3(-sin(lambda), cos(lambda), 0)
+        north = Vector3(-s * cos(lambda), -s * sin(lambda), c)
+    }
 }
 
 /// Why an observer could not be placed; each names the value and what is accepted.

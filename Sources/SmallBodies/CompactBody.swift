@@ -35,4 +35,5 @@ struct BodyExtras: Sendable {
     var nonGravitational: NonGravitationalParameters?
     var orbitClass: OrbitClass?
     var solution: String?
+    var physical: PhysicalParameters?
 }

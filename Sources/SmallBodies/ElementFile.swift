@@ -50,7 +50,7 @@ public struct ElementFile: Sendable {
         }
         return SmallBody(number: c.number == 0 ? nil : Int(c.number), designation: designation, name: name, kind: c.isComet ? .comet : .asteroid,
                          elements: c.elements, nonGravitational: extra?.nonGravitational, brightness: brightness, orbitClass: extra?.orbitClass,
-                         solution: extra?.solution, source: SmallBody.Source(file: self.name, format: format, line: Int(c.line)))
+                         solution: extra?.solution, physical: extra?.physical, source: SmallBody.Source(file: self.name, format: format, line: Int(c.line)))
     }
 
     /// A magnitude parameter kept as a `Float` read back as the decimal it was written as: every
@@ -103,9 +103,9 @@ public struct ElementFile: Sendable {
         case nil: break
         }
         setText(&c, designation: Array(body.designation.utf8), name: body.name.map { Array($0.utf8) } ?? [])
-        if body.nonGravitational != nil || body.solution != nil || body.orbitClass != OrbitClass.classify(body.elements, kind: body.kind) {
+        if body.nonGravitational != nil || body.solution != nil || body.physical != nil || body.orbitClass != OrbitClass.classify(body.elements, kind: body.kind) {
             c.extras = Int32(extras.count)
-            extras.append(BodyExtras(nonGravitational: body.nonGravitational, orbitClass: body.orbitClass, solution: body.solution))
+            extras.append(BodyExtras(nonGravitational: body.nonGravitational, orbitClass: body.orbitClass, solution: body.solution, physical: body.physical))
         }
         bodies.append(c)
     }

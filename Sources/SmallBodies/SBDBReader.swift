@@ -83,8 +83,11 @@ enum SBDBReader {
         }
 
         var phys: [String: Double] = [:]
+        var physText: [String: String] = [:]
         for p in (d["phys_par"] as? [[String: Any]]) ?? [] {
-            if let name = p["name"] as? String, let v = number(p["value"]) { phys[name] = v }
+            guard let name = p["name"] as? String else { continue }
+            if let v = number(p["value"]) { phys[name] = v }
+            if let t = p["value"] as? String { physText[name] = t }
         }
         let brightness: SmallBody.Brightness?
         if isComet {
@@ -101,7 +104,29 @@ enum SBDBReader {
         if let date = orbit["soln_date"] as? String { solution = (solution ?? "JPL") + " (\(date))" }
         return SmallBody(number: names.number, designation: names.designation, name: names.name, kind: isComet ? .comet : .asteroid,
                          elements: elements, nonGravitational: nonGrav, brightness: brightness, orbitClass: orbitClass, solution: solution,
-                         source: SmallBody.Source(file: "", format: .sbdbJSON, line: 0))
+                         physical: physical(phys, physText), source: SmallBody.Source(file: "", format: .sbdbJSON, line: 0))
+    }
+
+    /// The `phys_par` entries the server uses: `extent` ("964.4 x 964.2 x 891.8" km) or
+    /// `diameter` for the radii, `GM`, `pole` ("291.421/66.758"), `rot_per`, `albedo`, `BV`.
+    static func physical(_ values: [String: Double], _ texts: [String: String]) -> PhysicalParameters? {
+        var p = PhysicalParameters()
+        let finite: (Double?) -> Double? = { v in v.flatMap { $0.isFinite && $0 > 0 ? $0 : nil } }
+        if let extent = texts["extent"] {
+            let axes = extent.split(separator: "x").compactMap { Double(String($0).trimmingCharacters(in: " ")) }.filter { $0.isFinite && $0 > 0 }
+            if axes.count == 3 { p.equatorialRadiusKm = axes.max()! / 2; p.polarRadiusKm = axes.min()! / 2 }
+        }
+        p.diameterKm = finite(values["diameter"])
+        if p.equatorialRadiusKm == nil, let d = p.diameterKm { p.equatorialRadiusKm = d / 2; p.polarRadiusKm = d / 2 }
+        p.gm = finite(values["GM"])
+        if let pole = texts["pole"] {
+            let parts = pole.split(separator: "/").compactMap { Double(String($0).trimmingCharacters(in: " ")) }
+            if parts.count == 2, (0...360).contains(parts[0]), (-90...90).contains(parts[1]) { (p.poleRADeg, p.poleDecDeg) = (parts[0], parts[1]) }
+        }
+        p.rotationPeriodHours = finite(values["rot_per"])
+        p.albedo = finite(values["albedo"])
+        p.bv = values["BV"].flatMap { $0.isFinite ? $0 : nil }
+        return p == PhysicalParameters() ? nil : p
     }
 
     /// `99942 Apophis (2004 MN4)` → 99942, Apophis, 2004 MN4; `1 Ceres` → 1, Ceres, "1";

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Ephemeris
 
 /// One asteroid or comet as an element file gives it: who it is, its osculating elements, its
 /// non-gravitational parameters and its brightness law, and where the record came from.
@@ -48,11 +49,13 @@ public struct SmallBody: Sendable, Hashable {
     public var orbitClass: OrbitClass
     /// The solution's identifier and date where the source gives them (SBDB: `orbit_id`, `soln_date`).
     public var solution: String?
+    /// Size, mass, pole and albedo where the source gives them (SBDB's `phys_par`).
+    public var physical: PhysicalParameters?
     public var source: Source
 
     public init(number: Int?, designation: String, name: String?, kind: Kind, elements: OrbitalElements,
                 nonGravitational: NonGravitationalParameters? = nil, brightness: Brightness? = nil, orbitClass: OrbitClass? = nil,
-                solution: String? = nil, source: Source) {
+                solution: String? = nil, physical: PhysicalParameters? = nil, source: Source) {
         self.number = number
         self.designation = designation
         self.name = name
@@ -62,6 +65,7 @@ public struct SmallBody: Sendable, Hashable {
         self.brightness = brightness
         self.orbitClass = orbitClass ?? OrbitClass.classify(elements, kind: kind)
         self.solution = solution
+        self.physical = physical
         self.source = source
     }
 
@@ -77,6 +81,50 @@ public struct SmallBody: Sendable, Hashable {
             guard let name else { return designation }
             return designation.hasSuffix("P") || designation.hasSuffix("I") ? "\(designation)/\(name)" : "\(designation) (\(name))"
         }
+    }
+}
+
+/// What JPL's Small-Body Database says of a body's size, mass, spin and surface (`phys_par`):
+/// each nil where the record gives none.
+public struct PhysicalParameters: Sendable, Hashable {
+    /// Equatorial and polar radius, km: half the largest and the smallest of SBDB's `extent`
+    /// (the triaxial shape), else half its `diameter` for both.
+    public var equatorialRadiusKm: Double?
+    public var polarRadiusKm: Double?
+    public var diameterKm: Double?
+    /// km³/s².
+    public var gm: Double?
+    /// The spin pole, ICRF right ascension and declination, degrees.
+    public var poleRADeg: Double?
+    public var poleDecDeg: Double?
+    public var rotationPeriodHours: Double?
+    public var albedo: Double?
+    /// B − V colour.
+    public var bv: Double?
+
+    public init(equatorialRadiusKm: Double? = nil, polarRadiusKm: Double? = nil, diameterKm: Double? = nil, gm: Double? = nil,
+                poleRADeg: Double? = nil, poleDecDeg: Double? = nil, rotationPeriodHours: Double? = nil, albedo: Double? = nil, bv: Double? = nil) {
+        self.equatorialRadiusKm = equatorialRadiusKm
+        self.polarRadiusKm = polarRadiusKm
+        self.diameterKm = diameterKm
+        self.gm = gm
+        self.poleRADeg = poleRADeg
+        self.poleDecDeg = poleDecDeg
+        self.rotationPeriodHours = rotationPeriodHours
+        self.albedo = albedo
+        self.bv = bv
+    }
+
+    public var radiiKm: (equatorial: Double, polar: Double)? {
+        guard let e = equatorialRadiusKm else { return nil }
+        return (e, polarRadiusKm ?? e)
+    }
+
+    /// The pole as an ICRF unit vector.
+    public var pole: Vector3? {
+        guard let ra = poleRADeg, let dec = poleDecDeg else { return nil }
+        let a = ra * .pi / 180, d = dec * .pi / 180
+        return Vector3(cos(d) * cos(a), cos(d) * sin(a), sin(d))
     }
 }
 

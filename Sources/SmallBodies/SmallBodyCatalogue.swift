@@ -14,6 +14,10 @@ public struct SmallBodyCatalogue: Sendable {
     public struct Handle: Sendable, Hashable, Comparable {
         public let file: Int
         public let index: Int
+        public init(file: Int, index: Int) {
+            self.file = file
+            self.index = index
+        }
         public static func < (a: Handle, b: Handle) -> Bool { (a.file, a.index) < (b.file, b.index) }
     }
 

@@ -67,6 +67,11 @@ public final class APIServices: Sendable {
     let textures: TextureSet?
     /// Every kernel's identity (file, size, modification time), as the sample cache keys use it.
     public let kernelIdentities: [String]
+    /// The MPC's observatory codes Horizons' `CENTER` takes (`675`, `F51@399`): the list the
+    /// resource directory holds, or none.
+    public let observatories: ObservatoryCodes
+    /// The IAU constellation boundaries (Horizons' quantity 29), when the resources hold them.
+    public let constellations: Constellations?
 
     /// Default size of `responses`.
     public static let defaultResponseCacheBytes = 16 << 20
@@ -79,11 +84,13 @@ public final class APIServices: Sendable {
         kernelIdentities: [String] = [], sampleCache: SampleCache? = nil, deltaT: DeltaTTable? = nil,
         textures: TextureSet? = nil, web: StaticSite = .empty, openAPIDocument: [UInt8], responseCacheBytes: Int = APIServices.defaultResponseCacheBytes,
         satellites: SatelliteFeed = SatelliteFeed(), smallBodies: SmallBodyFeed? = nil,
+        observatories: ObservatoryCodes = .empty, constellations: Constellations? = nil,
         logger: Logger = Logger(label: "api"), clock: @escaping @Sendable () -> Double
     ) throws(MissionDataError) {
         try self.init(catalogue: catalogue, kernel: kernel, stars: stars, missions: missions, bodies: bodies, kernelIdentities: kernelIdentities,
                       sampleCache: sampleCache, deltaT: deltaT, textures: textures, web: web, openAPIDocument: openAPIDocument,
-                      responses: ResponseCache(capacityBytes: responseCacheBytes), satellites: satellites, smallBodies: smallBodies, logger: logger, clock: clock,
+                      responses: ResponseCache(capacityBytes: responseCacheBytes), satellites: satellites, smallBodies: smallBodies,
+                      observatories: observatories, constellations: constellations, logger: logger, clock: clock,
                       answers: TheoryTally(), largeRenders: RenderGate(), lifecycle: Lifecycle(), streams: StreamCounter())
     }
 
@@ -96,7 +103,8 @@ public final class APIServices: Sendable {
     public func reloaded(kernel: PlanetaryKernel?, bodies: KernelBodies, kernelIdentities: [String]) throws(MissionDataError) -> APIServices {
         let next = try APIServices(catalogue: catalogue, kernel: kernel, stars: stars, missions: missions, bodies: bodies, kernelIdentities: kernelIdentities,
                                    sampleCache: sampleCache, deltaT: sky.deltaT, textures: textures, web: web, openAPIDocument: openAPIDocument,
-                                   responses: responses, satellites: satellites, smallBodies: smallBodies, logger: logger, clock: clock,
+                                   responses: responses, satellites: satellites, smallBodies: smallBodies,
+                                   observatories: observatories, constellations: constellations, logger: logger, clock: clock,
                                    answers: engine.answers, largeRenders: largeRenders, lifecycle: lifecycle, streams: streams)
         smallBodies?.replace(kernel: kernel)
         responses.removeAll()
@@ -106,7 +114,8 @@ public final class APIServices: Sendable {
     private init(
         catalogue: Catalogue, kernel: PlanetaryKernel?, stars: StarCatalogue, missions: MissionCatalogue, bodies: KernelBodies,
         kernelIdentities: [String], sampleCache: SampleCache?, deltaT: DeltaTTable?, textures: TextureSet?, web: StaticSite,
-        openAPIDocument: [UInt8], responses: ResponseCache<ResponseKey>, satellites: SatelliteFeed, smallBodies: SmallBodyFeed?, logger: Logger,
+        openAPIDocument: [UInt8], responses: ResponseCache<ResponseKey>, satellites: SatelliteFeed, smallBodies: SmallBodyFeed?,
+        observatories: ObservatoryCodes, constellations: Constellations?, logger: Logger,
         clock: @escaping @Sendable () -> Double, answers: TheoryTally, largeRenders: RenderGate, lifecycle: Lifecycle, streams: StreamCounter
     ) throws(MissionDataError) {
         self.responses = responses
@@ -115,6 +124,8 @@ public final class APIServices: Sendable {
         self.streams = streams
         self.textures = textures
         self.kernelIdentities = kernelIdentities
+        self.observatories = observatories
+        self.constellations = constellations
         self.missions = missions
         self.sampleCache = sampleCache
         self.logger = logger

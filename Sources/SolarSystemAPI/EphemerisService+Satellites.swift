@@ -122,7 +122,7 @@ extension EphemerisService {
             }
             let earthState = earth ?? ephemeris.state(.earth, at: t)
             let helio = Self.heliocentric(icrfKm: fix.icrfPositionKm, icrfKmPerSecond: fix.icrfVelocityKmPerSecond, earth: earthState)
-            let o = origin ?? (sel.center == .sun ? StateVector(positionAU: .zero, velocityAUPerDay: .zero) : ephemeris.state(sel.center, at: t))
+            let o = origin ?? self.origin(sel, at: t)
             var e = convert(ref, helio - o, sel, theory: theory)
             e.satellite = annotation
             return e
@@ -191,7 +191,7 @@ struct SatelliteSeriesSampler: Sendable {
         let ephemeris = engine.ephemeris
         let helio = EphemerisService.heliocentric(icrfKm: s.positionKm, icrfKmPerSecond: s.velocityKmPerSecond,
                                                   earth: ephemeris.state(.earth, at: t))
-        let origin = selection.center == .sun ? zero : ephemeris.state(selection.center, at: t)
+        let origin = engine.origin(selection, at: t)
         return engine.convert(ref, helio - origin, selection, theory: theory)
     }
 }

@@ -78,14 +78,22 @@ public enum QueryParsing {
 /// The frame, centre and units of a positions answer.
 public struct FrameSelection: Sendable, Hashable {
     public var frame: OutputFrame
+    /// The centre body; `.sun` when ``barycentric``.
     public var center: BodyID
     public var units: DistanceUnit
+    /// Centred on the solar-system barycentre (`center=ssb`): every state is computed about the
+    /// Sun, then moved by the Sun's barycentric state (``EphemerisService/origin(_:at:)``).
+    public var barycentric: Bool
 
-    public init(frame: OutputFrame = .eclipticJ2000, center: BodyID = .sun, units: DistanceUnit? = nil) {
+    public init(frame: OutputFrame = .eclipticJ2000, center: BodyID = .sun, units: DistanceUnit? = nil, barycentric: Bool = false) {
         self.frame = frame
-        self.center = center
+        self.barycentric = barycentric && frame != .scene
+        self.center = self.barycentric ? .sun : center
         self.units = frame == .scene ? .scene : (units ?? (center == .sun ? .au : .km))
     }
+
+    /// What `center` is called in answers: a body id, or `ssb`.
+    public var centerName: String { barycentric ? "ssb" : center.rawValue }
 
     public var velocityUnits: String {
         switch units {
@@ -102,11 +110,13 @@ public struct FrameSelection: Sendable, Hashable {
     public static func parse(frame: String?, center: String?, units: String?) throws(ProblemDetails) -> FrameSelection {
         var f = try frame.map { t throws(ProblemDetails) in try OutputFrame(parsing: t) } ?? .eclipticJ2000
         var c = BodyID.sun
+        var barycentric = false
         if let center {
             if center == "ssb" {
-                throw .invalidParameter("center", value: center, accepted: "a body id (\(BodyID.validList))", reason: "the solar-system barycentre is not supported: the engine is heliocentric")
+                barycentric = true
+            } else {
+                c = try QueryParsing.body(center, parameter: "center")
             }
-            c = try QueryParsing.body(center, parameter: "center")
         }
         var u: DistanceUnit?
         if let units {
@@ -115,7 +125,11 @@ public struct FrameSelection: Sendable, Hashable {
             }
             if parsed == .scene { f = .scene } else { u = parsed }
         }
-        return FrameSelection(frame: f, center: c, units: u)
+        if barycentric, f == .scene {
+            throw .invalidParameter("center", value: "ssb", accepted: "a body id (\(BodyID.validList)) with the scene frame",
+                                    reason: "the scene frame is drawn about the Sun; ssb is a centre of ecliptic-j2000 and equatorial-j2000")
+        }
+        return FrameSelection(frame: f, center: c, units: u, barycentric: barycentric)
     }
 }
 

@@ -68,7 +68,7 @@ public struct PositionsResult: Sendable {
 
     static func writeSelection(_ s: FrameSelection, into w: inout JSONWriter) {
         w.key("frame"); w.string(s.frame.rawValue)
-        w.key("center"); w.string(s.center.rawValue)
+        w.key("center"); w.string(s.centerName)
         w.key("units"); w.string(s.units.rawValue)
         w.key("velocityUnits"); w.string(s.velocityUnits)
     }
@@ -178,7 +178,7 @@ public final class EphemerisService: Sendable {
         switch s.frame {
         case .eclipticJ2000, .equatorialJ2000:
             let states = ephemeris.allStates(at: q.instant)
-            let origin = states[s.center.index]
+            let origin = s.barycentric ? self.origin(s, at: q.instant) : states[s.center.index]
             var entries: [PositionEntry] = []
             entries.reserveCapacity(q.bodies.count)
             for ref in q.bodies {
@@ -245,7 +245,8 @@ public final class EphemerisService: Sendable {
     public func sample(_ id: BodyID, at t: Instant, _ s: FrameSelection) -> PositionEntry {
         switch s.frame {
         case .eclipticJ2000, .equatorialJ2000:
-            return convert(.engine(id), ephemeris.state(id, relativeTo: s.center, at: t), s, theory: ephemeris.theory(id, at: t))
+            let state = s.barycentric ? ephemeris.state(id, at: t) - origin(s, at: t) : ephemeris.state(id, relativeTo: s.center, at: t)
+            return convert(.engine(id), state, s, theory: ephemeris.theory(id, at: t))
         case .scene:
             let h = Self.sceneVelocityStepSeconds
             let before = t.adding(seconds: -h), after = t.adding(seconds: h)
@@ -264,13 +265,13 @@ public final class EphemerisService: Sendable {
             return try satelliteEntry(ref, norad: norad, name: name, at: t, s, catalogue: satellites.current.catalogue, annotate: false)
         case let (.smallBody(id, name, m), .eclipticJ2000), let (.smallBody(id, name, m), .equatorialJ2000):
             let (state, theory) = try smallBodyState(id, name: name, model: m, at: t)
-            let origin = s.center == .sun ? StateVector(positionAU: .zero, velocityAUPerDay: .zero) : ephemeris.state(s.center, at: t)
+            let origin = origin(s, at: t)
             return convert(ref, state - origin, s, theory: theory)
         case let (.smallBody(id, name, m), .scene):
             return try smallBodySceneEntry(ref, id: id, name: name, model: m, at: t, center: s.center, current: nil)
         case let (.kernel(naif, name), .eclipticJ2000), let (.kernel(naif, name), .equatorialJ2000):
             let (state, theory) = try kernelState(naif, name: name, at: t)
-            let origin = s.center == .sun ? StateVector(positionAU: .zero, velocityAUPerDay: .zero) : ephemeris.state(s.center, at: t)
+            let origin = origin(s, at: t)
             return convert(ref, state - origin, s, theory: theory)
         case let (.kernel(naif, name), .scene):
             let h = Self.sceneVelocityStepSeconds
@@ -303,6 +304,16 @@ public final class EphemerisService: Sendable {
             return SceneLayout.scenePosition(heliocentricAU: ephemeris.state(id, at: t).positionAU)
         }
         return scenePosition(parent, at: t) + layout.moonOffset(id, relativeKm: ephemeris.parentRelativeState(id, at: t).positionKm)
+    }
+
+    /// The heliocentric state of a selection's centre: the Sun (zero), a body, or the solar-system
+    /// barycentre (the DE kernel inside its span, the theories' mass-weighted sum outside).
+    func origin(_ s: FrameSelection, at t: Instant) -> StateVector {
+        if s.barycentric {
+            let b = ephemeris.solarSystemBarycentre(at: t)
+            return StateVector(positionAU: b.positionKm / Constants.auKm, velocityAUPerDay: b.velocityKmS * (Constants.secondsPerDay / Constants.auKm))
+        }
+        return s.center == .sun ? StateVector(positionAU: .zero, velocityAUPerDay: .zero) : ephemeris.state(s.center, at: t)
     }
 
     func convert(_ ref: BodyRef, _ relative: StateVector, _ s: FrameSelection, theory: TheorySpan) -> PositionEntry {

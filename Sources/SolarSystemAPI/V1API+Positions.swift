@@ -83,7 +83,7 @@ extension V1API {
             let probes = series.isListed ? Array(0..<series.count) : [0, series.count / 2, series.count - 1]
             for k in probes { _ = try engine.smallBodyState(sbID, name: name, model: m, at: series.instant(k), current: current) }
             header.model = EphemerisService.smallBodyModel(m, perturbers: current?.propagator.perturberNumbers ?? [], kernel: services.ephemeris.kernel?.label ?? "no kernel")
-                + (selection.center == .sun ? "" : "; " + header.model)
+                + (selection.center == .sun && !selection.barycentric ? "" : "; " + header.model)
         }
         // A kernel body must be covered over the whole series before the first byte is sent:
         // its first, middle and last instants (and every listed one) are checked here.

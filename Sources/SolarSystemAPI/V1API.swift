@@ -124,6 +124,7 @@ extension LiveAPI {
         router.plan(.get, "/v1/textures/{file}", cost: .heavy) { req, ctx in try self.current.api.texturePlan(req, ctx) }
         registerSky(on: router)
         registerEclipses(on: router)
+        registerHorizons(on: router)
         // The viewer's files do not change with the kernels: registered once, from memory.
         current.api.registerWeb(on: router)
     }

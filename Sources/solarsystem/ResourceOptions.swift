@@ -205,6 +205,26 @@ struct ResourceOptions: ParsableArguments {
         }
     }
 
+    /// The IAU constellation boundaries (`constellations/roman1987-boundaries.dat`, made by
+    /// `scripts/make-constellation-table.sh`); nil when the resource directory has none.
+    func loadConstellations() throws -> Constellations? {
+        let name = "constellations/roman1987-boundaries.dat"
+        guard FileManager.default.isReadableFile(atPath: try directory().appendingPathComponent(name).path) else { return nil }
+        do { return try Constellations(table: try read(name)) } catch let e as ConstellationTableError {
+            throw CLIError("\(name): \(e.description)")
+        }
+    }
+
+    /// The MPC's observatory codes (`observatories/ObsCodes.html`, the MPC's page saved as it
+    /// is); none when the resource directory has no list.
+    func loadObservatories() throws -> ObservatoryCodes {
+        let name = "observatories/ObsCodes.html"
+        guard FileManager.default.isReadableFile(atPath: try directory().appendingPathComponent(name).path) else { return .empty }
+        do { return try ObservatoryCodes(text: try read(name), source: name) } catch let e as ObservatoryCodesError {
+            throw CLIError(e.description)
+        }
+    }
+
     func loadCatalogue() throws -> Catalogue {
         do { return try Catalogue(json: try read("bodies.json")) } catch let e as CatalogueError {
             throw CLIError(e.description)
@@ -236,7 +256,7 @@ extension ResourceOptions {
                 catalogue: try loadCatalogue(), kernel: kernel, stars: try loadStars(), missions: missions,
                 bodies: loaded.bodies, kernelIdentities: loaded.identities, sampleCache: sampleCache, deltaT: try loadDeltaT(),
                 textures: textures ? try loadTextures() : nil, openAPIDocument: [], satellites: elementSets.feed, smallBodies: smallBodies.feed,
-                logger: logger, clock: { Date().timeIntervalSince1970 })
+                observatories: try loadObservatories(), constellations: try loadConstellations(), logger: logger, clock: { Date().timeIntervalSince1970 })
         } catch let e as MissionDataError {
             throw CLIError(e.description)
         }

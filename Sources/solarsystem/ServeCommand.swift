@@ -92,7 +92,8 @@ struct ServeCommand: ParsableCommand {
             catalogue: resources.loadCatalogue(), kernel: kernel?.kernel, stars: resources.loadStars(), missions: missions,
             bodies: loaded.bodies, kernelIdentities: loaded.identities, sampleCache: cache, deltaT: resources.loadDeltaT(),
             textures: resources.loadTextures(), web: web, openAPIDocument: resources.loadOpenAPIDocument(), responseCacheBytes: cacheBytes,
-            satellites: elementSets.feed, smallBodies: smallBodies.feed, logger: logger, clock: { Date().timeIntervalSince1970 })
+            satellites: elementSets.feed, smallBodies: smallBodies.feed, observatories: resources.loadObservatories(),
+            constellations: resources.loadConstellations(), logger: logger, clock: { Date().timeIntervalSince1970 })
         // The operator's cron replaces the file; the server follows within two polls.
         elementSets.watcher?.start(intervalSeconds: ServeCommand.elementSetPollSeconds)
         for w in smallBodies.watchers { w.start(intervalSeconds: ServeCommand.elementSetPollSeconds) }

@@ -141,3 +141,11 @@ public struct QueryParameters: Sendable, Sequence {
         d == d.rounded() && abs(d) < 1e15 ? String(Int(d)) : "\(d)"
     }
 }
+
+extension QueryParameters {
+    /// An `application/x-www-form-urlencoded` body (a POSTed HTML form), decoded as a query is:
+    /// `+` is a space, malformed encoding a 400 naming the parameter.
+    public init(formURLEncoded body: [UInt8]) throws(HTTPParseError) {
+        self = try RequestTarget.decodeQuery(body[...])
+    }
+}

@@ -94,6 +94,25 @@ struct OperationTests {
         #expect(approach.dateTDB.hasPrefix("2029-04-13T21:46") && abs(approach.distanceAU - 0.000252173) < 0.000001)
     }
 
+    @Test func getHorizons() async throws {
+        let text = try await text(client.getHorizons(query: .init(format: .text, command: "'499'", ephemType: "VECTORS", center: "'500@10'",
+                                                                   startTime: "'2026-01-01'", stopTime: "'2026-01-02'", stepSize: "'1 d'")).ok.body.plainText)
+        #expect(text.hasPrefix("API VERSION: 1.2") && text.contains("$$SOE") && text.contains("Mars (499)"))
+        let json = try await client.getHorizons(query: .init(command: "'499'", ephemType: "VECTORS", center: "'500@10'", tlist: "'2461041.5'")).ok.body.json
+        #expect(json.signature.source == "NASA/JPL Horizons API" && json.result?.contains("$$SOE") == true)
+    }
+
+    @Test func postHorizons() async throws {
+        let form = Operations.PostHorizons.Input.Body.UrlEncodedFormPayload(format: .json, command: "'499'", additionalProperties: ["TLIST": "'2461041.5'"])
+        let json = try await client.postHorizons(body: .urlEncodedForm(form)).ok.body.json
+        #expect(json.result?.contains("Mars (499)") == true)
+    }
+
+    @Test func exportKernel() async throws {
+        let spk = try await bytes(client.exportKernel(query: .init(bodies: "mars", center: "sun", start: "2026-01-01", stop: "2026-01-11")).ok.body.binary)
+        #expect(spk.starts(with: Array("DAF/SPK".utf8)))
+    }
+
     @Test func getPositions() async throws {
         let answer = try await client.getPositions(query: .init(date: "2026-01-01", bodies: "earth,naif:-32")).ok.body.json
         #expect(answer.value1.date == "2026-01-01T00:00:00Z")
