@@ -132,8 +132,9 @@ struct LogOutputTests {
         // Idle writer: the next line is woken for, not left for a flush.
         usleep(200_000)
         out.write(line: Array("after a pause\n".utf8))
+        // A writer that waited for a flush would never write it: the deadline only detects that.
         var got: [UInt8] = []
-        let deadline = Date().addingTimeInterval(2)
+        let deadline = Date().addingTimeInterval(30)
         while got.isEmpty, Date() < deadline { usleep(5_000); got = Self.drain(fds[0]) }
         #expect(String(decoding: got, as: UTF8.self) == "after a pause\n")
         #expect(out.droppedLines == 0)
@@ -145,12 +146,21 @@ struct LogOutputTests {
         #expect(pipe(&fds) == 0)
         defer { close(fds[0]); close(fds[1]) }
         let out = LogOutput(fileDescriptor: fds[1], capacityBytes: 4096)
-        let started = Date()
-        // 64 KiB of pipe and 4 KiB of buffer cannot take 1 MB.
-        for i in 0..<10_000 { out.write(line: Array("line \(i) \(String(repeating: "y", count: 90))\n".utf8)) }
-        #expect(Date().timeIntervalSince(started) < 5, "write(line:) never waits for the reader")
+        // 64 KiB of pipe and 4 KiB of buffer cannot take 1 MB. Order, not speed: every write
+        // returns while nothing reads the pipe (reading starts only after the last one). A write
+        // that waited for the reader would never return; the deadline is a hang detector only,
+        // so that such a regression fails instead of hanging the suite.
+        let written = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            for i in 0..<10_000 { out.write(line: Array("line \(i) \(String(repeating: "y", count: 90))\n".utf8)) }
+            written.signal()
+        }
+        let returnedUnread = written.wait(timeout: .now() + 60) == .success
+        #expect(returnedUnread, "write(line:) waited for the reader")
         #expect(out.droppedLines > 0)
         _ = fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_NONBLOCK)
+        // After a failure above, read until the writes return, so the test ends.
+        while !returnedUnread, written.wait(timeout: .now() + .milliseconds(10)) == .timedOut { _ = Self.drain(fds[0]) }
         var received: [UInt8] = []
         for _ in 0..<200 {
             received += Self.drain(fds[0])

@@ -4,20 +4,23 @@ import Storage
 import Testing
 
 /// The real executable under the loads of issue 11: heavy requests, a database another process
-/// has locked, and clients that ask for the largest answers and never read them. Generous bounds:
-/// these check that nothing waits on what it must not, not how fast it is (scripts/bench-api.sh
-/// measures that).
+/// has locked, and clients that ask for the largest answers and never read them. No time or
+/// memory bounds: these check, by order and counts, that nothing waits on what it must not, not
+/// how fast it is or how much it holds (scripts/bench-api.sh measures those).
 @Suite("solarsystem serve under load and hostile clients", .serialized)
 struct HostileClientTests {
-    /// Milliseconds of one request on a fresh connection (a generous receive timeout: a debug
-    /// build on a busy CI machine is slow; the bounds that matter are asserted by the callers).
-    static func timed(_ port: Int, _ target: String) throws -> (Double, RawResponse) {
-        let start = Date()
-        let r = try RawClient.get(port: port, target, receiveTimeout: 120)
-        return (Date().timeIntervalSince(start) * 1000, r)
+    /// One request on a fresh connection (a generous receive timeout: a debug build on a busy CI
+    /// machine is slow; nothing here times the answers).
+    static func get(_ port: Int, _ target: String) throws -> RawResponse {
+        try RawClient.get(port: port, target, receiveTimeout: 120)
     }
 
-    static func median(_ v: [Double]) -> Double { v.sorted()[v.count / 2] }
+    /// A counter's value in the server's /metrics, or nil.
+    static func metric(_ port: Int, _ name: String) -> Double? {
+        guard let text = try? get(port, "/metrics").bodyText else { return nil }
+        return text.split(separator: "\n").first { $0.hasPrefix(name + " ") }
+            .flatMap { Double($0.split(separator: " ").last ?? "") }
+    }
 
     /// Resident memory of a process, in MiB (Linux).
     static func residentMiB(_ pid: Int32) -> Double? {
@@ -41,6 +44,7 @@ struct HostileClientTests {
             "/v1/positions/moon?start=2026-01-01&stop=2027-12-31&step=15m&center=earth"
         }
         let done = DispatchGroup()
+        let sent = Recorder<Bool>()
         let completed = Recorder<Int>()
         let finished = Recorder<Bool>()
         for (i, target) in heavy.enumerated() {
@@ -49,26 +53,30 @@ struct HostileClientTests {
                 guard let c = try? RawClient(port: port, receiveTimeout: 120) else { return }
                 defer { c.close() }
                 let gzip = i < 8 ? "Accept-Encoding: gzip\r\n" : ""
-                try? c.send("GET \(target) HTTP/1.1\r\nHost: t\r\n\(gzip)\r\n")
+                guard (try? c.send("GET \(target) HTTP/1.1\r\nHost: t\r\n\(gzip)\r\n")) != nil else { return }
+                sent.append(true)
                 if let r = try? c.readResponse(), r.status == 200 { completed.append(r.body.count) }
             }
         }
-        // Order, not speed: /healthz is answered while heavy requests are still in progress, so it
-        // is not queued behind them. (Latency bounds failed on loaded CI machines; the speed is
-        // measured by scripts/bench-api.sh.)
-        var latencies: [Double] = []
-        var answeredWhileHeavyInProgress = 0
-        while finished.all.count < heavy.count, latencies.count < 200 {
-            let (ms, r) = try Self.timed(port, "/healthz")
+        // Order, not speed: a /healthz sent after every heavy request was sent is answered while
+        // more than two of them are still unanswered. Queued behind them on two workers it could
+        // only be answered once eight had completed. (Latency bounds failed on loaded CI machines;
+        // the speed is measured by scripts/bench-api.sh.)
+        var answeredWhileHeavyInProgress = 0, probes = 0
+        while finished.all.count < heavy.count, probes < 500 {
+            let allSent = sent.all.count == heavy.count
+            let r = try Self.get(port, "/healthz")
             #expect(r.status == 200)
-            latencies.append(ms)
-            if finished.all.count < heavy.count { answeredWhileHeavyInProgress += 1 }
+            probes += 1
+            if allSent, heavy.count - finished.all.count > 2 { answeredWhileHeavyInProgress += 1 }
             usleep(20_000)
         }
         done.wait()
         #expect(completed.all.count == heavy.count, "every heavy request completed")
-        print("[load] /healthz during heavy requests: \(answeredWhileHeavyInProgress) answered while they ran, median \(latencies.isEmpty ? 0 : Self.median(latencies)) ms")
-        #expect(answeredWhileHeavyInProgress >= 1)
+        print("[load] /healthz during heavy requests: \(answeredWhileHeavyInProgress) of \(probes) answered after every heavy request was sent and while more than two ran")
+        // One such answer shows it: what makes the count mean something is what is counted (a probe
+        // before the heavy requests reached the server used to count too).
+        #expect(answeredWhileHeavyInProgress > 0, "\(answeredWhileHeavyInProgress) of \(probes)")
     }
 
     @Test("another process holds BEGIN IMMEDIATE on the database: /healthz and /readyz answer while it does, a trajectory is computed")
@@ -85,25 +93,29 @@ struct HostileClientTests {
             try? holder.execute("ROLLBACK")
             holder.close()
         }
-        // The lock is held for the whole test: an answer at all shows nothing waited for it.
-        // The one time bound is far from both sides: a regression to 5 s busy timeouts took 15 s
-        // for the trajectory; computing it takes well under a second even on a loaded machine.
+        // The lock is held for the whole test: an answer at all shows nothing waited for its
+        // release. That no request waits even for a busy timeout is shown by order, without a
+        // clock, in StorageTests' SampleCacheLockTests (a put returns while the writer is held).
         let h = try RawClient.get(port: port, "/healthz", receiveTimeout: 120)
         #expect(h.status == 200)
         let r = try RawClient.get(port: port, "/readyz", receiveTimeout: 120)
         #expect(r.status == 200, "\(r.bodyText)")
-        let (trajectory, t) = try Self.timed(port, "/v1/missions/cassini/trajectory?samples=777")
+        let t = try Self.get(port, "/v1/missions/cassini/trajectory?samples=777")
         #expect(t.status == 200, "\(t.bodyText)")
-        #expect(trajectory < 10_000, "\(trajectory) ms (three busy timeouts took 15 s before)")
         // A second, different trajectory while still locked; the server keeps answering.
-        #expect(try Self.timed(port, "/v1/missions/voyager2/trajectory?samples=333").1.status == 200)
-        // Within a few check periods the background check has seen the lock.
-        #expect(TestServer.eventually(timeout: 12) {
-            ((try? Self.timed(port, "/readyz").1.bodyText) ?? "").contains("\"busy\"")
+        #expect(try Self.get(port, "/v1/missions/voyager2/trajectory?samples=333").status == 200)
+        // Both answers were computed and served although their cache writes met the lock: the
+        // writer gives them up after its tries (the lock was real, and the answers did not need it).
+        #expect(TestServer.eventually(timeout: 30) {
+            Self.metric(port, "solarsystem_sample_cache_writes_dropped_total") == 2
+        }, "writes dropped: \(Self.metric(port, "solarsystem_sample_cache_writes_dropped_total") ?? -1)")
+        // The background check (every 5 s) sees the lock; the deadline only detects that it never does.
+        #expect(TestServer.eventually(timeout: 60) {
+            ((try? Self.get(port, "/readyz").bodyText) ?? "").contains("\"busy\"")
         })
     }
 
-    @Test("200 clients that ask for the largest answers and never read: memory stays within budget, others are served")
+    @Test("200 clients that ask for the largest answers and never read: others are served meanwhile")
     func slowReadersStayWithinTheMemoryBudget() throws {
         let (process, port, _) = try ProcessLifecycleTests.launch()
         defer { process.terminate(); ProcessLifecycleTests.waitForExit(process) }
@@ -127,13 +139,13 @@ struct HostileClientTests {
             peak = max(peak, Self.residentMiB(pid) ?? 0)
         }
         // Others are served meanwhile, including work that needs a worker.
-        #expect(try Self.timed(port, "/healthz").1.status == 200)
-        #expect(try Self.timed(port, "/v1/positions?date=2031-05-05").1.status == 200)
-        #expect(try Self.timed(port, "/v1/scene?date=now").1.status == 200)
-        print("[load] resident memory with 200 clients that do not read: peak \(peak) MiB")
-        // A size, not a speed: a slower machine has fewer answers under way at once, so it only
-        // stays further under the budget.
-        #expect(peak > 0 && peak <= 100, "\(peak) MiB resident")
+        #expect(try Self.get(port, "/healthz").status == 200)
+        #expect(try Self.get(port, "/v1/positions?date=2031-05-05").status == 200)
+        #expect(try Self.get(port, "/v1/scene?date=now").status == 200)
+        // The memory budget (100 MB) is measured by scripts/bench-api.sh (scripts/load-clients.py
+        // slow, a release build; docs/benchmarks.md), not here: a debug build's resident size is not
+        // the budget's, and how many answers are under way at once depends on the machine.
+        print("[load] resident memory with 200 clients that do not read: peak \(peak) MiB (the budget is checked by scripts/bench-api.sh)")
     }
 }
 
