@@ -69,8 +69,8 @@ public struct ViewQuery: Sendable {
         var missionEngine: MissionEngine?
         // `t` is a mission time: validated whenever given, used only with `mission` (and then
         // only when no `date` sets the instant).
-        let span = services.missions.missionHoursRange
-        let tAccepted = "hours from launch in 0…\(JSONWriter.plain(span.upperBound)), read with mission"
+        let span = services.missions.missionTimeRange
+        let tAccepted = "hours from launch in \(JSONWriter.plain(span.lowerBound))…\(JSONWriter.plain(span.upperBound)), read with mission"
         let tHours = try number("t", t, accepted: tAccepted)
         if let tHours, !span.contains(tHours) { throw .invalidParameter("t", value: t ?? "", accepted: tAccepted, reason: "out of range") }
         if let mission {
@@ -81,6 +81,11 @@ public struct ViewQuery: Sendable {
             if let date {
                 instant = try QueryParsing.instant(date, now: services.clock)
                 hours = engine.mission.hours(at: instant)
+                // The same limits as `t` (a date far from the mission is no mission time).
+                guard span.contains(hours) else {
+                    let m = engine.mission
+                    throw .invalidParameter("date", value: date, accepted: "with mission, an instant from \(m.instant(atHours: span.lowerBound).iso8601) to \(m.instant(atHours: span.upperBound).iso8601) (the limits of t)", reason: "out of range")
+                }
             } else {
                 hours = tHours ?? 0
                 instant = engine.mission.instant(atHours: hours)

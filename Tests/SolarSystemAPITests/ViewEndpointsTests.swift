@@ -165,7 +165,8 @@ struct ViewEndpointsTests {
 
     @Test("bad views are 400 problems with the reason; unknown mission 404", arguments: [
         ("width=8", "width", 400), ("height=5000", "height", 400), ("width=abc", "width", 400), ("focus=vulcan", "focus", 400),
-        ("mission=apollo11&t=1378691", "t", 400), ("mission=apollo11&t=abc", "t", 400), ("t=-1", "t", 400),
+        ("mission=apollo11&t=1378691", "t", 400), ("mission=apollo11&t=abc", "t", 400), ("t=-1378691", "t", 400),
+        ("mission=voyager1&date=2999-12-31", "date", 400),
         ("elevation=2", "elevation", 400), ("distance=-1", "distance", 400), ("labels=planets,comets", "labels", 400),
         ("distance=0", "distance", 400), ("mission=apollo12", "mission", 404), ("zoom=2", "zoom", 400),
     ])
