@@ -95,7 +95,9 @@ let package = Package(
         .testTarget(
             name: "SolarSystemAPITests",
             dependencies: ["SolarSystemAPI", "HTTP", "HTTPTestSupport", "Storage", "Rendering", "Missions", "Satellites", "SmallBodies", "Scene", "Sky", "Ephemeris", "CZlib",
-                           .product(name: "Logging", package: "swift-log")]
+                           .product(name: "Logging", package: "swift-log")],
+            // Read from the repository by path (RepositoryFiles), not bundled.
+            exclude: ["Fixtures"]
         ),
     ]
 )

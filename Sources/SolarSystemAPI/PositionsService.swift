@@ -104,7 +104,7 @@ public struct EphemerisService: Sendable {
         self.smallBodies = smallBodies
         self.answers = answers
         let hasISS = satellites.current.catalogue.satellite(norad: SatelliteCatalogue.issNoradID) != nil
-        ephemeris = Ephemeris(catalogue: catalogue, kernel: kernel, issSource: hasISS ? satellites : nil)
+        ephemeris = Ephemeris(catalogue: catalogue, kernel: kernel, issSource: hasISS ? satellites : nil, satellites: bodies)
         layout = SceneLayout(catalogue: catalogue)
         placement = ScenePlacement(layout: layout)
         kernelBodies = bodies
