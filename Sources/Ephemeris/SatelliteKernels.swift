@@ -22,7 +22,7 @@ public struct SatelliteKernels: Sendable {
 
     /// The moons a kernel may take over: every satellite the engine places by a theory (the
     /// Moon comes from the DE kernel; the ISS from element sets).
-    static let replaceable: [BodyID] = BodyID.allCases.filter { $0.isSatellite && $0 != .moon && $0 != .iss }
+    public static let replaceable: [BodyID] = BodyID.allCases.filter { $0.isSatellite && $0 != .moon && $0 != .iss }
 
     /// Nil when no kernel has a segment for a replaceable moon or a planet's centre.
     public init?(_ bodies: KernelBodies) {
@@ -33,7 +33,7 @@ public struct SatelliteKernels: Sendable {
     }
 
     /// Whether a segment covers `body` (a moon or a planet's centre) at TDB seconds past J2000.
-    func covers(_ body: BodyID, seconds: Double) -> Bool {
+    public func covers(_ body: BodyID, seconds: Double) -> Bool {
         bodies.segment(of: NAIFBody.id(body), at: seconds) != nil
     }
 

@@ -12,7 +12,8 @@ public struct NearestBody: Sendable, Hashable {
     /// From the body's centre (Jupiter's and Saturn's own centres, not their systems'
     /// barycentres), km.
     public let distanceKm: Double
-    /// Above the body's mean radius (the catalogue's), km; negative below it.
+    /// Above the body's reference spheroid (``BodyShape``: IAU equatorial and polar radii,
+    /// about its IAU pole), km; negative below it.
     public let altitudeKm: Double
     /// Relative to the body, km/s.
     public let speedKmS: Double
@@ -138,9 +139,18 @@ extension MissionEngine {
         // else as the ephemeris gives it.
         let body = (moons.isEmpty ? nil : ephemeris.systemMemberState(best.body, of: planet, moonsKm: moons, at: s.instant))
             ?? ephemeris.naifState(id, at: s.instant) ?? (planets[best.body.index] * Constants.auKm, .zero)
-        let distance = (p - body.positionKm).length
-        return NearestBody(body: best.body, distanceKm: distance, altitudeKm: distance - ephemeris.catalogue[best.body].radiusKm,
+        let relative = p - body.positionKm
+        return NearestBody(body: best.body, distanceKm: relative.length, altitudeKm: altitudeKm(relative, above: best.body, at: s.instant),
                            speedKmS: (s.velocityKmS - body.velocityKmS).length)
+    }
+
+    /// Height above `body`'s reference spheroid of a point `relative` km from its centre
+    /// (ecliptic J2000), the spheroid turned by the body's orientation at `t`; above the
+    /// catalogue's mean radius for a body without one.
+    func altitudeKm(_ relative: Vector3, above body: BodyID, at t: Instant) -> Double {
+        guard let shape = BodyShape.of(body) else { return relative.length - ephemeris.catalogue[body].radiusKm }
+        let m = ephemeris.orientation(body, at: t).bodyToEcliptic
+        return shape.altitudeKm(of: relative, pole: Vector3(m.r0.z, m.r1.z, m.r2.z))
     }
 
     /// `a·(m / 3M☉)^(1/3)` at the planet's present distance from the Sun.
