@@ -90,7 +90,8 @@ extension MissionEngine {
 
     func telemetry(_ track: VehicleTrack, _ s: VehicleState, planetsAU: [Vector3]) -> VehicleTelemetry {
         let v = track.vehicle
-        let phase = v.phase(at: s.timeHours)
+        let nearest = nearestBody(s, planetsAU: planetsAU)
+        let phase = v.phase(at: s.timeHours) ?? Self.resting(s, nearest)
         let earthKm = planetsAU[BodyID.earth.index] * Constants.auKm
         let frameCenter: (positionKm: Vector3, velocityKmS: Vector3)
         switch mission.referenceFrame {
@@ -105,10 +106,24 @@ extension MissionEngine {
             phaseKind: phase?.kind ?? .ballistic, frame: mission.referenceFrame,
             position: mission.referenceFrame == .geocentric ? rel : rel / Constants.auKm, velocityKmS: relV,
             scenePosition: scenePosition(s, planetsAU: planetsAU), distanceKm: distance, distanceAU: distance / Constants.auKm,
-            speedKmS: relV.length, nearest: nearestBody(s, planetsAU: planetsAU),
+            speedKmS: relV.length, nearest: nearest,
             lightTimeToEarthSeconds: (s.heliocentricKm - earthKm).length / Constants.speedOfLightKmPerSecond,
             source: s.source, extrapolated: s.extrapolated)
     }
+
+    /// Outside its listed phases, a vehicle at rest on a surface (a capsule in the ocean after
+    /// splashdown: within ``restingAltitudeKm`` of the body's spheroid, moving with it slower than
+    /// ``restingSpeedKmS``) is `landed` there, not coasting.
+    static func resting(_ s: VehicleState, _ nearest: NearestBody) -> VehiclePhase? {
+        guard !s.extrapolated, abs(nearest.altitudeKm) < restingAltitudeKm, nearest.speedKmS < restingSpeedKmS else { return nil }
+        return VehiclePhase(name: "landed", kind: .landed, startHours: s.timeHours, endHours: s.timeHours, body: nearest.body)
+    }
+
+    /// A capsule floats at sea level; the spheroid is not the geoid (up to 0.1 km off).
+    static let restingAltitudeKm = 1.0
+    /// The Earth's surface turns at 0.465 km/s at the equator: rest is relative to the body's
+    /// centre here, so the bound allows for that.
+    static let restingSpeedKmS = 0.5
 
     /// The body whose centre is nearest: the Sun, the planets and Pluto, the Moon, and the moons
     /// of a planet whose Hill sphere the vehicle is in. Jupiter and Saturn (and their moons)

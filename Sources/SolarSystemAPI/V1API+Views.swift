@@ -177,6 +177,7 @@ public struct ViewQuery: Sendable {
         let origin = engine.sceneOrigin == .earth ? engine.earthScenePosition(atHours: t) : .zero
         var lines: [ViewPolyline] = []
         var labels: [OverlayLabel] = []
+        var markers: [OverlayMarker] = []
         let segments = 24
         for track in engine.tracks {
             let samples = try engine.sample(track, count: 385, frame: .scene).samples
@@ -191,8 +192,9 @@ public struct ViewQuery: Sendable {
             if track.exists(at: t) {
                 // The marker where the vehicle is (a landed one on its drawn body).
                 let s = try engine.state(track, atHours: t)
-                labels.append(OverlayLabel(text: track.vehicle.name, position: engine.scenePosition(s),
-                                           color: RGBColor(track.vehicle.color.r, track.vehicle.color.g, track.vehicle.color.b)))
+                let color = RGBColor(track.vehicle.color.r, track.vehicle.color.g, track.vehicle.color.b)
+                labels.append(OverlayLabel(text: track.vehicle.name, position: engine.scenePosition(s), color: color))
+                markers.append(OverlayMarker(position: engine.scenePosition(s), color: color))
             }
         }
         let primary = engine.tracks.first { $0.vehicle.primary } ?? engine.tracks.first
@@ -204,7 +206,9 @@ public struct ViewQuery: Sendable {
             // geocentric missions (the line is Earth-relative).
             labels.append(OverlayLabel(text: e.name, position: origin + engine.localScenePosition(s)))
         }
-        return ViewOverlays(polylines: lines, labels: labels)
+        // The bodies the mission's events are about keep their names however crowded it gets.
+        let featured = Set(engine.mission.events.compactMap { $0.fact?.body }).subtracting([.sun])
+        return ViewOverlays(polylines: lines, labels: labels, markers: markers, featuredBodies: featured)
     }
 }
 

@@ -105,6 +105,16 @@ struct ViewEndpointsTests {
         #expect(again.body == r.body && again.header("etag") == r.header("etag"))
     }
 
+    @Test("Artemis II near the Moon: the overview names the Moon beside the event labels, the Moon close-up marks Orion", arguments: [118.0, 120, 122, 124])
+    func artemisMoon(t: Double) throws {
+        let overview = try APIServer.get("/v1/views/system.svg?mission=artemis2&t=\(t)&width=800&height=600").bodyText
+        #expect(overview.contains(">Moon</text>"), "T+\(t) h overview")
+        let close = try APIServer.get("/v1/views/system.svg?mission=artemis2&t=\(t)&focus=moon&width=800&height=600").bodyText
+        #expect(close.contains("class=\"marker\""), "T+\(t) h close-up: no Orion marker")
+        // The raster draws the same markers (RayCaster.drawMarker); here only that it renders.
+        #expect(try APIServer.get("/v1/views/system.png?mission=artemis2&t=\(t)&focus=moon&width=320&height=240").status == 200)
+    }
+
     @Test("two large rasters asked at once are rendered one at a time, while a small one is not held up")
     func largeRendersQueue() async throws {
         // Enough workers that the heavy lane could run both at once: only the gate serialises them.
