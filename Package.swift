@@ -47,7 +47,7 @@ let package = Package(
         .target(name: "Satellites", dependencies: ["Ephemeris"]),
         // The mission-kernel generator (`solarsystem kernels build`): physics between the data,
         // written as SPK files. The server never imports it.
-        .target(name: "MissionKernels", dependencies: ["Missions", "Astrodynamics", "Ephemeris"]),
+        .target(name: "MissionKernels", dependencies: ["Missions", "Astrodynamics", "Sky", "Ephemeris"]),
         // The CRC-32 every cached payload is checked against comes from zlib (the Zlib module).
         .target(name: "Storage", dependencies: ["CSQLite", "Zlib", .product(name: "Logging", package: "swift-log")]),
         .target(name: "Rendering", dependencies: ["Scene", "Ephemeris", "Zlib"]),
