@@ -50,7 +50,7 @@ let package = Package(
         .target(name: "Satellites", dependencies: ["Ephemeris"]),
         // The mission-kernel generator (`solarsystem kernels build`): physics between the data,
         // written as SPK files. The server never imports it.
-        .target(name: "MissionKernels", dependencies: ["Missions", "Astrodynamics", "Ephemeris"]),
+        .target(name: "MissionKernels", dependencies: ["Missions", "Astrodynamics", "Sky", "Ephemeris"]),
         // The CRC-32 every cached payload is checked against comes from zlib (the Zlib module).
         .target(name: "Storage", dependencies: ["CSQLite", "Zlib", .product(name: "Logging", package: "swift-log")]),
         .target(name: "Rendering", dependencies: ["Scene", "Ephemeris", "Zlib"]),
@@ -99,7 +99,9 @@ let package = Package(
         .testTarget(
             name: "SolarSystemAPITests",
             dependencies: ["SolarSystemAPI", "HTTP", "HTTPTestSupport", "Storage", "Rendering", "Horizons", "Missions", "Satellites", "SmallBodies", "Scene", "Sky", "Ephemeris", "CZlib",
-                           .product(name: "Logging", package: "swift-log")]
+                           .product(name: "Logging", package: "swift-log")],
+            // Read from the repository by path (RepositoryFiles), not bundled.
+            exclude: ["Fixtures"]
         ),
     ]
 )

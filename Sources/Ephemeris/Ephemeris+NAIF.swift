@@ -9,10 +9,8 @@ extension Ephemeris {
         case .solarSystemBarycentre:
             return solarSystemBarycentre(at: t)
         case let .body(b):
-            let s = Self.kilometres(state(b, at: t))
-            guard let parent = b.parent, parent == .jupiter || parent == .saturn else { return s }
-            let offset = barycentreToCentre(parent, at: t)
-            return (s.positionKm + offset.positionKm, s.velocityKmS + offset.velocityKmS)
+            // A moon of Jupiter or Saturn hangs from its planet's centre already (`state`).
+            return Self.kilometres(state(b, at: t))
         case .earthMoonBarycentre:
             let earth = Self.kilometres(state(.earth, at: t))
             let moon = parentRelativeState(.moon, at: t)
@@ -58,6 +56,9 @@ extension Ephemeris {
     /// for Saturn (Titan). Zero for the other planets (Phobos and Deimos move Mars by 20 cm; the
     /// engine has no moons of Uranus, Neptune or Pluto).
     public func barycentreToCentre(_ planet: BodyID, at t: Instant) -> (positionKm: Vector3, velocityKmS: Vector3) {
+        if let k = satelliteKernels, let c = k.centreFromBarycentre(planet, seconds: t.daysSinceJ2000TDB * Constants.secondsPerDay, ephemeris: self) {
+            return c
+        }
         let system = GravityConstants.gm(planet)
         var p = Vector3.zero, v = Vector3.zero
         func add(_ m: BodyID, _ r: Vector3, _ rate: Vector3) {
@@ -97,6 +98,14 @@ extension Ephemeris {
     /// ``parentRelativeState(_:at:)`` gives), in the catalogue's order: one run of the Galilean or
     /// Saturnian theory for all of them, positions only.
     public func satellitePositionsKm(of planet: BodyID, at t: Instant) -> [(body: BodyID, km: Vector3)] {
+        let theory = theorySatellitePositionsKm(of: planet, at: t)
+        guard adjustsMoons, planet != .earth else { return theory }
+        let seconds = t.daysSinceJ2000TDB * Constants.secondsPerDay
+        return theory.map { ($0.body, adjustedMoon($0.body, ($0.km, .zero), seconds: seconds).positionKm) }
+    }
+
+    /// ``satellitePositionsKm(of:at:)`` from the theories alone.
+    func theorySatellitePositionsKm(of planet: BodyID, at t: Instant) -> [(body: BodyID, km: Vector3)] {
         let jd = t.jdTDB
         switch planet {
         case .mars:
@@ -125,6 +134,8 @@ extension Ephemeris {
     /// Nil for other planets and for bodies not among `moonsKm`.
     public func systemMemberState(_ body: BodyID, of planet: BodyID, moonsKm: [(body: BodyID, km: Vector3)],
                                   at t: Instant) -> (positionKm: Vector3, velocityKmS: Vector3)? {
+        // Kernels and anchors move moons off the theory this differences: ask `naifState`.
+        guard !adjustsMoons else { return nil }
         let jd = t.jdTDB
         let later: [(body: BodyID, km: Vector3)], step: Double
         switch planet {

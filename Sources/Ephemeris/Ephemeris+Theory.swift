@@ -48,7 +48,8 @@ extension Ephemeris {
     public func theorySpans(_ body: BodyID) -> [TheorySpan] { theorySpans[body.index] }
 
     /// The layers of `body`, highest priority first.
-    static func layers(_ body: BodyID, kernel: PlanetaryKernel?, issFromElementSets: Bool = false) -> [TheoryLayer] {
+    static func layers(_ body: BodyID, kernel: PlanetaryKernel?, issFromElementSets: Bool = false,
+                       satellites: SatelliteKernels? = nil, anchors: [MoonAnchor] = []) -> [TheoryLayer] {
         let all = servedJDTDB
         var list: [TheoryLayer]
         switch body {
@@ -63,10 +64,30 @@ extension Ephemeris {
         default:
             guard let parent = body.parent else { preconditionFailure("satellites have parents") }
             let own = body == .iss && issFromElementSets ? "SGP4 (seed circle where it fails)" : satelliteTheoryName(body)
-            return layers(parent, kernel: kernel).map { TheoryLayer(name: "\(own) + \($0.name)", jdTDB: $0.jdTDB, priority: $0.priority) }
+            return spans(moonLayers(body, theory: own, satellites: satellites, anchors: anchors)).flatMap { mine in
+                spans(layers(parent, kernel: kernel)).compactMap { theirs -> TheoryLayer? in
+                    let lo = max(mine.jdTDB.lowerBound, theirs.jdTDB.lowerBound), hi = min(mine.jdTDB.upperBound, theirs.jdTDB.upperBound)
+                    return lo < hi ? TheoryLayer(name: "\(mine.name) + \(theirs.name)", jdTDB: lo...hi, priority: 0) : nil
+                }
+            }
         }
         if let kernel, PlanetaryKernel.naifID(body) != nil {
             list.insert(TheoryLayer(name: kernel.label, jdTDB: kernel.spanJDTDB, priority: 2), at: 0)
+        }
+        return list
+    }
+
+    /// A moon's own layers: its theory, moved near published flybys (``MoonAnchor``), and the
+    /// loaded kernels that cover it (``SatelliteKernels``), which win.
+    static func moonLayers(_ body: BodyID, theory: String, satellites: SatelliteKernels?, anchors: [MoonAnchor]) -> [TheoryLayer] {
+        var list = [TheoryLayer(name: theory, jdTDB: servedJDTDB, priority: 0)]
+        func jd(_ seconds: Double) -> Double { Constants.jdJ2000 + seconds / Constants.secondsPerDay }
+        for a in anchors where a.body == body {
+            let km = Int(a.offsetKm.length.rounded())
+            list.append(TheoryLayer(name: "\(theory), moved \(km) km near \(a.source)", jdTDB: jd(a.spanSeconds.lowerBound)...jd(a.spanSeconds.upperBound), priority: 1))
+        }
+        for span in satellites?.spans(body) ?? [] {
+            list.append(TheoryLayer(name: "SPK \(span.file)", jdTDB: span.jdTDB, priority: 2))
         }
         return list
     }
@@ -121,7 +142,12 @@ extension Ephemeris {
 
     /// One line naming every theory serving an answer at `jdTDB`.
     public func modelSummary(jdTDB: Double) -> String {
-        let moons = "Meeus ch. 44 Galilean moons (Lieske E5); Meeus ch. 46 Saturnian moons (Harper & Taylor); JPL mean elements for Phobos and Deimos; IAU WGCCRE 2015 rotation"
+        var moons = "Meeus ch. 44 Galilean moons (Lieske E5); Meeus ch. 46 Saturnian moons (Harper & Taylor); JPL mean elements for Phobos and Deimos; IAU WGCCRE 2015 rotation"
+        let kernelMoons = BodyID.allCases.filter { b in satelliteKernels?.spans(b).contains { $0.jdTDB.contains(jdTDB) } ?? false }
+        if !kernelMoons.isEmpty {
+            let files = Set(kernelMoons.flatMap { b in satelliteKernels?.spans(b).filter { $0.jdTDB.contains(jdTDB) }.map(\.file) ?? [] }).sorted()
+            moons = "SPK \(files.joined(separator: ", ")) for \(kernelMoons.map(\.rawValue).joined(separator: ", ")); " + moons
+        }
         if let k = kernel, k.spanJDTDB.contains(jdTDB) {
             return "JPL \(k.label) (SPK kernel) for the Sun, planets, Pluto, Earth and Moon; \(moons)"
         }
@@ -137,8 +163,27 @@ extension Ephemeris {
         return "\(day(k.spanJDTDB.lowerBound))..\(day(k.spanJDTDB.upperBound)) TDB"
     }
 
-    /// The theory behind `body`, its tested accuracy and its range.
+    /// The theory behind `body`, its tested accuracy and its range: a loaded kernel's segments
+    /// first where they cover a moon, and the anchors moving a moon near published flybys.
     public func modelInfo(_ body: BodyID) -> EphemerisModelInfo {
+        let base = dataModelInfo(body)
+        var notes: [String] = []
+        if let spans = satelliteKernels?.spans(body), !spans.isEmpty {
+            func day(_ jd: Double) -> String { String(CivilDateTime(julianDay: jd).iso8601.prefix(10)) }
+            notes.append("SPK kernel " + spans.map { "\($0.file) in \(day($0.jdTDB.lowerBound))..\(day($0.jdTDB.upperBound)) TDB" }.joined(separator: ", ")
+                         + " (from the planet's centre), which wins where it covers")
+        }
+        let anchors = moonAnchors.filter { $0.body == body }
+        if !anchors.isEmpty {
+            notes.append("moved near \(anchors.count) published flyby\(anchors.count == 1 ? "" : "s") (\(anchors.map { "\(Int($0.offsetKm.length.rounded())) km, \($0.source)" }.joined(separator: "; ")))")
+        }
+        guard !notes.isEmpty else { return base }
+        return EphemerisModelInfo(theory: notes.joined(separator: "; ") + "; otherwise: " + base.theory, accuracy: base.accuracy,
+                                  validity: base.validity, rotation: base.rotation)
+    }
+
+    /// ``modelInfo(_:)`` from the DE kernel and the theories alone.
+    func dataModelInfo(_ body: BodyID) -> EphemerisModelInfo {
         let fallback = analyticalModelInfo(body)
         guard let k = kernel, let span = kernelSpanText else { return fallback }
         if PlanetaryKernel.naifID(body) != nil {

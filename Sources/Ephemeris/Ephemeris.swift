@@ -50,18 +50,35 @@ public struct Ephemeris: Sendable {
     /// Per `BodyID.index`: the theories serving the body, by priority and as time spans.
     let theoryLayers: [[TheoryLayer]]
     let theorySpans: [[TheorySpan]]
+    /// Moons from loaded SPK kernels, which win over the theories where they cover (nil: none).
+    public let satelliteKernels: SatelliteKernels?
+    /// Moons moved near published close flybys where no kernel covers them.
+    public let moonAnchors: [MoonAnchor]
+    /// Whether kernels or anchors may move a moon off its theory (the fast paths skip the check).
+    let adjustsMoons: Bool
 
-    public init(catalogue: Catalogue, kernel: PlanetaryKernel? = nil, issSource: (any GeocentricStateSource)? = nil) {
+    /// `satellites`: the loaded SPK kernels (mission kernels and `--kernel` files), whose
+    /// segments for the moons win over the theories (``SatelliteKernels``). `moonAnchors`: moons
+    /// moved near published flybys (``MoonAnchor``), ignored where a kernel covers the moon.
+    public init(catalogue: Catalogue, kernel: PlanetaryKernel? = nil, issSource: (any GeocentricStateSource)? = nil,
+                satellites: KernelBodies? = nil, moonAnchors: [MoonAnchor] = []) {
         self.catalogue = catalogue
         self.kernel = kernel
         self.issSource = issSource
+        let kernels = satellites.flatMap(SatelliteKernels.init)
+        satelliteKernels = kernels
+        self.moonAnchors = moonAnchors.filter { !(kernels?.covers($0.body, seconds: $0.epochSeconds) ?? false) }
+        adjustsMoons = kernels != nil || !self.moonAnchors.isEmpty
         guard let seed = catalogue[.iss].seedMeanOrbit else { preconditionFailure("catalogue validated: moons have seed orbits") }
         iss = ISSOrbit(seed: seed)
         iauElements = BodyID.allCases.map { id in
             if let e = catalogue[id].iauRotation { return e }
             return id == .pluto ? IAURotation.pluto : nil
         }
-        theoryLayers = BodyID.allCases.map { Self.layers($0, kernel: kernel, issFromElementSets: issSource != nil) }
+        let anchors = self.moonAnchors
+        theoryLayers = BodyID.allCases.map {
+            Self.layers($0, kernel: kernel, issFromElementSets: issSource != nil, satellites: kernels, anchors: anchors)
+        }
         theorySpans = theoryLayers.map(Self.spans)
     }
 
@@ -111,8 +128,11 @@ public struct Ephemeris: Sendable {
             guard let parent = body.parent else { preconditionFailure("satellites have parents") }
             let p = state(parent, at: t)
             let r = parentRelativeState(body, at: t)
-            return StateVector(positionAU: p.positionAU + r.positionKm / Constants.auKm,
-                               velocityAUPerDay: p.velocityAUPerDay + r.velocityKmPerDay / Constants.auKm)
+            // The theories give a moon from its planet's centre, which for Jupiter and Saturn is
+            // up to 200 and 290 km from the system barycentre the engine places as the planet.
+            let c = barycentreToCentre(parent, at: t)
+            return StateVector(positionAU: p.positionAU + (r.positionKm + c.positionKm) / Constants.auKm,
+                               velocityAUPerDay: p.velocityAUPerDay + (r.velocityKmPerDay + c.velocityKmS * Constants.secondsPerDay) / Constants.auKm)
         }
     }
 
@@ -120,15 +140,24 @@ public struct Ephemeris: Sendable {
     public func state(_ body: BodyID, relativeTo center: BodyID, at t: Instant) -> StateVector {
         if center == body { return StateVector(positionAU: .zero, velocityAUPerDay: .zero) }
         if center == .sun { return state(body, at: t) }
-        if body.parent == center, body.isSatellite {
+        if body.parent == center, body.isSatellite, center != .jupiter, center != .saturn {
             let r = parentRelativeState(body, at: t)
             return StateVector(positionAU: r.positionKm / Constants.auKm, velocityAUPerDay: r.velocityKmPerDay / Constants.auKm)
         }
         return state(body, at: t) - state(center, at: t)
     }
 
-    /// A satellite's state relative to its parent planet, km and km/day, ecliptic J2000.
+    /// A satellite's state relative to its parent planet's centre, km and km/day, ecliptic
+    /// J2000: a loaded kernel's where one covers the moon, else its theory's (moved by an anchor
+    /// near a published flyby).
     public func parentRelativeState(_ body: BodyID, at t: Instant) -> (positionKm: Vector3, velocityKmPerDay: Vector3) {
+        let theory = theoryParentRelativeState(body, at: t)
+        guard adjustsMoons, body != .moon, body != .iss else { return theory }
+        return adjustedMoon(body, theory, seconds: t.daysSinceJ2000TDB * Constants.secondsPerDay)
+    }
+
+    /// What the theory alone gives for a satellite (the Moon from the DE kernel in its span).
+    func theoryParentRelativeState(_ body: BodyID, at t: Instant) -> (positionKm: Vector3, velocityKmPerDay: Vector3) {
         let jd = t.jdTDB
         switch body {
         case .moon:
@@ -233,6 +262,10 @@ public struct Ephemeris: Sendable {
             return IAURotation.orientation(body, elements: e, daysTDB: t.daysSinceJ2000TDB)
         }
         let jd = t.jdTDB
+        if adjustsMoons, body != .iss, body != .moon {
+            let r = parentRelativeState(body, at: t)
+            return IAURotation.facingParent(relativePosition: r.positionKm, relativeVelocity: r.velocityKmPerDay)
+        }
         switch body {
         case .io, .europa, .ganymede, .callisto:
             let g = GalileanMoons.positionsAndOrbitNormals(jdTDB: jd)
@@ -286,14 +319,20 @@ public struct Ephemeris: Sendable {
         rel[BodyID.deimos.index] = deimos.positionKm
         for body in GalileanPositions.bodies { rel[body.index] = galilean.positionsKm[body] }
         for body in SaturnianPositions.bodies { rel[body.index] = saturnian.positionsKm[body] }
+        // Each giant planet's centre from its barycentre, from the theories' moons at hand.
+        var centre = [Vector3](repeating: .zero, count: BodyID.count)
+        for body in GalileanPositions.bodies { centre[BodyID.jupiter.index] -= rel[body.index] * Self.massShare[body.index] }
+        for body in SaturnianPositions.bodies { centre[BodyID.saturn.index] -= rel[body.index] * Self.massShare[body.index] }
+        if adjustsMoons { adjustMoons(&rel, centre: &centre, at: t) }
         for s in Self.satellites {
-            helio[s.index] = helio[s.parent] + rel[s.index] / Constants.auKm
+            helio[s.index] = helio[s.parent] + (rel[s.index] + centre[s.parent]) / Constants.auKm
         }
 
         let orientations = Self.bodies.map { body -> Orientation in
             if let e = iauElements[body.index] {
                 return IAURotation.orientation(body, elements: e, daysTDB: d)
             }
+            if adjustsMoons, body.isSatellite, body != .moon, body != .iss { return orientation(body, at: t) }
             let r = rel[body.index]
             switch body {
             case .iss: return IAURotation.facingParent(relativePosition: r, relativeVelocity: issNow.velocityKmPerDay)
@@ -331,10 +370,15 @@ extension Ephemeris {
                                                   velocityAUPerDay: emb.velocityAUPerDay - moon.velocityAUPerDay * Self.emratFactor)
         }
         let earth = out[BodyID.earth.index]
+        let seconds = t.daysSinceJ2000TDB * Constants.secondsPerDay
+        // Moons hang from their planet's centre: the barycentre plus `centre` (km, km/day).
+        var centre: [BodyID: (Vector3, Vector3)] = [:]
         func place(_ body: BodyID, km p: Vector3, kmPerDay v: Vector3) {
             guard let parent = body.parent else { return }
             let ps = out[parent.index]
-            out[body.index] = StateVector(positionAU: ps.positionAU + p / Constants.auKm, velocityAUPerDay: ps.velocityAUPerDay + v / Constants.auKm)
+            let (p, v) = adjustsMoons && body != .iss ? adjustedMoon(body, (p, v), seconds: seconds) : (p, v)
+            let (cp, cv) = centre[parent] ?? (.zero, .zero)
+            out[body.index] = StateVector(positionAU: ps.positionAU + (p + cp) / Constants.auKm, velocityAUPerDay: ps.velocityAUPerDay + (v + cv) / Constants.auKm)
         }
         out[BodyID.moon.index] = StateVector(positionAU: earth.positionAU + moon.positionAU, velocityAUPerDay: earth.velocityAUPerDay + moon.velocityAUPerDay)
         let issNow = issState(at: t)
@@ -343,8 +387,10 @@ extension Ephemeris {
             place(body, km: MartianMoons.planetocentricPositionKm(body, jdTDB: jd), kmPerDay: MartianMoons.planetocentricVelocityKmPerDay(body, jdTDB: jd))
         }
         let gp = GalileanMoons.planetocentricPositionsKm(jdTDB: jd), gv = GalileanMoons.planetocentricVelocitiesKmPerDay(jdTDB: jd)
+        centre[.jupiter] = centreOffset(.jupiter, GalileanPositions.bodies.map { ($0, gp[$0], gv[$0]) }, seconds: seconds)
         for body in [BodyID.io, .europa, .ganymede, .callisto] { place(body, km: gp[body], kmPerDay: gv[body]) }
         let sp = SaturnianMoons.planetocentricPositionsKm(jdTDB: jd), sv = SaturnianMoons.planetocentricVelocitiesKmPerDay(jdTDB: jd)
+        centre[.saturn] = centreOffset(.saturn, SaturnianPositions.bodies.map { ($0, sp[$0], sv[$0]) }, seconds: seconds)
         for body in [BodyID.mimas, .enceladus, .tethys, .dione, .rhea, .titan, .iapetus] { place(body, km: sp[body], kmPerDay: sv[body]) }
         return out
     }

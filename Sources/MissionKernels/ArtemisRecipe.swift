@@ -140,7 +140,7 @@ public struct ArtemisRecipe: MissionRecipe {
         pieces.append(PathPiece(name: "Ascent (modelled)", notes: ["From LC-39B to the initial orbit: a powered blend."],
                                 startSeconds: launch, endSeconds: ascent.upperBound, center: 399, maxStepSeconds: 30, state: { s in
             try PoweredBlend(center: .earth, start: launch, end: ascent.upperBound, ephemeris: eph,
-                             from: { pad.state(at: $0, ephemeris: eph) }, to: { helio(try initial.state(at: $0)) }).state(at: s)
+                             from: { pad.state(at: $0, ephemeris: eph, terrestrial: c.terrestrial) }, to: { helio(try initial.state(at: $0)) }).state(at: s)
         }))
         pieces.append(PathPiece(name: "Initial Earth orbit (modelled)", startSeconds: ascent.upperBound, endSeconds: raise.lowerBound, center: 399,
                                 maxStepSeconds: 300, state: { helio(try initial.state(at: $0)) }))

@@ -122,7 +122,7 @@ public struct FlybyRecipe: MissionRecipe {
                 if n == 0 {
                     notes.append(Self.departureNote(vInfinity: chain.departure.vInfinity?.length, injectionSpeed: chain.departure.injectionSpeedKmS, exit: chain.departure.exitSeconds))
                     let escape = chain.segments[0]
-                    pieces.append(ascent(launch: launch, injection: injection, eph: eph) { escape.conicState(atSeconds: $0) })
+                    pieces.append(ascent(launch: launch, injection: injection, eph: eph, terrestrial: c.terrestrial) { escape.conicState(atSeconds: $0) })
                 }
                 if case let .after(data) = section.start, let join = departureJoin {
                     pieces += data.pieces(after: join.seconds)
@@ -153,7 +153,7 @@ public struct FlybyRecipe: MissionRecipe {
                     let v = solution.departureVInfinityKmS
                     let mu = GravityConstants.gm(.earth), r0 = eph.catalogue[.earth].radiusKm + injectionAltitudeKm
                     notes.append(Self.departureNote(vInfinity: v, injectionSpeed: v.map { ($0 * $0 + 2 * mu / r0).squareRoot() }, exit: escape.endSeconds))
-                    pieces.append(ascent(launch: launch, injection: injection, eph: eph) { escape.local(at: $0) })
+                    pieces.append(ascent(launch: launch, injection: injection, eph: eph, terrestrial: c.terrestrial) { escape.local(at: $0) })
                 }
                 if case let .after(data) = section.start, let join = solution.impulses.first(where: { $0.leg == 0 }) {
                     pieces += data.pieces(after: join.seconds)
@@ -259,7 +259,7 @@ public struct FlybyRecipe: MissionRecipe {
 
     /// The ascent: a powered blend from the turning pad to the chain's escape hyperbola (carried
     /// back before the injection along its horizontal motion, so the blend flies downrange).
-    func ascent(launch: Double, injection: Double, eph: Ephemeris, escape: @escaping (Double) -> (position: Vector3, velocity: Vector3)) -> PathPiece {
+    func ascent(launch: Double, injection: Double, eph: Ephemeris, terrestrial: TerrestrialFrame, escape: @escaping (Double) -> (position: Vector3, velocity: Vector3)) -> PathPiece {
         let pad = self.pad
         let to: (Double) throws -> OrbitalState = { t in
             let e = eph.naifState(399, at: TimeScale.instant(tdbSecondsPastJ2000: t)) ?? (.zero, .zero)
@@ -272,7 +272,7 @@ public struct FlybyRecipe: MissionRecipe {
             }
             return OrbitalState(seconds: t, positionKm: s.position + e.positionKm, velocityKmS: s.velocity + e.velocityKmS)
         }
-        let blend = PoweredBlend(center: .earth, start: launch, end: injection, ephemeris: eph, from: { pad.state(at: $0, ephemeris: eph) }, to: to)
+        let blend = PoweredBlend(center: .earth, start: launch, end: injection, ephemeris: eph, from: { pad.state(at: $0, ephemeris: eph, terrestrial: terrestrial) }, to: to)
         return PathPiece(name: "Ascent and injection (modelled)", notes: [
             "From the pad at the published launch time to the escape hyperbola's injection point: a powered blend (direction along a great circle, distance smoothstep) between the turning pad and the hyperbola."],
                          startSeconds: launch, endSeconds: injection, center: 399, maxStepSeconds: 30, state: { try blend.state(at: $0) })

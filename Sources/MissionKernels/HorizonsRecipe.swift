@@ -201,7 +201,7 @@ public struct HorizonsRecipe: MissionRecipe {
                     "Launch from \(pad.latitudeDeg) N \(pad.longitudeDeg) E at the published time to the escape hyperbola's lowest point; a powered blend (direction along a great circle, distance smoothstep) between the turning pad and the hyperbola."],
                 startSeconds: launch, endSeconds: injection, center: 399, maxStepSeconds: 30,
                 state: { t in try PoweredBlend(center: .earth, start: launch, end: injection, ephemeris: eph,
-                                               from: { pad.state(at: $0, ephemeris: eph) }, to: { try escape.state(at: $0) }).state(at: t) }))
+                                               from: { [terrestrial = context.terrestrial] in pad.state(at: $0, ephemeris: eph, terrestrial: terrestrial) }, to: { try escape.state(at: $0) }).state(at: t) }))
             pieces.append(PathPiece(
                 name: "Escape before JPL Horizons \(id)", notes: ["Integrated back from the first Horizons sample under the Earth's (J2-J4), the Moon's and the Sun's gravity."],
                 startSeconds: injection, endSeconds: first, center: 399, maxStepSeconds: 600, state: { try escape.state(at: $0) }))

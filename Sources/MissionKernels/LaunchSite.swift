@@ -8,8 +8,8 @@ import Ephemeris
 import Missions
 
 /// A place on a body's surface (launch pads, landing sites, splashdowns): geodetic latitude and
-/// east longitude on the body's reference ellipsoid, turned with the body by the engine's IAU
-/// rotation.
+/// east longitude on the body's reference ellipsoid, turned with the body (the Earth by
+/// ``TerrestrialFrame``, other bodies by the engine's IAU rotation).
 public struct SurfaceSite: Sendable, Hashable {
     public let body: BodyID
     public let latitudeDeg: Double
@@ -38,14 +38,20 @@ public struct SurfaceSite: Sendable, Hashable {
         return Vector3(r * cos(phi) * cos(lambda), r * cos(phi) * sin(lambda), r * sin(phi))
     }
 
-    /// Heliocentric ecliptic J2000 state (km, km/s) at `seconds` TDB: fixed to the turning body.
-    public func state(at seconds: Double, ephemeris: Ephemeris) -> OrbitalState {
+    /// Heliocentric ecliptic J2000 state (km, km/s) at `seconds` TDB: fixed to the turning body —
+    /// the Earth turned as it really was (``TerrestrialFrame``: UT1 and the IERS pole from
+    /// `terrestrial`, else from the engine's ΔT), any other body by its IAU rotation.
+    public func state(at seconds: Double, ephemeris: Ephemeris, terrestrial: TerrestrialFrame? = nil) -> OrbitalState {
         let fixed = bodyFixedKm(radiusKm: ephemeris.catalogue[body].radiusKm)
         let t = TimeScale.instant(tdbSecondsPastJ2000: seconds)
-        let m = ephemeris.orientation(body, at: t).bodyToEcliptic
+        let earth = body == .earth ? (terrestrial ?? TerrestrialFrame(ephemeris: ephemeris)) : nil
+        func turn(_ s: Double) -> Matrix3 {
+            earth?.itrsToEcliptic(atSeconds: s) ?? ephemeris.orientation(body, at: TimeScale.instant(tdbSecondsPastJ2000: s)).bodyToEcliptic
+        }
+        let m = turn(seconds)
         let h = 10.0
-        let before = ephemeris.orientation(body, at: TimeScale.instant(tdbSecondsPastJ2000: seconds - h)).bodyToEcliptic * fixed
-        let after = ephemeris.orientation(body, at: TimeScale.instant(tdbSecondsPastJ2000: seconds + h)).bodyToEcliptic * fixed
+        let before = turn(seconds - h) * fixed
+        let after = turn(seconds + h) * fixed
         let centre = ephemeris.naifState(NAIFBody.id(body), at: t) ?? (.zero, .zero)
         return OrbitalState(seconds: seconds, positionKm: centre.positionKm + m * fixed, velocityKmS: centre.velocityKmS + (after - before) / (2 * h))
     }

@@ -174,7 +174,7 @@ public struct LunarRecipe: MissionRecipe {
         // The return's departure asymptote, as a patched conic sees it: the Earth's two-body arc
         // from the Moon's centre at trans-Earth injection to the entry interface above the
         // splashdown. The lunar orbit is laid out so the injection can leave along it.
-        let splashAim = frames.geo(splashdown.state(at: splash, ephemeris: eph)).positionKm.normalized * (6_378.137 + 121.9)
+        let splashAim = frames.geo(splashdown.state(at: splash, ephemeris: eph, terrestrial: c.terrestrial)).positionKm.normalized * (6_378.137 + 121.9)
         var departure: (seconds: Double, s: Vector3, vInf: Double)?
         if case .orbit = objective {
             let tei = try c.phase(vehicle, "trans-Earth injection")
@@ -190,7 +190,7 @@ public struct LunarRecipe: MissionRecipe {
         // the trans-lunar injection point where a two-body transfer to the target costs least.
         let rPark = 6_378.137 + parkingAltitudeKm
         let insertion = ascent.upperBound
-        let padAtInsertion = frames.geo(pad.state(at: insertion, ephemeris: eph)).positionKm.normalized
+        let padAtInsertion = frames.geo(pad.state(at: insertion, ephemeris: eph, terrestrial: c.terrestrial)).positionKm.normalized
         let earthPole = eph.orientation(.earth, at: TimeScale.instant(tdbSecondsPastJ2000: insertion)).bodyToEcliptic * Vector3(0, 0, 1)
         let east = earthPole.cross(padAtInsertion).normalized
         let localNorth = padAtInsertion.cross(east)
@@ -424,7 +424,7 @@ public struct LunarRecipe: MissionRecipe {
         }
         add("Ascent (modelled)", ["From the pad to the parking orbit: a powered blend."], launch, insertion, step: 30) { t in
             frames.geo(try PoweredBlend(center: .earth, start: launch, end: insertion, ephemeris: eph,
-                                        from: { pad.state(at: $0, ephemeris: eph) }, to: { frames.helio(try parkingArc.state($0)) }).state(at: t))
+                                        from: { pad.state(at: $0, ephemeris: eph, terrestrial: c.terrestrial) }, to: { frames.helio(try parkingArc.state($0)) }).state(at: t))
         }
         add("Parking orbit (modelled)", [], insertion, tli.lowerBound, step: 300) { try parkingArc.state($0) }
         // The post-burn coast extended back over the burn, to blend from.
@@ -443,7 +443,7 @@ public struct LunarRecipe: MissionRecipe {
             // published time, inside the entry corridor, in the plane through the splashdown
             // site; the flight-path angle within the corridor sets how far the entry flies, so
             // it comes down at the site.
-            let site = frames.geo(splashdown.state(at: splash, ephemeris: eph)).positionKm
+            let site = frames.geo(splashdown.state(at: splash, ephemeris: eph, terrestrial: c.terrestrial)).positionKm
             let interfaceRadius = 6_378.137 + 121.9
             let corridor = -6.5 * .pi / 180
             // Near the Moon the burn is solved for through the departure asymptote (the

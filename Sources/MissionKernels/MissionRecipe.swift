@@ -12,11 +12,16 @@ public struct BuildContext {
     /// A NAIF kernel the mission ships (`naif/m2020_edl_v01.bsp`), opened.
     public let kernel: (String) throws -> SPKKernel
 
-    public init(ephemeris: Ephemeris, mission: Mission, source: @escaping (String) throws -> [UInt8], kernel: @escaping (String) throws -> SPKKernel) {
+    /// How the Earth turned (UT1, the IERS pole): where launch pads are.
+    public let terrestrial: TerrestrialFrame
+
+    public init(ephemeris: Ephemeris, mission: Mission, source: @escaping (String) throws -> [UInt8], kernel: @escaping (String) throws -> SPKKernel,
+                terrestrial: TerrestrialFrame? = nil) {
         self.ephemeris = ephemeris
         self.mission = mission
         self.source = source
         self.kernel = kernel
+        self.terrestrial = terrestrial ?? TerrestrialFrame(ephemeris: ephemeris)
     }
 
     /// TDB seconds past J2000 of a mission event, by key.

@@ -113,7 +113,7 @@ public struct PerseveranceRecipe: MissionRecipe {
         let muE = GravityConstants.earthGM
         let earthModel = try HorizonsPath.model(.earth, frame: .heliocentric, ephemeris: eph)
         func padState(_ t: Double) -> OrbitalState {
-            let p = pad.state(at: t, ephemeris: eph), e = earth(t)
+            let p = pad.state(at: t, ephemeris: eph, terrestrial: c.terrestrial), e = earth(t)
             return OrbitalState(seconds: t, positionKm: p.positionKm - e.positionKm, velocityKmS: p.velocityKmS - e.velocityKmS)
         }
         let padAtLiftoff = padState(launch).positionKm.normalized

@@ -33,6 +33,14 @@ public struct MissionCatalogue: Sendable {
         return 0...(100 * 365.25 * 24 + latest.seconds(since: earliest) / 3600).rounded(.up)
     }
 
+    /// The range every mission time is read in, whether given as hours (`t`, `at`) or as an
+    /// instant (`date`): ``missionHoursRange`` mirrored before launch, so `t` and `date` share
+    /// their limits (a date before launch is a negative `t`; neither reaches the year 2999).
+    public var missionTimeRange: ClosedRange<Double> {
+        let limit = missionHoursRange.upperBound
+        return -limit...limit
+    }
+
     /// The mission or ``MissionQueryError/unknownMission(id:valid:)``.
     public func mission(_ id: String) throws(MissionQueryError) -> Mission {
         guard let m = self[id] else { throw .unknownMission(id: id, valid: ids) }

@@ -12,7 +12,8 @@ public struct NearestBody: Sendable, Hashable {
     /// From the body's centre (Jupiter's and Saturn's own centres, not their systems'
     /// barycentres), km.
     public let distanceKm: Double
-    /// Above the body's mean radius (the catalogue's), km; negative below it.
+    /// Above the body's reference spheroid (``BodyShape``: IAU equatorial and polar radii,
+    /// about its IAU pole), km; negative below it.
     public let altitudeKm: Double
     /// Relative to the body, km/s.
     public let speedKmS: Double
@@ -89,7 +90,8 @@ extension MissionEngine {
 
     func telemetry(_ track: VehicleTrack, _ s: VehicleState, planetsAU: [Vector3]) -> VehicleTelemetry {
         let v = track.vehicle
-        let phase = v.phase(at: s.timeHours)
+        let nearest = nearestBody(s, planetsAU: planetsAU)
+        let phase = v.phase(at: s.timeHours) ?? Self.resting(s, nearest)
         let earthKm = planetsAU[BodyID.earth.index] * Constants.auKm
         let frameCenter: (positionKm: Vector3, velocityKmS: Vector3)
         switch mission.referenceFrame {
@@ -104,10 +106,24 @@ extension MissionEngine {
             phaseKind: phase?.kind ?? .ballistic, frame: mission.referenceFrame,
             position: mission.referenceFrame == .geocentric ? rel : rel / Constants.auKm, velocityKmS: relV,
             scenePosition: scenePosition(s, planetsAU: planetsAU), distanceKm: distance, distanceAU: distance / Constants.auKm,
-            speedKmS: relV.length, nearest: nearestBody(s, planetsAU: planetsAU),
+            speedKmS: relV.length, nearest: nearest,
             lightTimeToEarthSeconds: (s.heliocentricKm - earthKm).length / Constants.speedOfLightKmPerSecond,
             source: s.source, extrapolated: s.extrapolated)
     }
+
+    /// Outside its listed phases, a vehicle at rest on a surface (a capsule in the ocean after
+    /// splashdown: within ``restingAltitudeKm`` of the body's spheroid, moving with it slower than
+    /// ``restingSpeedKmS``) is `landed` there, not coasting.
+    static func resting(_ s: VehicleState, _ nearest: NearestBody) -> VehiclePhase? {
+        guard !s.extrapolated, abs(nearest.altitudeKm) < restingAltitudeKm, nearest.speedKmS < restingSpeedKmS else { return nil }
+        return VehiclePhase(name: "landed", kind: .landed, startHours: s.timeHours, endHours: s.timeHours, body: nearest.body)
+    }
+
+    /// A capsule floats at sea level; the spheroid is not the geoid (up to 0.1 km off).
+    static let restingAltitudeKm = 1.0
+    /// The Earth's surface turns at 0.465 km/s at the equator: rest is relative to the body's
+    /// centre here, so the bound allows for that.
+    static let restingSpeedKmS = 0.5
 
     /// The body whose centre is nearest: the Sun, the planets and Pluto, the Moon, and the moons
     /// of a planet whose Hill sphere the vehicle is in. Jupiter and Saturn (and their moons)
@@ -138,9 +154,18 @@ extension MissionEngine {
         // else as the ephemeris gives it.
         let body = (moons.isEmpty ? nil : ephemeris.systemMemberState(best.body, of: planet, moonsKm: moons, at: s.instant))
             ?? ephemeris.naifState(id, at: s.instant) ?? (planets[best.body.index] * Constants.auKm, .zero)
-        let distance = (p - body.positionKm).length
-        return NearestBody(body: best.body, distanceKm: distance, altitudeKm: distance - ephemeris.catalogue[best.body].radiusKm,
+        let relative = p - body.positionKm
+        return NearestBody(body: best.body, distanceKm: relative.length, altitudeKm: altitudeKm(relative, above: best.body, at: s.instant),
                            speedKmS: (s.velocityKmS - body.velocityKmS).length)
+    }
+
+    /// Height above `body`'s reference spheroid of a point `relative` km from its centre
+    /// (ecliptic J2000), the spheroid turned by the body's orientation at `t`; above the
+    /// catalogue's mean radius for a body without one.
+    func altitudeKm(_ relative: Vector3, above body: BodyID, at t: Instant) -> Double {
+        guard let shape = BodyShape.of(body) else { return relative.length - ephemeris.catalogue[body].radiusKm }
+        let m = ephemeris.orientation(body, at: t).bodyToEcliptic
+        return shape.altitudeKm(of: relative, pole: Vector3(m.r0.z, m.r1.z, m.r2.z))
     }
 
     /// `a·(m / 3M☉)^(1/3)` at the planet's present distance from the Sun.

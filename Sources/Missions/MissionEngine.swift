@@ -108,22 +108,7 @@ public struct MissionEngine: Sendable {
                   let b = ephemeris.naifState(NAIFBody.id(body), at: s.instant) else { return .infinity }
             return (s.heliocentricKm - b.positionKm).length
         }
-        let step = 1.0 / 3
-        var best = (t: e.timeHours, d: Double.infinity)
-        var t = e.timeHours - 24
-        while t <= e.timeHours + 48 {
-            let d = distance(t)
-            if d < best.d { best = (t, d) }
-            t += step
-        }
-        guard best.d.isFinite else { return nil }
-        var a = best.t - step, b = best.t + step
-        let g = (5.0.squareRoot() - 1) / 2
-        for _ in 0..<40 where (b - a) * 3600 > 0.5 {
-            let c = b - g * (b - a), d = a + g * (b - a)
-            if distance(c) < distance(d) { b = d } else { a = c }
-        }
-        return (a + b) / 2
+        return ClosestApproachSearch.minimum(near: e.timeHours, distance: distance)
     }
 
     /// One engine per mission, keyed by id. Throws the first mission whose vehicles the kernels

@@ -54,6 +54,7 @@ public struct RayCaster: Sendable {
             for o in scene.orbits { frame.drawPolyline(o, px) }
             for o in scene.overlays.polylines { frame.drawPolyline(o, px) }
             frame.drawDots(px)
+            for m in scene.overlays.markers { frame.drawMarker(m, px) }
         }
     }
 }
@@ -519,6 +520,26 @@ struct Frame: @unchecked Sendable {
                     px.base[o + 1] = UInt8(Float(px.base[o + 1]) * (1 - cov) + color.y * cov)
                     px.base[o + 2] = UInt8(Float(px.base[o + 2]) * (1 - cov) + color.z * cov)
                 }
+            }
+        }
+    }
+
+    /// A vehicle's marker: a ring 3.5 px across the middle, 1.5 px wide, hidden behind a nearer body.
+    func drawMarker(_ m: OverlayMarker, _ px: PixelBuffer) {
+        guard let p = camera.project(m.position), !occluded(x: p.x, y: p.y, depth: p.depth) else { return }
+        let color = SIMD3(Float(m.color.r), Float(m.color.g), Float(m.color.b)) * 255
+        let x0 = max(0, Int(p.x - 6)), x1 = min(px.width - 1, Int(p.x + 6))
+        let y0 = max(0, Int(p.y - 6)), y1 = min(px.height - 1, Int(p.y + 6))
+        guard x0 <= x1, y0 <= y1 else { return }
+        for y in y0...y1 {
+            for x in x0...x1 {
+                let d = ((Double(x) + 0.5 - p.x) * (Double(x) + 0.5 - p.x) + (Double(y) + 0.5 - p.y) * (Double(y) + 0.5 - p.y)).squareRoot()
+                let cov = Float(max(0, min(1, 0.75 + 0.5 - abs(d - 3.5))))
+                guard cov > 0 else { continue }
+                let o = (y * px.width + x) * 3
+                px.base[o] = UInt8(Float(px.base[o]) * (1 - cov) + color.x * cov)
+                px.base[o + 1] = UInt8(Float(px.base[o + 1]) * (1 - cov) + color.y * cov)
+                px.base[o + 2] = UInt8(Float(px.base[o + 2]) * (1 - cov) + color.z * cov)
             }
         }
     }

@@ -59,6 +59,10 @@ public enum SVGRenderer {
         // Hook: mission trajectories and their event labels (filled by the API layer).
         svg.raw("<g id=\"overlays\" fill=\"none\" stroke-linejoin=\"round\">\n")
         for o in scene.overlays.polylines { polyline(&svg, o, camera: cam) }
+        for m in scene.overlays.markers {
+            guard let p = cam.project(m.position), !scene.hidesBehindBody(p) else { continue }
+            svg.raw("<circle class=\"marker\" cx=\"\(f(p.x))\" cy=\"\(f(p.y))\" r=\"3.5\" stroke=\"\(m.color.hex)\" stroke-width=\"1.5\"/>\n")
+        }
         svg.raw("</g>\n")
 
         svg.raw("<g id=\"labels\" font-family=\"Helvetica, Arial, sans-serif\" text-anchor=\"middle\">\n")

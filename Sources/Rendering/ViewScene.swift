@@ -57,14 +57,32 @@ public struct OverlayLabel: Sendable {
     }
 }
 
+/// A vehicle's place: a ring drawn whatever happens to its name label (which may give way to
+/// others), hidden only behind a nearer body.
+public struct OverlayMarker: Sendable {
+    public var position: Vector3
+    public var color: RGBColor
+
+    public init(position: Vector3, color: RGBColor) {
+        self.position = position
+        self.color = color
+    }
+}
+
 /// The hook for mission trajectories and event labels: the API layer fills it from Missions.
 public struct ViewOverlays: Sendable {
     public var polylines: [ViewPolyline]
     public var labels: [OverlayLabel]
+    public var markers: [OverlayMarker]
+    /// Bodies the overlay is about (a mission's flyby and landing targets): their names are
+    /// placed with the planets' priority, so an event label near them never pushes them out.
+    public var featuredBodies: Set<BodyID>
 
-    public init(polylines: [ViewPolyline] = [], labels: [OverlayLabel] = []) {
+    public init(polylines: [ViewPolyline] = [], labels: [OverlayLabel] = [], markers: [OverlayMarker] = [], featuredBodies: Set<BodyID> = []) {
         self.polylines = polylines
         self.labels = labels
+        self.markers = markers
+        self.featuredBodies = featuredBodies
     }
 
     public static let none = ViewOverlays()
@@ -176,6 +194,14 @@ public struct ViewScene: Sendable {
         }
     }
 
+    /// Whether a point on screen lies inside the disc of a body nearer than it.
+    public func hidesBehindBody(_ p: ScreenPoint) -> Bool {
+        bodies.contains { b in
+            guard let s = b.screen, s.depth < p.depth else { return false }
+            return ScreenDisc(body: b.id, x: s.x, y: s.y, radius: b.screenRadius, depth: s.depth).contains(x: p.x, y: p.y)
+        }
+    }
+
     /// Stars bright enough to carry a name label (the seed app labels about 120).
     public static let namedStarMagnitude = 2.5
 
@@ -183,7 +209,7 @@ public struct ViewScene: Sendable {
         var candidates: [LabelCandidate] = []
         let opts = request.labels
         for b in bodies {
-            let kind: LabelKind = b.id.isSatellite ? .moon : .planet
+            let kind: LabelKind = b.id.isSatellite && !overlays.featuredBodies.contains(b.id) ? .moon : .planet
             if kind == .planet, !opts.contains(.planets) { continue }
             if kind == .moon, !opts.contains(.moons) { continue }
             candidates.append(LabelCandidate(text: b.name, position: b.position, worldRadius: b.radius, kind: kind, body: b.id))

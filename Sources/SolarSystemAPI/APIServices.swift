@@ -130,7 +130,11 @@ public final class APIServices: Sendable {
         self.sampleCache = sampleCache
         self.logger = logger
         self.catalogue = catalogue
-        self.engine = EphemerisService(catalogue: catalogue, kernel: kernel, bodies: bodies, satellites: satellites, smallBodies: smallBodies, answers: answers)
+        // The missions' close moon flybys, measured against the moons' theories (or the loaded
+        // kernels that cover them), anchor those moons in every answer.
+        let anchors = MoonFlybyAnchors.find(missions, kernels: bodies, ephemeris: Ephemeris(catalogue: catalogue, kernel: kernel, satellites: bodies))
+        self.engine = EphemerisService(catalogue: catalogue, kernel: kernel, bodies: bodies, satellites: satellites, smallBodies: smallBodies, answers: answers,
+                                       moonAnchors: anchors)
         self.sky = SkyEngine(ephemeris: engine.ephemeris, deltaT: deltaT)
         var aliases: [String: Int] = [:]
         for m in missions.missions { for v in m.vehicles { aliases[v.id] = v.naifID } }

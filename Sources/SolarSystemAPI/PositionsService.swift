@@ -98,13 +98,15 @@ public final class EphemerisService: Sendable {
 
     /// With a `satellites` feed that holds NORAD 25544, the engine's `iss` (scene, rotations,
     /// snapshots) comes from SGP4 too.
+    /// `moonAnchors`: moons moved near the missions' published flybys (``MoonFlybyAnchors``).
     public init(catalogue: Catalogue, kernel: PlanetaryKernel? = nil, bodies: KernelBodies? = nil, satellites: SatelliteFeed = SatelliteFeed(),
-                smallBodies: SmallBodyFeed? = nil, answers: TheoryTally = TheoryTally()) {
+                smallBodies: SmallBodyFeed? = nil, answers: TheoryTally = TheoryTally(), moonAnchors: [MoonAnchor] = []) {
         self.satellites = satellites
         self.smallBodies = smallBodies
         self.answers = answers
         let hasISS = satellites.current.catalogue.satellite(norad: SatelliteCatalogue.issNoradID) != nil
-        ephemeris = Ephemeris(catalogue: catalogue, kernel: kernel, issSource: hasISS ? satellites : nil)
+        ephemeris = Ephemeris(catalogue: catalogue, kernel: kernel, issSource: hasISS ? satellites : nil, satellites: bodies,
+                              moonAnchors: moonAnchors)
         layout = SceneLayout(catalogue: catalogue)
         placement = ScenePlacement(layout: layout)
         kernelBodies = bodies

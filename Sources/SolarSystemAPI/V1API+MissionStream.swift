@@ -32,7 +32,7 @@ extension V1API {
             speed = s
         }
         let rate = try q.int("rate", in: Self.replayRates, default: 10)
-        let from = try missionTime(q, engine, parameter: "from", defaultHours: 0)
+        let from = try missionTime(q, engine, parameter: "from", defaultHours: 0, range: services.missions.missionHoursRange)
         // Last-Event-ID: the last event the client saw. One that does not parse is ignored and
         // the replay starts at `from`.
         // A mission that flies on replays to the present.

@@ -115,12 +115,14 @@ extension V1API {
         return samples
     }
 
-    /// The mission time of a request: `date` (an instant; any date, before launch or after the
-    /// end included) when given, else `t` (hours from launch in ``MissionCatalogue/missionHoursRange``,
-    /// the same for every mission: past a mission's end no vehicle flies), else `defaultHours`
-    /// (nil: `t` is required). A `t` given with `date` is validated, then `date` decides.
-    func missionTime(_ q: QueryParameters, _ engine: MissionEngine, parameter: String = "t", defaultHours: Double?) throws -> Double {
-        let span = services.missions.missionHoursRange
+    /// The mission time of a request: `date` (an instant) when given, else `t` (hours from
+    /// launch), else `defaultHours` (nil: `t` is required). Both are read in the same range,
+    /// ``MissionCatalogue/missionTimeRange`` (a date before launch is a negative `t`), or in
+    /// `range` where a parameter allows less (a replay's `from` starts at launch or later). A
+    /// `t` given with `date` is validated, then `date` decides.
+    func missionTime(_ q: QueryParameters, _ engine: MissionEngine, parameter: String = "t", defaultHours: Double?,
+                     range: ClosedRange<Double>? = nil) throws -> Double {
+        let span = range ?? services.missions.missionTimeRange
         let accepted = "hours from launch in \(JSONWriter.plain(span.lowerBound))…\(JSONWriter.plain(span.upperBound)) (this mission's replay ends at \(JSONWriter.plain(services.replayEndHours(engine.mission))))"
         var hours: Double?
         if let tText = try q.string(parameter) {
@@ -129,7 +131,13 @@ extension V1API {
             hours = t
         }
         if let dateText = try q.string("date") {
-            return engine.mission.hours(at: try QueryParsing.instant(dateText, now: services.clock))
+            let t = engine.mission.hours(at: try QueryParsing.instant(dateText, now: services.clock))
+            guard span.contains(t) else {
+                let m = engine.mission
+                let first = m.instant(atHours: span.lowerBound).iso8601, last = m.instant(atHours: span.upperBound).iso8601
+                throw ProblemDetails.invalidParameter("date", value: dateText, accepted: "an instant from \(first) to \(last): mission times in \(JSONWriter.plain(span.lowerBound))…\(JSONWriter.plain(span.upperBound)) hours from launch, the limits of `\(parameter)`", reason: "out of range")
+            }
+            return t
         }
         if let hours { return hours }
         guard let defaultHours else { throw ProblemDetails.missingParameter(parameter, accepted: accepted) }

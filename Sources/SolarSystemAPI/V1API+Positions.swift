@@ -220,8 +220,11 @@ public struct SeriesTimes: Sendable, Hashable {
         }
     }
 
-    static let stepAccepted = "a positive number followed by d, h, m or s (1d, 6h, 30m, 90s, 0.5h)"
+    static let stepAccepted = "a number of at least 1 ms followed by d, h, m or s (1d, 6h, 30m, 90s, 0.5h, 0.001s)"
     static let defaultStepSeconds = 86_400.0
+    /// The finest step a series resolves: its instants are UTC labels held to the millisecond
+    /// (``CivilDateTime/init(julianDay:)``), so a finer step would repeat a time.
+    static let resolutionSeconds = 0.001
 
     /// Parses `1d`, `6h`, `30m`, `90s`, `0.5h` into seconds.
     static func stepSeconds(_ text: String) throws(ProblemDetails) -> Double {
@@ -238,6 +241,10 @@ public struct SeriesTimes: Sendable, Hashable {
         default: throw .invalidParameter("step", value: text, accepted: stepAccepted)
         }
         guard seconds > 0 else { throw .invalidParameter("step", value: text, accepted: stepAccepted, reason: "the step must be positive") }
+        guard seconds >= resolutionSeconds else {
+            throw .invalidParameter("step", value: text, accepted: stepAccepted,
+                                    reason: "finer than the series' time resolution, 1 ms (rows would repeat a time)")
+        }
         return seconds
     }
 

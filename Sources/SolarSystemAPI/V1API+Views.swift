@@ -69,8 +69,8 @@ public struct ViewQuery: Sendable {
         var missionEngine: MissionEngine?
         // `t` is a mission time: validated whenever given, used only with `mission` (and then
         // only when no `date` sets the instant).
-        let span = services.missions.missionHoursRange
-        let tAccepted = "hours from launch in 0…\(JSONWriter.plain(span.upperBound)), read with mission"
+        let span = services.missions.missionTimeRange
+        let tAccepted = "hours from launch in \(JSONWriter.plain(span.lowerBound))…\(JSONWriter.plain(span.upperBound)), read with mission"
         let tHours = try number("t", t, accepted: tAccepted)
         if let tHours, !span.contains(tHours) { throw .invalidParameter("t", value: t ?? "", accepted: tAccepted, reason: "out of range") }
         if let mission {
@@ -81,6 +81,11 @@ public struct ViewQuery: Sendable {
             if let date {
                 instant = try QueryParsing.instant(date, now: services.clock)
                 hours = engine.mission.hours(at: instant)
+                // The same limits as `t` (a date far from the mission is no mission time).
+                guard span.contains(hours) else {
+                    let m = engine.mission
+                    throw .invalidParameter("date", value: date, accepted: "with mission, an instant from \(m.instant(atHours: span.lowerBound).iso8601) to \(m.instant(atHours: span.upperBound).iso8601) (the limits of t)", reason: "out of range")
+                }
             } else {
                 hours = tHours ?? 0
                 instant = engine.mission.instant(atHours: hours)
@@ -172,6 +177,7 @@ public struct ViewQuery: Sendable {
         let origin = engine.sceneOrigin == .earth ? engine.earthScenePosition(atHours: t) : .zero
         var lines: [ViewPolyline] = []
         var labels: [OverlayLabel] = []
+        var markers: [OverlayMarker] = []
         let segments = 24
         for track in engine.tracks {
             let samples = try engine.sample(track, count: 385, frame: .scene).samples
@@ -186,8 +192,9 @@ public struct ViewQuery: Sendable {
             if track.exists(at: t) {
                 // The marker where the vehicle is (a landed one on its drawn body).
                 let s = try engine.state(track, atHours: t)
-                labels.append(OverlayLabel(text: track.vehicle.name, position: engine.scenePosition(s),
-                                           color: RGBColor(track.vehicle.color.r, track.vehicle.color.g, track.vehicle.color.b)))
+                let color = RGBColor(track.vehicle.color.r, track.vehicle.color.g, track.vehicle.color.b)
+                labels.append(OverlayLabel(text: track.vehicle.name, position: engine.scenePosition(s), color: color))
+                markers.append(OverlayMarker(position: engine.scenePosition(s), color: color))
             }
         }
         let primary = engine.tracks.first { $0.vehicle.primary } ?? engine.tracks.first
@@ -199,7 +206,9 @@ public struct ViewQuery: Sendable {
             // geocentric missions (the line is Earth-relative).
             labels.append(OverlayLabel(text: e.name, position: origin + engine.localScenePosition(s)))
         }
-        return ViewOverlays(polylines: lines, labels: labels)
+        // The bodies the mission's events are about keep their names however crowded it gets.
+        let featured = Set(engine.mission.events.compactMap { $0.fact?.body }).subtracting([.sun])
+        return ViewOverlays(polylines: lines, labels: labels, markers: markers, featuredBodies: featured)
     }
 }
 

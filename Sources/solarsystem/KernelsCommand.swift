@@ -3,6 +3,7 @@ import Ephemeris
 import Foundation
 import MissionKernels
 import Missions
+import Sky
 
 /// `solarsystem kernels build`: writes the missions' SPK kernels into `Resources/missions/` from
 /// their recipes (Sources/MissionKernels) and sources (JPL Horizons vectors, NAIF kernels).
@@ -44,6 +45,8 @@ struct KernelsBuildCommand: ParsableCommand {
             ?? resources.directory().appendingPathComponent(ResourceOptions.missionKernelDirectory, isDirectory: true)
         try FileManager.default.createDirectory(at: outDir, withIntermediateDirectories: true)
         let ids = missionIDs.isEmpty ? MissionRecipes.all.map(\.missionID) : missionIDs
+        // Launch pads turn with the Earth's UT1 and pole from the IERS table.
+        let terrestrial = TerrestrialFrame(ephemeris: ephemeris, deltaT: try resources.loadDeltaT())
         var assembly = KernelAssembly(ephemeris: ephemeris)
         assembly.toleranceKm = toleranceM / 1000
         for id in ids {
@@ -58,7 +61,7 @@ struct KernelsBuildCommand: ParsableCommand {
             }, kernel: { name in
                 let path = outDir.appendingPathComponent(name).path
                 return try SPKKernel(bytes: try KernelFile(path: path, kind: "kernel"), file: path)
-            })
+            }, terrestrial: terrestrial)
             let start = Date()
             let (bytes, report, provenance) = try MissionKernelBuilder.build(recipe, context: context, assembly: assembly)
             let file = outDir.appendingPathComponent("\(id).bsp")

@@ -194,9 +194,14 @@ struct DE440AccuracyTests {
             let moon = e.parentRelativeState(.moon, at: t).positionKm
             #expect((snap.relativeToParentKm(.moon) - moon).length < 1e-6)
             #expect((moon - TestEngine.kernel.moonGeocentricPosition(secondsPastJ2000: t.daysSinceJ2000TDB * Constants.secondsPerDay)).length < km(1e-9))
-            // Io sits on DE440's Jupiter.
+            // Io hangs from Jupiter's centre: DE440's Jupiter barycentre, moved by the moons' pull
+            // (the same origin telemetry measures from, NAIF 599).
             let io = e.state(.io, at: t).positionAU - e.state(.jupiter, at: t).positionAU
-            #expect((io * Constants.auKm - e.parentRelativeState(.io, at: t).positionKm).length < 1e-3)
+            let centre = e.barycentreToCentre(.jupiter, at: t).positionKm
+            #expect(centre.length > 1 && centre.length < 250, "\(centre.length) km")
+            #expect((io * Constants.auKm - centre - e.parentRelativeState(.io, at: t).positionKm).length < 1e-3)
+            let naif = try #require(e.naifState(501, at: t)), jupiter = try #require(e.naifState(599, at: t))
+            #expect(((naif.positionKm - jupiter.positionKm) - e.parentRelativeState(.io, at: t).positionKm).length < 1e-3)
         }
     }
 }

@@ -142,7 +142,10 @@ struct MissionEngineTests {
             #expect(c.nearest.body == nearest, "\(t) h")
             let b = nearest == .moon ? moon : earth
             #expect(abs(c.nearest.distanceKm - (kernel.positionKm - b.positionKm).length) < 1e-6)
-            #expect(abs(c.nearest.altitudeKm - (c.nearest.distanceKm - Self.eph.catalogue[nearest].radiusKm)) < 1e-9)
+            // Above the spheroid: between the heights above the equatorial and the polar radius.
+            let shape = try #require(BodyShape.of(nearest))
+            #expect(c.nearest.altitudeKm <= c.nearest.distanceKm - shape.polarRadiusKm + 1e-9
+                    && c.nearest.altitudeKm >= c.nearest.distanceKm - shape.equatorialRadiusKm - 1e-9, "\(t) h: \(c.nearest)")
             #expect(abs(c.nearest.speedKmS - (kernel.velocityKmS - b.velocityKmS).length) < 1e-9)
             if t == 90 { #expect(c.nearest.body == .moon && c.nearest.altitudeKm > 90 && c.nearest.altitudeKm < 135, "\(c.nearest.altitudeKm) km") }
         }
@@ -150,6 +153,19 @@ struct MissionEngineTests {
         #expect(tm.met == "T+03:08:00:00" && tm.date.hasPrefix("1969-07-19T21:32:00"))
         #expect(tm.lastEvent?.key == "loi" && tm.nextEvent?.key == "undock")
         #expect(tm.visibleLabels.map(\.key) == ["loi"])
+    }
+
+    @Test("a capsule in the ocean after splashdown is landed on the Earth, not coasting", arguments: ["apollo8", "apollo11", "apollo13", "artemis2"])
+    func splashdownIsLanded(_ id: String) throws {
+        let engine = ServedMissions.engine(id)
+        let end = try #require(engine.mission.endHours)
+        let tm = try engine.telemetry(at: end)
+        let capsule = try #require(tm.vehicles.first { $0.primary })
+        #expect(capsule.phase == "landed" && capsule.phaseKind == .landed, "\(id): \(capsule.phase) \(capsule.phaseKind)")
+        #expect(capsule.nearest.body == .earth && abs(capsule.nearest.altitudeKm) < 1, "\(id): \(capsule.nearest)")
+        // A minute before, under the parachutes, it is still in its entry phase.
+        let before = try #require(try engine.telemetry(at: end - 1.0 / 60).vehicles.first { $0.primary })
+        #expect(before.phaseKind == .powered, "\(id): \(before.phase)")
     }
 
     @Test("heliocentric telemetry in AU; beyond an ongoing mission's data the vehicle is carried on by two-body motion")

@@ -8,13 +8,17 @@ import Ephemeris
 /// every step the speed stays below 200 km/s and the vehicle outside every body (its mean radius
 /// less 1 km, and less the theory's error for the analytical moons; landed phases aside); over
 /// every step outside the powered and landed phases the
-/// velocity changes as gravity changes it, within 0.1 m/s² (6 m/s in a minute; a step that fails
+/// velocity changes as gravity changes it, within 1 mm/s² or 0.1 m/s² (``unexplainedLimit(_:)``; a step that fails
 /// is halved down to a minute before it is reported): no jumps of speed other than at listed burns.
 /// Beyond its data an ongoing vehicle is held to the two-body motion the engine extrapolates.
 @Suite("Mission walk")
 struct MissionWalkTests {
-    /// Largest acceleration gravity does not explain, km/s².
-    static let unexplainedLimit = 1e-4
+    /// Largest acceleration gravity does not explain outside listed burns, km/s²: 1 mm/s² for
+    /// the missions whose burns are all listed and whose seams are blended that gently
+    /// (``strict``), 0.1 m/s² for the others (Horizons seams near the Earth and the planets not
+    /// yet listed or spread that far: docs/missions.md).
+    static func unexplainedLimit(_ mission: String) -> Double { strict.contains(mission) ? 1e-6 : 1e-4 }
+    static let strict: Set<String> = ["apollo8", "apollo11", "apollo13"]
     static let speedLimit = 200.0
     /// A step moves the vehicle at most this fraction of its height above the nearest surface
     /// (plus 1,000 km), never less than a minute, never more than a day.
@@ -124,7 +128,7 @@ struct MissionWalkTests {
                 let a0 = try relative(u0), am = try relative(u0 + span / 2), a1 = try relative(u0 + span)
                 let expected = (acceleration(a0.r, u0) + acceleration(am.r, u0 + span / 2) * 4 + acceleration(a1.r, u0 + span)) * (span / 6)
                 let unexplained = (a1.v - a0.v - expected).length / span
-                guard unexplained > unexplainedLimit else {
+                guard unexplained > unexplainedLimit(engine.mission.id) else {
                     if unexplained > worst.accel { worst = (u0, unexplained) }
                     return
                 }

@@ -98,12 +98,18 @@ struct TimeSeriesEndpointTests {
         #expect(listed.objects("samples").compactMap { $0["date"] as? String } == ["2026-05-01T00:00:00Z", "2026-04-01T00:00:00Z"])
         let fine = try APIServer.get("/v1/positions/mars?start=2026-01-01T00:00:00Z&stop=2026-01-01T00:00:02Z&step=0.5s")
         #expect(number(fine.json["count"]) == 5)
+        // The finest step accepted, the millisecond, gives a distinct time on every row.
+        let finest = try APIServer.get("/v1/positions/mars?start=2026-01-01T00:00:00Z&stop=2026-01-01T00:00:00.005Z&step=0.001s")
+        let times = finest.objects("samples").compactMap { $0["date"] as? String }
+        #expect(times.count == 6 && Set(times).count == times.count, "\(times)")
     }
 
     @Test("bad series requests are 400 problems naming the parameter", arguments: [
         ("start=2026-01-01&stop=2026-01-02&step=0h", "step"), ("start=2026-01-01&stop=2026-01-02&step=-1d", "step"),
         ("start=2026-01-01&stop=2026-01-02&step=1y", "step"), ("start=2026-01-01&stop=2026-01-02&step=0.000s", "step"),
         ("start=2026-01-01&stop=2026-01-02&step=.s", "step"), ("times=2026-01-01&step=0h", "step"),
+        // Finer than the millisecond the instants are held to: rows would repeat a time.
+        ("start=2026-01-01T00:00:00Z&stop=2026-01-01T00:00:00.010Z&step=0.0005s", "step"),
         ("times=2026-01-01&start=yesterday", "start"), ("start=2026-01-01&stop=3500-01-01&step=1d", "stop"),
         ("times=2026-01-01,bogus", "times"), ("times=2026-01-01&format=xml", "format"),
     ])

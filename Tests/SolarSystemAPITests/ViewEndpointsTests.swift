@@ -105,6 +105,16 @@ struct ViewEndpointsTests {
         #expect(again.body == r.body && again.header("etag") == r.header("etag"))
     }
 
+    @Test("Artemis II near the Moon: the overview names the Moon beside the event labels, the Moon close-up marks Orion", arguments: [118.0, 120, 122, 124])
+    func artemisMoon(t: Double) throws {
+        let overview = try APIServer.get("/v1/views/system.svg?mission=artemis2&t=\(t)&width=800&height=600").bodyText
+        #expect(overview.contains(">Moon</text>"), "T+\(t) h overview")
+        let close = try APIServer.get("/v1/views/system.svg?mission=artemis2&t=\(t)&focus=moon&width=800&height=600").bodyText
+        #expect(close.contains("class=\"marker\""), "T+\(t) h close-up: no Orion marker")
+        // The raster draws the same markers (RayCaster.drawMarker); here only that it renders.
+        #expect(try APIServer.get("/v1/views/system.png?mission=artemis2&t=\(t)&focus=moon&width=320&height=240").status == 200)
+    }
+
     @Test("two large rasters asked at once are rendered one at a time, while a small one is not held up")
     func largeRendersQueue() async throws {
         // Enough workers that the heavy lane could run both at once: only the gate serialises them.
@@ -165,7 +175,8 @@ struct ViewEndpointsTests {
 
     @Test("bad views are 400 problems with the reason; unknown mission 404", arguments: [
         ("width=8", "width", 400), ("height=5000", "height", 400), ("width=abc", "width", 400), ("focus=vulcan", "focus", 400),
-        ("mission=apollo11&t=1378691", "t", 400), ("mission=apollo11&t=abc", "t", 400), ("t=-1", "t", 400),
+        ("mission=apollo11&t=1378691", "t", 400), ("mission=apollo11&t=abc", "t", 400), ("t=-1378691", "t", 400),
+        ("mission=voyager1&date=2999-12-31", "date", 400),
         ("elevation=2", "elevation", 400), ("distance=-1", "distance", 400), ("labels=planets,comets", "labels", 400),
         ("distance=0", "distance", 400), ("mission=apollo12", "mission", 404), ("zoom=2", "zoom", 400),
     ])
