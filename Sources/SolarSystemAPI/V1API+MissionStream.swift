@@ -84,6 +84,7 @@ final class MissionReplay: @unchecked Sendable {
     private var first: MissionTelemetry?
     private var timer: DispatchSourceTimer?
     private var startUptime: UInt64 = 0
+    private var scheduledUptime: UInt64 = 0
     private var finished = false
     private var sentFirst = false
 
@@ -111,7 +112,12 @@ final class MissionReplay: @unchecked Sendable {
             guard !finished else { return }
             _ = stream.send(retry: 2000)
             let t = DispatchSource.makeTimerSource(queue: queue)
-            t.schedule(deadline: .now(), repeating: interval, leeway: .milliseconds(5))
+            // The grid counts from the timer's own schedule: a repeating timer fires at (or just
+            // after) base + k × interval, so the k-th tick always finds k whole intervals elapsed,
+            // however late the first one came.
+            let base = DispatchTime.now()
+            scheduledUptime = base.uptimeNanoseconds
+            t.schedule(deadline: base, repeating: interval, leeway: .milliseconds(5))
             t.setEventHandler { [weak self] in self?.tick() }
             timer = t
             t.resume()
@@ -119,8 +125,8 @@ final class MissionReplay: @unchecked Sendable {
     }
 
     /// The mission time now, on the tick grid: start + k × interval × speed, k the whole
-    /// intervals of wall time elapsed since the first event (a timer that fires a hair early
-    /// still counts its tick).
+    /// intervals of wall time elapsed since the timer was scheduled (the 1e-3 keeps a tick that
+    /// fires on its deadline to the nanosecond from rounding down).
     private func currentHours() -> Double {
         guard sentFirst else { return cursor.startHours }
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - startUptime) / 1e9
@@ -130,14 +136,14 @@ final class MissionReplay: @unchecked Sendable {
 
     private func tick() {
         guard !finished else { return }
-        // The first event is the state at the start; the replay clock runs from when it is
-        // sent, so a slow first tick (a loaded server) does not skip the beginning.
+        // The first event is the state at the start, however late its tick; the replay clock
+        // runs from the timer's schedule (mission events are never skipped, only ticks).
         let t: Double
         if sentFirst {
             t = currentHours()
         } else {
             sentFirst = true
-            startUptime = DispatchTime.now().uptimeNanoseconds
+            startUptime = scheduledUptime
             t = cursor.startHours
         }
         for item in cursor.advance(to: t) {
