@@ -28,7 +28,11 @@ struct ReadmeExampleTests {
                 let words = command.split(separator: " ")
                 guard words.first == "curl" else { continue }
                 guard let url = words.first(where: { $0.contains("localhost:8080") }) else { continue }
-                let unquoted = url.trimmingCharacters(in: CharacterSet(charactersIn: "'\""))
+                // The shell's outer quotes only: a quote inside the URL (Horizons' `COMMAND='499'`) stays.
+                var unquoted = Substring(url)
+                if let q = unquoted.first, q == "'" || q == "\"", unquoted.count >= 2, unquoted.last == q {
+                    unquoted = unquoted.dropFirst().dropLast()
+                }
                 guard let r = unquoted.range(of: "localhost:8080") else { continue }
                 let target = String(unquoted[r.upperBound...])
                 out.append(Example(line: i + 1, target: target.isEmpty ? "/" : target, streams: words.contains("-N")))
