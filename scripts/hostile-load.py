@@ -21,47 +21,11 @@ import asyncio
 import random
 import time
 
+from proc_stats import cpu_seconds
+
 AMC4 = ("AMC-4\n"
         "1 25954U 99060A   04039.68057285 -.00000108  00000-0  00000-0 0  6847\n"
         "2 25954   0.0004 243.8136 0001765  15.5294  22.7134  1.00271289 15615\n")
-
-
-def cpu_seconds(pid):
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            fields = f.read().rsplit(")", 1)[1].split()
-        import os
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    except OSError:
-        return None
-
-
-async def get(host, port, target, timeout=30.0):
-    """One GET on a fresh connection; returns (status, seconds)."""
-    t0 = time.monotonic()
-    reader, writer = await asyncio.wait_for(asyncio.open_connection(host, port), timeout)
-    try:
-        writer.write(f"GET {target} HTTP/1.1\r\nHost: load\r\nConnection: close\r\n\r\n".encode())
-        await writer.drain()
-        head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), timeout)
-        status = int(head.split(b" ", 2)[1])
-        while await asyncio.wait_for(reader.read(65536), timeout):
-            pass
-        return status, time.monotonic() - t0
-    finally:
-        writer.close()
-
-
-async def probe(args, name, make_target, stop, out):
-    n = 0
-    while time.monotonic() < stop:
-        n += 1
-        try:
-            status, seconds = await get(args.host, args.port, make_target(n))
-            out.append((status, seconds))
-        except (OSError, asyncio.TimeoutError, asyncio.IncompleteReadError):
-            out.append((0, float("inf")))
-        await asyncio.sleep(0.1)
 
 
 def day(n):

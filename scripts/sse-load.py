@@ -27,10 +27,11 @@ usage: scripts/sse-load.py --port 8080 --pid $(pgrep -f 'solarsystem serve') [--
 import argparse
 import asyncio
 import multiprocessing
-import os
 import resource
 import socket
 import time
+
+from proc_stats import cpu_seconds, rss_kb
 
 
 async def client(args, stats, stop_at):
@@ -102,26 +103,6 @@ async def client(args, stats, stop_at):
         stats["errors"] += 1
     finally:
         writer.close()
-
-
-def rss_kb(pid):
-    try:
-        with open(f"/proc/{pid}/status") as f:
-            for line in f:
-                if line.startswith("VmRSS:"):
-                    return int(line.split()[1])
-    except OSError:
-        return None
-
-
-def cpu_seconds(pid):
-    """The process's user + system CPU time so far, in seconds."""
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            fields = f.read().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    except OSError:
-        return None
 
 
 def raise_file_limit():
