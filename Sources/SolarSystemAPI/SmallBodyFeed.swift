@@ -62,15 +62,7 @@ public final class SmallBodyFeed: Sendable {
     /// over the same catalogue, a new generation (cached answers of the old one are not served).
     public func replace(kernel: PlanetaryKernel?) {
         kernelBox.withLock { $0 = kernel }
-        let catalogue = current.catalogue
-        let propagator = SmallBodyPropagator(kernel: kernel, catalogue: catalogue, memoryLimitBytes: memoryLimitBytes, store: store)
-        let previous = state.withLock { s -> Current in
-            let old = s
-            s = Current(catalogue: catalogue, propagator: propagator, generation: s.generation + 1)
-            return old
-        }
-        withExtendedLifetime(previous) {}
-        warm(propagator)
+        install(current.catalogue, kernel: kernel)
     }
 
     /// Serves `file` in place of the file of the same name (or after the others when new).
@@ -79,10 +71,14 @@ public final class SmallBodyFeed: Sendable {
             if let i = list.firstIndex(where: { $0.name == file.name }) { list[i] = (file.name, file) } else { list.append((file.name, file)) }
             return list.map(\.file)
         }
-        let catalogue = SmallBodyCatalogue(files: all, reservedNames: reservedNames)
+        install(SmallBodyCatalogue(files: all, reservedNames: reservedNames), kernel: kernel)
+    }
+
+    /// Serves `catalogue` integrated under `kernel` as a new generation (cached answers of the
+    /// old one are not served). The previous catalogue (a million bodies take tens of
+    /// milliseconds to free) is let go after the lock, so readers never wait for it.
+    private func install(_ catalogue: SmallBodyCatalogue, kernel: PlanetaryKernel?) {
         let propagator = SmallBodyPropagator(kernel: kernel, catalogue: catalogue, memoryLimitBytes: memoryLimitBytes, store: store)
-        // The previous catalogue (a million bodies take tens of milliseconds to free) is let go
-        // after the lock, so readers never wait for it.
         let previous = state.withLock { s -> Current in
             let old = s
             s = Current(catalogue: catalogue, propagator: propagator, generation: s.generation + 1)
