@@ -63,14 +63,7 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, C
         var start = v.startIndex
         while start < v.endIndex {
             let comma = v[start...].firstIndex(of: UInt8(ascii: ",")) ?? v.endIndex
-            var a = start, b = comma
-            while a < b, v[a] == UInt8(ascii: " ") || v[a] == UInt8(ascii: "\t") { a = v.index(after: a) }
-            while a < b {
-                let last = v.index(before: b)
-                guard v[last] == UInt8(ascii: " ") || v[last] == UInt8(ascii: "\t") else { break }
-                b = last
-            }
-            if asciiCaseInsensitiveEquals(value[a..<b], token) { return true }
+            if asciiCaseInsensitiveEquals(trimOWS(value[start..<comma]), token) { return true }
             start = comma == v.endIndex ? comma : v.index(after: comma)
         }
         return false
