@@ -292,3 +292,11 @@ enum HorizonsObserver {
         48: " 'Lun_Sky_Brt, sky_SNR,' =\n   Lunar sky brightness and visual signal-to-noise: not computed by this\nserver (n.a.).",
     ]
 }
+
+extension HorizonsContext {
+    /// `body` as the observer tables take it (heliocentric ICRF path, shape, rotation,
+    /// brightness law, primary): what `/v1/sky?quantities=` computes the same quantities from.
+    public func quantityTarget(_ body: HorizonsBody) -> QuantityTarget {
+        HorizonsObserver.quantityTarget(body, context: self)
+    }
+}

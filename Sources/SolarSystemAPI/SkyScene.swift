@@ -1,4 +1,5 @@
 import Ephemeris
+import Horizons
 import HTTP
 import Satellites
 import Sky
@@ -14,6 +15,17 @@ struct SkyScene: Sendable {
     let smallBodies: [(id: String, name: String)]
     let smallBodyFeed: SmallBodyFeed.Current?
     let engine: EphemerisService
+    /// The observer quantities asked for (`quantities=`), nil when none were.
+    private(set) var quantities: Quantities?
+
+    /// What `quantities=` computes: the set, its fields, and each target as the Horizons
+    /// dialect's observer tables take it (aligned with `targets`).
+    struct Quantities: Sendable {
+        let set: QuantitySet
+        let fields: [QuantityEncoding.Field]
+        let targets: [QuantityTarget]
+        let constellations: Constellations?
+    }
 
     init(_ targets: [SkyTarget], engine: EphemerisService, catalogue: SatelliteCatalogue) throws(ProblemDetails) {
         self.targets = targets
@@ -33,6 +45,38 @@ struct SkyScene: Sendable {
             + (smallBodies.isEmpty ? "" : ";sb\(smallBodyFeed?.generation ?? 0):" + smallBodies.map { "\($0.id)=\($0.name)" }.joined(separator: ","))
     }
 
+    /// Asks every target's observer quantities of `set` too, the targets built as the Horizons
+    /// endpoint builds them from `context` (with this scene's element sets and small bodies).
+    mutating func computing(_ set: QuantitySet, context: HorizonsContext, catalogue: SatelliteCatalogue) {
+        var context = context
+        context.satellites = catalogue
+        if let feed = smallBodyFeed {
+            context.smallBodies = feed.catalogue
+            context.propagator = feed.propagator
+        }
+        var out: [QuantityTarget] = []
+        for t in targets {
+            let body: HorizonsBody?
+            switch t {
+            case let .body(b): body = context.majorBody(NAIFBody.id(b))
+            case let .satellite(n, _): body = context.satelliteBody(norad: n)
+            case let .smallBody(id, _): body = context.smallBodies.resolve(id).map { context.smallBody($0) }
+            }
+            // SkyTarget.list admits only what these resolve (observable engine bodies, loaded
+            // element sets, catalogued small bodies); a body that cannot be placed is NaN, and
+            // the view's own 422 comes first.
+            guard let body else { preconditionFailure("sky target \(t) has no Horizons body") }
+            out.append(context.quantityTarget(body))
+        }
+        quantities = Quantities(set: set, fields: QuantityEncoding.fields(of: set), targets: out, constellations: context.constellations)
+    }
+
+    /// One body of the view, with its quantities when they were asked for.
+    struct Row {
+        let entry: Entry
+        let quantities: ObserverQuantities?
+    }
+
     enum Entry {
         case body(SkyPosition)
         case satellite(SatelliteSkyPosition, Satellite)
@@ -48,18 +92,22 @@ struct SkyScene: Sendable {
     /// Every target at `time`; a satellite SGP4 cannot place there is the 422 of the positions,
     /// or with `skippingFailures` (a streamed table, its head already sent) left out of that row.
     func view(_ sky: SkyEngine, from observer: Observer, at time: SkyTime, atmosphere: Atmosphere?,
-              skippingFailures: Bool = false) throws(ProblemDetails) -> [Entry] {
+              skippingFailures: Bool = false) throws(ProblemDetails) -> [Row] {
         var engineViews = sky.view(bodies, from: observer, at: time, atmosphere: atmosphere)[...]
         var satelliteIndex = 0
-        var out: [Entry] = []
-        out.reserveCapacity(targets.count)
-        for t in targets {
+        var entries: [Entry] = []
+        var placed: [Int] = []
+        entries.reserveCapacity(targets.count)
+        placed.reserveCapacity(targets.count)
+        for (i, t) in targets.enumerated() {
             switch t {
             case .body:
-                out.append(.body(engineViews.removeFirst()))
+                entries.append(.body(engineViews.removeFirst()))
+                placed.append(i)
             case let .smallBody(id, name):
                 do {
-                    out.append(.body(try smallBodyView(sky, id: id, name: name, from: observer, at: time, atmosphere: atmosphere)))
+                    entries.append(.body(try smallBodyView(sky, id: id, name: name, from: observer, at: time, atmosphere: atmosphere)))
+                    placed.append(i)
                 } catch {
                     if skippingFailures { continue }
                     throw error
@@ -68,14 +116,19 @@ struct SkyScene: Sendable {
                 let (s, name) = satellites[satelliteIndex]
                 satelliteIndex += 1
                 do {
-                    out.append(.satellite(try sky.view(satellite: s.propagator, id: name, from: observer, at: time, atmosphere: atmosphere), s))
+                    entries.append(.satellite(try sky.view(satellite: s.propagator, id: name, from: observer, at: time, atmosphere: atmosphere), s))
+                    placed.append(i)
                 } catch {
                     if skippingFailures { continue }
                     throw EphemerisService.unpropagatable(s, name: name, at: time.instant, error)
                 }
             }
         }
-        return out
+        guard let q = quantities else { return entries.map { Row(entry: $0, quantities: nil) } }
+        let site = QuantitySite.earth(observer)
+        return zip(entries, placed).map { e, i in
+            Row(entry: e, quantities: sky.quantities(q.targets[i], from: site, at: time, q.set, refraction: atmosphere, constellations: q.constellations))
+        }
     }
 }
 
@@ -114,18 +167,21 @@ extension SkyScene {
 }
 
 extension SkyEncoding {
-    static func write(_ e: SkyScene.Entry, into w: inout JSONWriter) {
-        guard case let .satellite(s, satellite) = e else { return write(e.position, into: &w) }
-        write(s.position, into: &w) { w in
-            SatelliteAnnotation(noradID: satellite.noradID, name: satellite.elements.name, epoch: EphemerisService.epoch(satellite),
-                                ageDays: s.minutesSinceEpoch / 1440, subpoint: s.subpoint, illumination: s.illumination).write(into: &w)
+    static func write(_ row: SkyScene.Row, fields: [QuantityEncoding.Field], into w: inout JSONWriter) {
+        let e = row.entry
+        write(e.position, into: &w) { w in
+            if case let .satellite(s, satellite) = e {
+                SatelliteAnnotation(noradID: satellite.noradID, name: satellite.elements.name, epoch: EphemerisService.epoch(satellite),
+                                    ageDays: s.minutesSinceEpoch / 1440, subpoint: s.subpoint, illumination: s.illumination).write(into: &w)
+            }
+            if let q = row.quantities { QuantityEncoding.write(q, fields: fields, into: &w) }
         }
     }
 
-    static func csvRows(_ time: SkyTime, _ entries: [SkyScene.Entry]) -> [UInt8] {
-        csvRows(time, entries.map(\.position), illumination: entries.map { e in
-            if case let .satellite(s, _) = e { return s.illumination.rawValue }
+    static func csvRows(_ time: SkyTime, _ rows: [SkyScene.Row], fields: [QuantityEncoding.Field]) -> [UInt8] {
+        csvRows(time, rows.map(\.entry.position), illumination: rows.map { r in
+            if case let .satellite(s, _) = r.entry { return s.illumination.rawValue }
             return ""
-        })
+        }, quantities: fields.isEmpty ? nil : (rows.map(\.quantities), fields))
     }
 }

@@ -21,12 +21,18 @@ extension V1API {
     /// `GET /v1/sky`: the observer's view at `date`, or an observer table over `start`/`stop`/`step`.
     func skyPlan(_ req: HTTPRequest) throws -> Router.Plan {
         let q = req.query
-        try q.rejectUnknown(SkyQuery.observerParameters.union(SkyQuery.atmosphereParameters).union(["date", "bodies", "start", "stop", "step", "format"]))
+        try q.rejectUnknown(SkyQuery.observerParameters.union(SkyQuery.atmosphereParameters).union(["date", "bodies", "start", "stop", "step", "format", "quantities"]))
         let observer = try SkyQuery.observer(q)
         let atmosphere = try SkyQuery.atmosphere(q)
         let current = services.satellites.current
-        let scene = try SkyScene(try SkyTarget.list(q, defaults: SkyEngine.defaultBodies, directory: services.bodyDirectory),
+        var asked = try SkyScene(try SkyTarget.list(q, defaults: SkyEngine.defaultBodies, directory: services.bodyDirectory),
                                  engine: services.engine, catalogue: current.catalogue)
+        let quantities = try QuantityEncoding.parse(q)
+        if let quantities { asked.computing(quantities, context: horizonsContext, catalogue: current.catalogue) }
+        let scene = asked
+        let fields = scene.quantities?.fields ?? []
+        // The cache key's spelling of the quantities: the set's bits.
+        let detail = scene.satelliteDetail + (quantities.map { ";q\($0.bits)" } ?? "")
         let bodies = scene.bodies, targets = scene.targets.count
         let usesElementSets = !scene.satellites.isEmpty || !scene.smallBodies.isEmpty
         let csv = try wantsCSV(req)
@@ -37,16 +43,16 @@ extension V1API {
         if !isSeries {
             let (t, freshness) = try q.instant("date", clock: services.clock)
             let key = services.keyed(.sky(SkyKey(route: "sky", instants: [t], observer: observer, atmosphere: atmosphere, bodies: bodies,
-                                                 detail: scene.satelliteDetail, csv: csv)), usesElementSets: usesElementSets)
+                                                 detail: detail, csv: csv)), usesElementSets: usesElementSets)
             return encodedPlan(key.key, freshness: freshness.dependingOnElementSets(usesElementSets), contentType: contentType, finish: vary) {
                 let time = sky.time(t)
                 let view = try scene.view(sky, from: observer, at: time, atmosphere: atmosphere)
-                if csv { return SkyEncoding.csvHeader + SkyEncoding.csvRows(time, view) }
+                if csv { return SkyEncoding.csvHeader(fields) + SkyEncoding.csvRows(time, view, fields: fields) }
                 var w = JSONWriter(capacity: 4096)
                 w.object { w in
                     SkyEncoding.writeTime(time, into: &w)
                     SkyEncoding.writeSetting(observer, atmosphere, model: sky.ephemeris.modelSummary(fromJDTDB: t.jdTDB, toJDTDB: t.jdTDB), into: &w)
-                    w.key("bodies"); w.array { w in for p in view { SkyEncoding.write(p, into: &w) } }
+                    w.key("bodies"); w.array { w in for p in view { SkyEncoding.write(p, fields: fields, into: &w) } }
                 }
                 return w.bytes
             }
@@ -72,17 +78,17 @@ extension V1API {
         let streamed = rows > Self.streamingThreshold
         let encode: @Sendable (Range<Int>) throws -> [UInt8] = { range in
             var out: [UInt8] = []
-            out.reserveCapacity(range.count * targets * 420)
+            out.reserveCapacity(range.count * targets * (420 + 40 * fields.count))
             for k in range {
                 try WorkBudget.checkCurrent()
                 let time = sky.time(series.instant(k))
                 let view = try scene.view(sky, from: observer, at: time, atmosphere: atmosphere, skippingFailures: streamed)
-                if csv { out += SkyEncoding.csvRows(time, view); continue }
+                if csv { out += SkyEncoding.csvRows(time, view, fields: fields); continue }
                 if k > 0 { out.append(UInt8(ascii: ",")) }
-                var one = JSONWriter(capacity: targets * 420)
+                var one = JSONWriter(capacity: targets * (420 + 40 * fields.count))
                 one.object { w in
                     SkyEncoding.writeTime(time, into: &w)
-                    w.key("bodies"); w.array { w in for p in view { SkyEncoding.write(p, into: &w) } }
+                    w.key("bodies"); w.array { w in for p in view { SkyEncoding.write(p, fields: fields, into: &w) } }
                 }
                 out += one.bytes
             }
@@ -96,10 +102,10 @@ extension V1API {
         var jsonHead = headWriter.bytes
         jsonHead.removeLast()
         jsonHead += Array(#","samples":["#.utf8)
-        let head = csv ? SkyEncoding.csvHeader : jsonHead
+        let head = csv ? SkyEncoding.csvHeader(fields) : jsonHead
         let tail = csv ? [] : SeriesEncoding.jsonTail
         let key = SkyKey(route: "sky-series", instants: [series.instant(0)], observer: observer, atmosphere: atmosphere, bodies: bodies,
-                         detail: scene.satelliteDetail, csv: csv)
+                         detail: detail, csv: csv)
         if rows <= Self.streamingThreshold {
             let cacheKey = services.keyed(.skySeries(key, series), usesElementSets: usesElementSets)
             return encodedPlan(cacheKey.key, freshness: series.freshness.dependingOnElementSets(usesElementSets), contentType: contentType, finish: vary) {
@@ -376,18 +382,27 @@ enum SkyEncoding {
         if let v { w.number(v) } else { w.null() }
     }
 
-    static let csvHeader = Array("date,jd_tt,delta_t_s,body,ra_deg,dec_deg,ra_j2000_deg,dec_j2000_deg,azimuth_deg,altitude_deg,hour_angle_deg,distance_km,light_time_s,illuminated_fraction,phase_angle_deg,elongation_deg,magnitude,angular_diameter_arcsec,illumination\n".utf8)
+    static let csvColumns = "date,jd_tt,delta_t_s,body,ra_deg,dec_deg,ra_j2000_deg,dec_j2000_deg,azimuth_deg,altitude_deg,hour_angle_deg,distance_km,light_time_s,illuminated_fraction,phase_angle_deg,elongation_deg,magnitude,angular_diameter_arcsec,illumination"
 
-    /// `illumination`: the satellites' light (`sunlit`, `penumbra`, `umbra`), empty for other bodies.
-    static func csvRows(_ time: SkyTime, _ view: [SkyPosition], illumination: [String]) -> [UInt8] {
+    /// The columns, then the quantities' (`quantities=`) in snake_case.
+    static func csvHeader(_ fields: [QuantityEncoding.Field]) -> [UInt8] {
+        Array((csvColumns + QuantityEncoding.csvHeader(fields) + "\n").utf8)
+    }
+
+    /// `illumination`: the satellites' light (`sunlit`, `penumbra`, `umbra`), empty for other bodies;
+    /// `quantities`: each row's observer quantities and the fields to print.
+    static func csvRows(_ time: SkyTime, _ view: [SkyPosition], illumination: [String],
+                        quantities: (values: [ObserverQuantities?], fields: [QuantityEncoding.Field])? = nil) -> [UInt8] {
         var out = ""
-        out.reserveCapacity(view.count * 260)
+        out.reserveCapacity(view.count * (260 + 24 * (quantities?.fields.count ?? 0)))
         let date = time.instant.iso8601, jd = "\(time.instant.jdTT)", dt = "\(round6(time.deltaTSeconds))"
         func opt(_ v: Double?) -> String { v.map { "\($0)" } ?? "" }
         for (i, p) in view.enumerated() {
             out += "\(date),\(jd),\(dt),\(p.body),\(p.raDeg),\(p.decDeg),\(p.raJ2000Deg),\(p.decJ2000Deg),\(p.azimuthDeg),\(p.altitudeDeg),\(p.hourAngleDeg),"
             out += "\(round3(p.distanceKm)),\(round6(p.lightTimeS)),\(opt(p.illuminatedFraction.map(round6))),\(opt(p.phaseAngleDeg.map(round6))),"
-            out += "\(opt(p.elongationDeg.map(round6))),\(opt(p.magnitude.map { ($0 * 100).rounded() / 100 })),\(opt(p.angularDiameterArcsec.map(round3))),\(illumination[i])\n"
+            out += "\(opt(p.elongationDeg.map(round6))),\(opt(p.magnitude.map { ($0 * 100).rounded() / 100 })),\(opt(p.angularDiameterArcsec.map(round3))),\(illumination[i])"
+            if let quantities { QuantityEncoding.csvCells(quantities.values[i], fields: quantities.fields, into: &out) }
+            out += "\n"
         }
         return Array(out.utf8)
     }
