@@ -153,6 +153,10 @@ struct OperationTests {
         guard case .SkyView = now else { Issue.record("one instant answered \(now)"); return }
         let table = try await client.getSky(query: .init(lat: 48.8566, lon: 2.3522, bodies: "sun", start: "2026-11-22", stop: "2026-11-23", step: "6h")).ok.body.json
         guard case .SkyTable = table else { Issue.record("a table answered \(table)"); return }
+        let seen = try await client.getSky(query: .init(lat: 48.8566, lon: 2.3522, date: "2026-11-22T20:00:00Z", bodies: "saturn", quantities: "all")).ok.body.json
+        guard case let .SkyView(view) = seen else { Issue.record("one instant answered \(seen)"); return }
+        let q = view.value2.bodies.first?.quantities
+        #expect(q?.constellation != nil && q?.magnitude != nil && q?.observerSubLatitudeDeg != nil)
     }
 
     @Test func getSkyEvents() async throws {
