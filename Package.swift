@@ -39,7 +39,12 @@ let package = Package(
         // Propagators, Lambert, flyby chains, gravity models: pure, above Ephemeris. The kernel
         // generator's physics; the server's Missions uses its KeplerArc.
         .target(name: "Astrodynamics", dependencies: ["Ephemeris"]),
-        .target(name: "Missions", dependencies: ["Astrodynamics", "Scene", "Ephemeris"]),
+        // The missions: the catalogue and the engine over their kernels (states, telemetry,
+        // events, lines in the mission's frame). A domain module: it knows nothing of the scene.
+        .target(name: "Missions", dependencies: ["Astrodynamics", "Ephemeris"]),
+        // A mission drawn in the scene: its states placed by the scene's scaling, lines in scene
+        // units, the mission camera. Presentation over Missions and Scene.
+        .target(name: "MissionScene", dependencies: ["Missions", "Scene", "Ephemeris"]),
         // Asteroids and comets: element files (SBDB JSON, MPCORB, MPC comets) as bytes, the n-body
         // propagator under DE440, close approaches. Pure, above Astrodynamics.
         .target(name: "SmallBodies", dependencies: ["Astrodynamics", "Ephemeris"]),
@@ -61,14 +66,14 @@ let package = Package(
         .target(
             name: "SolarSystemAPI",
             dependencies: [
-                "HTTP", "Storage", "Rendering", "Horizons", "Missions", "Satellites", "SmallBodies", "Scene", "Sky", "Ephemeris",
+                "HTTP", "Storage", "Rendering", "Horizons", "Missions", "MissionScene", "Satellites", "SmallBodies", "Scene", "Sky", "Ephemeris",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .executableTarget(
             name: "solarsystem",
             dependencies: [
-                "SolarSystemAPI", "HTTP", "Storage", "Rendering", "Horizons", "Missions", "MissionKernels", "Astrodynamics", "Satellites", "SmallBodies", "Scene", "Sky", "Ephemeris", "Zlib",
+                "SolarSystemAPI", "HTTP", "Storage", "Rendering", "Horizons", "Missions", "MissionScene", "MissionKernels", "Astrodynamics", "Satellites", "SmallBodies", "Scene", "Sky", "Ephemeris", "Zlib",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -84,7 +89,7 @@ let package = Package(
         .testTarget(name: "SatellitesTests", dependencies: ["Satellites", "Ephemeris"], resources: [.copy("Fixtures")]),
         .testTarget(name: "AstrodynamicsTests", dependencies: ["Astrodynamics", "Ephemeris"]),
         .testTarget(name: "SmallBodiesTests", dependencies: ["SmallBodies", "Astrodynamics", "Ephemeris"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "MissionsTests", dependencies: ["Missions", "Astrodynamics", "Scene", "Ephemeris"]),
+        .testTarget(name: "MissionsTests", dependencies: ["Missions", "MissionScene", "Astrodynamics", "Scene", "Ephemeris"]),
         .testTarget(name: "MissionKernelsTests", dependencies: ["MissionKernels", "Missions", "Astrodynamics", "Ephemeris"], exclude: ["Fixtures"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "CSQLite", "Zlib", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "ZlibTests", dependencies: ["Zlib", "CZlib"]),
@@ -98,7 +103,7 @@ let package = Package(
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "HTTPTestSupport", "CZlib", "Zlib"]),
         .testTarget(
             name: "SolarSystemAPITests",
-            dependencies: ["SolarSystemAPI", "HTTP", "HTTPTestSupport", "Storage", "Rendering", "Horizons", "Missions", "Satellites", "SmallBodies", "Scene", "Sky", "Ephemeris", "CZlib",
+            dependencies: ["SolarSystemAPI", "HTTP", "HTTPTestSupport", "Storage", "Rendering", "Horizons", "Missions", "MissionScene", "Satellites", "SmallBodies", "Scene", "Sky", "Ephemeris", "CZlib",
                            .product(name: "Logging", package: "swift-log")],
             // Read from the repository by path (RepositoryFiles), not bundled.
             exclude: ["Fixtures"]

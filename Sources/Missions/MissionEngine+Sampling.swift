@@ -4,15 +4,6 @@ import Glibc
 import Darwin
 #endif
 import Ephemeris
-import Scene
-
-/// Which coordinates a trajectory is sampled in.
-public enum TrajectoryFrame: String, Sendable, Hashable, CaseIterable {
-    /// The mission's own frame: geocentric ecliptic J2000 km, or heliocentric ecliptic J2000 AU.
-    case native
-    /// Scene units relative to ``MissionEngine/sceneOrigin`` (Earth for geocentric missions).
-    case scene
-}
 
 public struct TrajectorySample: Sendable, Hashable {
     /// Hours from launch.
@@ -31,12 +22,9 @@ public struct TrajectorySample: Sendable, Hashable {
 public struct Trajectory: Sendable {
     public let missionID: String
     public let vehicleID: String
-    public let frame: TrajectoryFrame
     public let referenceFrame: ReferenceFrame
-    /// `km`, `AU` or `scene`.
+    /// `km` or `AU` (the mission's frame), or what the caller's positions are in (`scene`).
     public let unit: String
-    /// For `scene`: what the coordinates are relative to; nil for `native`.
-    public let sceneOrigin: SceneOrigin?
     public let samples: [TrajectorySample]
 }
 
@@ -50,13 +38,14 @@ extension MissionEngine {
         track.startHours...(track.endHours ?? track.dataEndHours)
     }
 
-    /// Samples `count` points of a vehicle's line. Deterministic: the same kernels, mission data,
-    /// ``MissionEngine/engineVersion``, vehicle, count and frame give the same bytes.
-    public func sample(_ vehicleID: String, count: Int, frame: TrajectoryFrame) throws(MissionQueryError) -> Trajectory {
+    /// Samples `count` points of a vehicle's line in the mission's frame (geocentric ecliptic
+    /// J2000 km, or heliocentric AU). Deterministic: the same kernels, mission data,
+    /// ``MissionEngine/engineVersion``, vehicle and count give the same bytes.
+    public func sample(_ vehicleID: String, count: Int) throws(MissionQueryError) -> Trajectory {
         guard Self.sampleCountRange.contains(count) else {
             throw .sampleCountOutOfRange(count: count, accepted: Self.sampleCountRange)
         }
-        return try sample(try track(vehicleID), count: count, frame: frame)
+        return try sample(try track(vehicleID), count: count)
     }
 
     /// Share of the samples spread evenly in time; the rest follow the path's turning, so a
@@ -67,28 +56,27 @@ extension MissionEngine {
     /// The shortest pilot interval the sampler halves (a minute).
     static let refineLimitHours = 1.0 / 60
 
-    public func sample(_ track: VehicleTrack, count: Int, frame: TrajectoryFrame) throws(MissionQueryError) -> Trajectory {
+    public func sample(_ track: VehicleTrack, count: Int) throws(MissionQueryError) -> Trajectory {
+        try sample(track, count: count, unit: mission.referenceFrame.unit) { t throws(MissionQueryError) in
+            let s = try frameRelativeState(track, atHours: t, velocity: false)
+            return mission.referenceFrame == .geocentric ? s.positionKm : s.positionKm / Constants.auKm
+        }
+    }
+
+    /// The line's times (``sampleTimes(_:count:)``) with each point placed by `position` (hours
+    /// from launch → coordinates in `unit`): the mission's frame, or a drawing's.
+    public func sample(_ track: VehicleTrack, count: Int, unit: String,
+                       position: (Double) throws(MissionQueryError) -> Vector3) throws(MissionQueryError) -> Trajectory {
         let times = try sampleTimes(track, count: count)
         let span = lineSpanHours(track)
         var samples: [TrajectorySample] = []
         samples.reserveCapacity(count)
         for t in times {
-            let p: Vector3
-            switch frame {
-            case .native:
-                let s = try frameRelativeState(track, atHours: t, velocity: false)
-                p = mission.referenceFrame == .geocentric ? s.positionKm : s.positionKm / Constants.auKm
-            case .scene:
-                p = localScenePosition(try state(track, atHours: t))
-            }
+            let p = try position(t)
             let f = span.upperBound > span.lowerBound ? (t - span.lowerBound) / (span.upperBound - span.lowerBound) : 0
             samples.append(TrajectorySample(timeHours: t, position: p, color: TrajectoryColor.color(base: track.vehicle.color, fraction: f, flybyFraction: nil)))
         }
-        return Trajectory(
-            missionID: mission.id, vehicleID: track.vehicle.id, frame: frame, referenceFrame: mission.referenceFrame,
-            unit: frame == .scene ? "scene" : mission.referenceFrame.unit,
-            sceneOrigin: frame == .scene ? sceneOrigin : nil, samples: samples
-        )
+        return Trajectory(missionID: mission.id, vehicleID: track.vehicle.id, referenceFrame: mission.referenceFrame, unit: unit, samples: samples)
     }
 
     /// `count` times over the line's span, first and last on its ends: a pilot pass over the

@@ -4,7 +4,6 @@ import Glibc
 import Darwin
 #endif
 import Ephemeris
-import Scene
 
 /// The body a vehicle is closest to (by distance from its centre) and how it moves against it.
 public struct NearestBody: Sendable, Hashable {
@@ -32,9 +31,8 @@ public struct VehicleTelemetry: Sendable {
     public let position: Vector3
     /// Relative to the frame's centre, ecliptic J2000, km/s.
     public let velocityKmS: Vector3
-    /// Where the marker is drawn: absolute scene coordinates (geocentric missions carried on
-    /// the Earth's scene position), by ``ScenePlacement``.
-    public let scenePosition: Vector3
+    /// The heliocentric state it was made from (where a drawing places the vehicle).
+    public let state: VehicleState
     /// From the frame's centre (the Earth or the Sun), in km …
     public let distanceKm: Double
     /// … and the same distance in AU.
@@ -65,6 +63,9 @@ public struct MissionTelemetry: Sendable {
     public let lastEvent: MissionEvent?
     public let nextEvent: MissionEvent?
     public let visibleLabels: [MissionEvent]
+    /// Heliocentric AU of the planets at `instant` (``Ephemeris/planetPositionsAU(at:)``), nil
+    /// when no vehicle is active.
+    public let planetsAU: [Vector3]?
 }
 
 extension MissionEngine {
@@ -84,7 +85,7 @@ extension MissionEngine {
         }
         return MissionTelemetry(
             missionID: mission.id, timeHours: t, instant: at, met: MissionClock.met(hours: t),
-            vehicles: list, lastEvent: status.lastEvent, nextEvent: status.nextEvent, visibleLabels: status.visibleLabels
+            vehicles: list, lastEvent: status.lastEvent, nextEvent: status.nextEvent, visibleLabels: status.visibleLabels, planetsAU: planets
         )
     }
 
@@ -105,7 +106,7 @@ extension MissionEngine {
             id: v.id, name: v.name, primary: v.primary, phase: phase?.name ?? (s.extrapolated ? "extrapolated" : "coast"),
             phaseKind: phase?.kind ?? .ballistic, frame: mission.referenceFrame,
             position: mission.referenceFrame == .geocentric ? rel : rel / Constants.auKm, velocityKmS: relV,
-            scenePosition: scenePosition(s, planetsAU: planetsAU), distanceKm: distance, distanceAU: distance / Constants.auKm,
+            state: s, distanceKm: distance, distanceAU: distance / Constants.auKm,
             speedKmS: relV.length, nearest: nearest,
             lightTimeToEarthSeconds: (s.heliocentricKm - earthKm).length / Constants.speedOfLightKmPerSecond,
             source: s.source, extrapolated: s.extrapolated)

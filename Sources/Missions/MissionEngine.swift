@@ -5,16 +5,6 @@ import Darwin
 #endif
 import Astrodynamics
 import Ephemeris
-import Scene
-
-/// Where scene coordinates of a trajectory are measured from.
-public enum SceneOrigin: String, Sendable, Hashable {
-    /// Geocentric missions: lines are drawn around the Earth's scene position (add it at the
-    /// displayed time), as the seeds draw their mission group.
-    case earth
-    /// Heliocentric missions: the scene origin (the Sun).
-    case sun
-}
 
 /// One vehicle made concrete against the kernels: how far they cover it, and how it is
 /// carried beyond them if it flies on.
@@ -60,30 +50,21 @@ public struct VehicleState: Sendable {
 /// ```swift
 /// let engine = try MissionEngine(mission: catalogue["voyager2"]!, ephemeris: eph, kernels: bodies)
 /// let tm = try engine.telemetry(at: 105_000)          // Voyager 2 beyond Neptune
-/// let line = try engine.sample("voyager2", count: 500, frame: .scene)
+/// let line = try engine.sample("voyager2", count: 500)             // heliocentric AU
 /// ```
 public struct MissionEngine: Sendable {
     /// The mission, with the times of events the sources give only the day of found in the
     /// trajectory (``MissionEvent/timeFromClosestApproach``).
     public private(set) var mission: Mission
     public let ephemeris: Ephemeris
-    public let layout: SceneLayout
     public let kernels: KernelBodies
-    public let placement: ScenePlacement
     /// In `mission.vehicles` order.
     public let tracks: [VehicleTrack]
-    /// Geocentric missions: the scene bounding box of every vehicle's line relative to the Earth
-    /// (what the framing needs), computed once here.
-    public private(set) var localSceneBounds: (min: Vector3, max: Vector3)?
 
-    public init(mission: Mission, ephemeris: Ephemeris, kernels: KernelBodies, layout: SceneLayout? = nil,
-                placement: ScenePlacement? = nil) throws(MissionDataError) {
+    public init(mission: Mission, ephemeris: Ephemeris, kernels: KernelBodies) throws(MissionDataError) {
         self.mission = mission
         self.ephemeris = ephemeris
         self.kernels = kernels
-        let layout = layout ?? SceneLayout(catalogue: ephemeris.catalogue)
-        self.layout = layout
-        self.placement = placement ?? ScenePlacement(layout: layout)
         var tracks: [VehicleTrack] = []
         for (i, v) in mission.vehicles.enumerated() {
             tracks.append(try Self.track(v, field: "vehicles[\(i)]", mission: mission, kernels: kernels, ephemeris: ephemeris))
@@ -95,7 +76,6 @@ public struct MissionEngine: Sendable {
                 return e.with(index: e.index, timeHours: t, date: instant(atHours: t))
             })
         }
-        if mission.referenceFrame == .geocentric { localSceneBounds = localBounds() }
     }
 
     /// Where the primary vehicle passes closest to an event's body within a day either side of
@@ -114,11 +94,9 @@ public struct MissionEngine: Sendable {
     /// One engine per mission, keyed by id. Throws the first mission whose vehicles the kernels
     /// do not cover.
     public static func all(_ catalogue: MissionCatalogue, ephemeris: Ephemeris, kernels: KernelBodies) throws(MissionDataError) -> [String: MissionEngine] {
-        let layout = SceneLayout(catalogue: ephemeris.catalogue)
-        let placement = ScenePlacement(layout: layout)
         var out: [String: MissionEngine] = [:]
         for m in catalogue.missions {
-            out[m.id] = try MissionEngine(mission: m, ephemeris: ephemeris, kernels: kernels, layout: layout, placement: placement)
+            out[m.id] = try MissionEngine(mission: m, ephemeris: ephemeris, kernels: kernels)
         }
         return out
     }
@@ -184,9 +162,6 @@ public struct MissionEngine: Sendable {
         }
         return t
     }
-
-    /// Where scene coordinates of trajectory lines are measured from.
-    public var sceneOrigin: SceneOrigin { mission.referenceFrame == .geocentric ? .earth : .sun }
 
     /// The instant `t` hours of TT after launch (mission time: ``Mission/hours(at:)``).
     public func instant(atHours t: Double) -> Instant {
@@ -260,34 +235,4 @@ public struct MissionEngine: Sendable {
     /// How far a vehicle's start or end may lie outside its data (the kernels' epochs and the
     /// data's dates are rounded differently).
     static let edgeSlackSeconds = 1.0
-
-    // MARK: - Scene
-
-    /// The Earth's scene position at an instant.
-    public func earthScenePosition(at t: Instant) -> Vector3 {
-        SceneLayout.scenePosition(heliocentricAU: ephemeris.heliocentricPositionAU(.earth, at: t))
-    }
-
-    public func earthScenePosition(atHours t: Double) -> Vector3 { earthScenePosition(at: instant(atHours: t)) }
-
-    /// Scene coordinates of a vehicle state relative to ``sceneOrigin`` (what trajectory lines
-    /// use): around the Earth for geocentric missions, from the Sun for heliocentric ones.
-    public func localScenePosition(_ s: VehicleState, planetsAU: [Vector3]? = nil) -> Vector3 {
-        switch mission.referenceFrame {
-        case .geocentric:
-            let earth = (planetsAU?[BodyID.earth.index] ?? ephemeris.heliocentricPositionAU(.earth, at: s.instant)) * Constants.auKm
-            return placement.sceneOffset(from: .earth, relativeKm: s.heliocentricKm - earth, at: s.instant, ephemeris: ephemeris)
-        case .heliocentric:
-            return placement.scenePosition(heliocentricKm: s.heliocentricKm, at: s.instant, ephemeris: ephemeris, planetsAU: planetsAU)
-        }
-    }
-
-    /// Absolute scene coordinates of a vehicle state (geocentric missions carried on the Earth's
-    /// scene position at the state's time).
-    public func scenePosition(_ s: VehicleState, planetsAU: [Vector3]? = nil) -> Vector3 {
-        let local = localScenePosition(s, planetsAU: planetsAU)
-        guard mission.referenceFrame == .geocentric else { return local }
-        let earth = planetsAU?[BodyID.earth.index] ?? ephemeris.heliocentricPositionAU(.earth, at: s.instant)
-        return SceneLayout.scenePosition(heliocentricAU: earth) + local
-    }
 }

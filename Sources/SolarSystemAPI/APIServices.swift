@@ -3,6 +3,7 @@ import Ephemeris
 import HTTP
 import Logging
 import Missions
+import MissionScene
 import Rendering
 import Satellites
 import Scene
@@ -31,7 +32,8 @@ public final class APIServices: Sendable {
     public let clock: @Sendable () -> Double
     /// The missions and one trajectory engine per mission, keyed by id.
     public let missions: MissionCatalogue
-    let missionEngines: [String: MissionEngine]
+    /// Every mission drawn in the scene (``MissionScene/engine`` is its engine).
+    let missionScenes: [String: MissionScene]
     /// The bodies of every loaded SPK kernel (the missions' and `--kernel` files), placed by
     /// SPICE's precedence: what missions and `naif:` body ids read.
     public let bodies: KernelBodies
@@ -147,7 +149,9 @@ public final class APIServices: Sendable {
         self.openAPIDocument = openAPIDocument
         self.clock = clock
         self.bodies = bodies
-        self.missionEngines = try MissionEngine.all(missions, ephemeris: engine.ephemeris, kernels: bodies)
+        let layout = engine.layout, placement = engine.placement
+        self.missionScenes = try MissionEngine.all(missions, ephemeris: engine.ephemeris, kernels: bodies)
+            .mapValues { MissionScene(engine: $0, layout: layout, placement: placement) }
         self.missionDataHashes = Dictionary(uniqueKeysWithValues: missions.missions.map { m in
             (m.id, m.dataHash(kernels: kernelIdentities))
         })
@@ -170,9 +174,12 @@ public final class APIServices: Sendable {
     func replayEndHours(_ m: Mission) -> Double { m.replayEndHours(nowHours: nowHours(m)) }
 
     /// The engine of mission `id`, or a 404 listing the valid ids.
-    func missionEngine(_ id: String) throws(ProblemDetails) -> MissionEngine {
-        guard let e = missionEngines[id] else { throw .unknownId("mission", id: id, parameter: nil, valid: missions.ids) }
-        return e
+    func missionEngine(_ id: String) throws(ProblemDetails) -> MissionEngine { try missionScene(id).engine }
+
+    /// Mission `id` drawn in the scene, or a 404 listing the valid ids.
+    func missionScene(_ id: String) throws(ProblemDetails) -> MissionScene {
+        guard let s = missionScenes[id] else { throw .unknownId("mission", id: id, parameter: nil, valid: missions.ids) }
+        return s
     }
 
     public var ephemeris: Ephemeris { engine.ephemeris }

@@ -1,5 +1,6 @@
 import Ephemeris
 import Missions
+import MissionScene
 
 /// JSON bodies of the mission endpoints and of the stream's events (one encoder for both, so a
 /// stream's `telemetry` data is exactly what `/telemetry` answers).
@@ -107,7 +108,8 @@ enum MissionEncoding {
         if let e { event(e, into: &w) } else { w.null() }
     }
 
-    static func telemetry(_ t: MissionTelemetry, into w: inout JSONWriter) {
+    /// `scene` places each vehicle's marker (`scenePosition`).
+    static func telemetry(_ t: MissionTelemetry, scene: MissionScene, into w: inout JSONWriter) {
         w.object { w in
             w.key("mission"); w.string(t.missionID)
             w.key("t"); w.number(t.timeHours)
@@ -125,7 +127,7 @@ enum MissionEncoding {
                         w.key("frame"); w.string(v.frame.rawValue)
                         w.key("position"); w.numbers(v.position.array)
                         w.key("velocityKmS"); w.numbers(v.velocityKmS.array)
-                        w.key("scenePosition"); w.numbers(v.scenePosition.array)
+                        w.key("scenePosition"); w.numbers(scene.scenePosition(v.state, planetsAU: t.planetsAU).array)
                         w.key("distanceKm"); w.number(v.distanceKm)
                         w.key("distanceAU"); w.number(v.distanceAU)
                         w.key("speedKmS"); w.number(v.speedKmS)
@@ -157,9 +159,9 @@ enum MissionEncoding {
         }
     }
 
-    static func trajectory(_ engine: MissionEngine, vehicles: [VehicleTrack], lines: [[TrajectorySample]], count: Int,
+    static func trajectory(_ scene: MissionScene, vehicles: [VehicleTrack], lines: [[TrajectorySample]], count: Int,
                            frame: TrajectoryFrame, into w: inout JSONWriter) {
-        let m = engine.mission
+        let m = scene.mission
         let unit = frame == .scene ? "scene" : m.referenceFrame.unit
         let digits = decimals(unit: unit)
         w.object { w in
@@ -167,7 +169,7 @@ enum MissionEncoding {
             w.key("frame"); w.string(frame == .scene ? "scene" : "ecliptic-j2000")
             w.key("referenceFrame"); w.string(m.referenceFrame.rawValue)
             w.key("units"); w.string(unit.lowercased())
-            w.key("sceneOrigin"); w.optionalString(frame == .scene ? engine.sceneOrigin.rawValue : nil)
+            w.key("sceneOrigin"); w.optionalString(frame == .scene ? scene.sceneOrigin.rawValue : nil)
             w.key("count"); w.int(count)
             w.key("vehicles")
             w.array { w in

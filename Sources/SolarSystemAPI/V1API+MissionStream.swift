@@ -8,6 +8,7 @@ import Ephemeris
 import HTTP
 import Logging
 import Missions
+import MissionScene
 import Synchronization
 
 extension V1API {
@@ -23,7 +24,8 @@ extension V1API {
     func missionStream(_ req: HTTPRequest, _ ctx: RequestContext) throws -> HTTPResponse {
         let q = req.query
         try q.rejectUnknown(["speed", "from", "rate"])
-        let engine = try services.missionEngine(try ctx.parameters.require("id"))
+        let scene = try services.missionScene(try ctx.parameters.require("id"))
+        let engine = scene.engine
         let speedAccepted = "a number of mission seconds per wall-clock second, > 0 and ≤ 1e8 (default: the mission's autoTimeScale, \(JSONWriter.plain(engine.mission.autoTimeScale)))"
         var speed = engine.mission.autoTimeScale
         if let text = try q.string("speed") {
@@ -50,7 +52,7 @@ extension V1API {
         let first = try engine.telemetry(at: cursor.startHours)
         let counter = services.streams, logger = ctx.logger, replaySpeed = speed, events = services.replayEvents
         return HTTPResponse.eventStream { stream in
-            MissionReplay(engine: engine, stream: stream, cursor: cursor, first: first, speed: replaySpeed, rate: rate, counter: counter,
+            MissionReplay(scene: scene, stream: stream, cursor: cursor, first: first, speed: replaySpeed, rate: rate, counter: counter,
                           events: events, logger: logger).begin()
         }.noStore()
     }
@@ -70,7 +72,8 @@ extension V1API {
 /// same start, speed and rate therefore pass through the same mission times, and their events
 /// come formatted from one shared ``ReplayEventCache``.
 final class MissionReplay: @unchecked Sendable {
-    let engine: MissionEngine
+    let scene: MissionScene
+    var engine: MissionEngine { scene.engine }
     let stream: EventStream
     let speed: Double
     let interval: Double
@@ -88,9 +91,9 @@ final class MissionReplay: @unchecked Sendable {
     private var finished = false
     private var sentFirst = false
 
-    init(engine: MissionEngine, stream: EventStream, cursor: ReplayCursor, first: MissionTelemetry, speed: Double, rate: Int, counter: StreamCounter,
+    init(scene: MissionScene, stream: EventStream, cursor: ReplayCursor, first: MissionTelemetry, speed: Double, rate: Int, counter: StreamCounter,
          events: ReplayEventCache, logger: Logger) {
-        self.engine = engine
+        self.scene = scene
         self.stream = stream
         self.cursor = cursor
         self.first = first
@@ -171,7 +174,7 @@ final class MissionReplay: @unchecked Sendable {
                 let telemetry: MissionTelemetry
                 if let first, t == cursor.startHours { telemetry = first } else { telemetry = try engine.telemetry(at: t) }
                 var w = JSONWriter(capacity: 2048)
-                MissionEncoding.telemetry(telemetry, into: &w)
+                MissionEncoding.telemetry(telemetry, scene: scene, into: &w)
                 return FormattedEvent(event: "telemetry", id: id, data: String(decoding: w.bytes, as: UTF8.self))
             }
             return stream.send(event)

@@ -6,6 +6,7 @@ import Darwin
 import Ephemeris
 import HTTP
 import Missions
+import MissionScene
 import Scene
 import Storage
 
@@ -55,14 +56,14 @@ extension V1API {
         let count = try q.int("samples", in: MissionEngine.sampleCountRange, default: Self.defaultTrajectorySamples)
         let frame = try q.oneOf("frame", default: TrajectoryFrame.native)
         let id = try ctx.parameters.require("id")
-        let engine = try services.missionEngine(id)
+        let scene = try services.missionScene(id)
         let vehicle = try q.string("vehicle")
-        let vehicles = try Self.vehicles(engine, vehicle)
+        let vehicles = try Self.vehicles(scene.engine, vehicle)
         let key = TrajectoryBodyKey(mission: id, vehicle: vehicle, count: count, frame: frame)
         // Tens of thousands of samples take a worker for a while: the heavy lane.
         let cost: Router.Cost = count * vehicles.count > Self.heavyTrajectorySamples ? .heavy : .compute
         return encodedPlan(.trajectory(key), freshness: .fixed, cost: cost) { [self] in
-            try trajectoryJSON(engine, vehicles: vehicles, count: count, frame: frame)
+            try trajectoryJSON(scene, vehicles: vehicles, count: count, frame: frame)
         }
     }
 
@@ -77,19 +78,19 @@ extension V1API {
 
     /// The `/trajectory` body: every vehicle's line (or one), samples from SQLite when there.
     /// Off the event loop only (it may touch SQLite and computes thousands of samples).
-    func trajectoryJSON(_ engine: MissionEngine, vehicles: [VehicleTrack], count: Int, frame: TrajectoryFrame) throws -> [UInt8] {
-        let lines = try vehicles.map { try cachedSamples(engine, $0, count: count, frame: frame) }
+    func trajectoryJSON(_ scene: MissionScene, vehicles: [VehicleTrack], count: Int, frame: TrajectoryFrame) throws -> [UInt8] {
+        let lines = try vehicles.map { try cachedSamples(scene, $0, count: count, frame: frame) }
         var w = JSONWriter(capacity: count * vehicles.count * 90 + 1024)
-        MissionEncoding.trajectory(engine, vehicles: vehicles, lines: lines, count: count, frame: frame, into: &w)
+        MissionEncoding.trajectory(scene, vehicles: vehicles, lines: lines, count: count, frame: frame, into: &w)
         return w.bytes
     }
 
     /// The `/trajectory` body as the CLI's benchmark measures it (through both cache tiers).
     public func trajectoryBody(mission id: String, vehicle: String?, count: Int, frame: TrajectoryFrame) throws -> EncodedBody {
-        let engine = try services.missionEngine(id)
+        let scene = try services.missionScene(id)
         let key = ResponseKey.trajectory(TrajectoryBodyKey(mission: id, vehicle: vehicle, count: count, frame: frame))
         if let hit = services.responses[key] { return hit }
-        let body = EncodedBody(bytes: try trajectoryJSON(engine, vehicles: try Self.vehicles(engine, vehicle), count: count, frame: frame),
+        let body = EncodedBody(bytes: try trajectoryJSON(scene, vehicles: try Self.vehicles(scene.engine, vehicle), count: count, frame: frame),
                                contentType: HTTPResponse.jsonContentType)
         services.responses.insert(body, for: key)
         return body
@@ -99,7 +100,8 @@ extension V1API {
     /// otherwise. The cache never makes this wait: a read that meets a lock is a miss (computed),
     /// writes are queued to the cache's background writer. A cache failure is logged and treated
     /// as a miss; a sampling failure is an error, never an empty line.
-    func cachedSamples(_ engine: MissionEngine, _ v: VehicleTrack, count: Int, frame: TrajectoryFrame) throws -> [TrajectorySample] {
+    func cachedSamples(_ scene: MissionScene, _ v: VehicleTrack, count: Int, frame: TrajectoryFrame) throws -> [TrajectorySample] {
+        let engine = scene.engine
         let key = SampleCacheKey(
             mission: engine.mission.id, vehicle: v.vehicle.id, samples: count, frame: frame.rawValue,
             dataHash: services.missionDataHash(engine.mission.id), engineVersion: MissionEngine.engineVersion)
@@ -110,7 +112,7 @@ extension V1API {
                 services.logger.warning("sample cache read failed; computing", metadata: ["error": "\(error)", "mission": "\(key.mission)"])
             }
         }
-        let samples = try engine.sample(v, count: count, frame: frame).samples
+        let samples = try scene.sample(v, count: count, frame: frame).samples
         services.sampleCache?.put(key, values: TrajectoryPacking.pack(samples))
         return samples
     }
@@ -148,11 +150,11 @@ extension V1API {
     func missionTelemetry(_ req: HTTPRequest, _ ctx: RequestContext) throws -> HTTPResponse {
         let q = req.query
         try q.rejectUnknown(["t", "date"])
-        let engine = try services.missionEngine(try ctx.parameters.require("id"))
-        let t = try missionTime(q, engine, defaultHours: 0)
+        let scene = try services.missionScene(try ctx.parameters.require("id"))
+        let t = try missionTime(q, scene.engine, defaultHours: 0)
         let fresh: Freshness = (try q.string("date")) == "now" ? .now : .fixed
         var w = JSONWriter(capacity: 2048)
-        MissionEncoding.telemetry(try engine.telemetry(at: t), into: &w)
+        MissionEncoding.telemetry(try scene.engine.telemetry(at: t), scene: scene, into: &w)
         return .json(w.bytes, freshness: fresh)
     }
 
@@ -189,16 +191,17 @@ extension V1API {
         return HTTPResponse.json(w.bytes).immutable()
     }
 
-    /// `GET /v1/missions/{id}/framing?aspect=&t=`: the seeds' mission camera. For viewports
+    /// `GET /v1/missions/{id}/framing?aspect=&t=`: the mission camera (``MissionFraming``). For viewports
     /// narrower than tall the distance grows so the radius fits the horizontal field of view
     /// (tan(hFOV/2) = aspect · tan(vFOV/2)).
     func missionFraming(_ req: HTTPRequest, _ ctx: RequestContext) throws -> HTTPResponse {
         let q = req.query
         try q.rejectUnknown(["aspect", "t"])
-        let engine = try services.missionEngine(try ctx.parameters.require("id"))
+        let scene = try services.missionScene(try ctx.parameters.require("id"))
+        let engine = scene.engine
         let aspect = try q.double("aspect", in: 0.1...10, default: 16.0 / 9.0)
         let t = try missionTime(q, engine, defaultHours: 0)
-        let f = engine.framing(atHours: t)
+        let f = scene.framing(atHours: t)
         var w = JSONWriter(capacity: 1024)
         w.object { w in
             w.key("mission"); w.string(engine.mission.id)

@@ -2,6 +2,7 @@ import Dispatch
 import Ephemeris
 import HTTP
 import Missions
+import MissionScene
 import Rendering
 import Scene
 
@@ -10,7 +11,7 @@ import Scene
 public struct ViewQuery: Sendable {
     public let request: ViewRequest
     /// The mission drawn over the view and its mission time (nil: none).
-    let mission: (engine: MissionEngine, hours: Double)?
+    let mission: (scene: MissionScene, hours: Double)?
     let freshness: Freshness
     /// Asteroids and comets drawn with their paths (`smallBodies=`; none from the CLI).
     var smallBodies: [(id: String, name: String)] = []
@@ -66,7 +67,7 @@ public struct ViewQuery: Sendable {
         let instant: Instant
         var freshness = Freshness(dateParameter: date)
         var missionHours: Double?
-        var missionEngine: MissionEngine?
+        var missionScene: MissionScene?
         // `t` is a mission time: validated whenever given, used only with `mission` (and then
         // only when no `date` sets the instant).
         let span = services.missions.missionTimeRange
@@ -74,9 +75,10 @@ public struct ViewQuery: Sendable {
         let tHours = try number("t", t, accepted: tAccepted)
         if let tHours, !span.contains(tHours) { throw .invalidParameter("t", value: t ?? "", accepted: tAccepted, reason: "out of range") }
         if let mission {
-            guard let engine = services.missionEngines[mission] else {
+            guard let scene = services.missionScenes[mission] else {
                 throw .unknownId("mission", id: mission, parameter: "mission", valid: services.missions.ids)
             }
+            let engine = scene.engine
             let hours: Double
             if let date {
                 instant = try QueryParsing.instant(date, now: services.clock)
@@ -93,10 +95,10 @@ public struct ViewQuery: Sendable {
             }
             missionHours = hours
             if focusID == nil, az == nil, el == nil, dist == nil {
-                let framing = engine.framing(atHours: hours)
+                let framing = scene.framing(atHours: hours)
                 camera = (framing.pose.map { .pose($0) } ?? CameraChoice.overview).panned(by: offset)
             }
-            missionEngine = engine
+            missionScene = scene
         } else {
             instant = try QueryParsing.instant(date, now: services.clock)
         }
@@ -109,7 +111,7 @@ public struct ViewQuery: Sendable {
         }
         let proposed = try viewRequest(camera)
         let request = try viewRequest(Self.cameraOutsideBodies(proposed, services: services))
-        return ViewQuery(request: request, mission: missionEngine.map { ($0, missionHours ?? 0) }, freshness: freshness)
+        return ViewQuery(request: request, mission: missionScene.map { ($0, missionHours ?? 0) }, freshness: freshness)
     }
 
     static let panAccepted = "three numbers x,y,z: how far to move the camera's target, in scene units, each within ±\(JSONWriter.plain(ViewRequest.panLimit))"
@@ -130,7 +132,7 @@ public struct ViewQuery: Sendable {
     /// per vehicle: computed where the view is rendered, never while parsing on the event loop.
     public func overlays() throws -> ViewOverlays {
         guard let mission else { return .none }
-        return try Self.missionOverlays(mission.engine, atHours: mission.hours)
+        return try Self.missionOverlays(mission.scene, atHours: mission.hours)
     }
 
     /// The mission's overlays and the small bodies' paths and names.
@@ -173,14 +175,15 @@ public struct ViewQuery: Sendable {
 
     /// Every vehicle's line (in scene units, split into segments carrying the colour gradient),
     /// the vehicles' current places, and the event labels visible at `t`.
-    static func missionOverlays(_ engine: MissionEngine, atHours t: Double) throws -> ViewOverlays {
-        let origin = engine.sceneOrigin == .earth ? engine.earthScenePosition(atHours: t) : .zero
+    static func missionOverlays(_ scene: MissionScene, atHours t: Double) throws -> ViewOverlays {
+        let engine = scene.engine
+        let origin = scene.sceneOrigin == .earth ? scene.earthScenePosition(atHours: t) : .zero
         var lines: [ViewPolyline] = []
         var labels: [OverlayLabel] = []
         var markers: [OverlayMarker] = []
         let segments = 24
         for track in engine.tracks {
-            let samples = try engine.sample(track, count: 385, frame: .scene).samples
+            let samples = try scene.sample(track, count: 385, frame: .scene).samples
             let per = max(1, (samples.count - 1) / segments)
             var start = 0
             while start < samples.count - 1 {
@@ -193,8 +196,8 @@ public struct ViewQuery: Sendable {
                 // The marker where the vehicle is (a landed one on its drawn body).
                 let s = try engine.state(track, atHours: t)
                 let color = RGBColor(track.vehicle.color.r, track.vehicle.color.g, track.vehicle.color.b)
-                labels.append(OverlayLabel(text: track.vehicle.name, position: engine.scenePosition(s), color: color))
-                markers.append(OverlayMarker(position: engine.scenePosition(s), color: color))
+                labels.append(OverlayLabel(text: track.vehicle.name, position: scene.scenePosition(s), color: color))
+                markers.append(OverlayMarker(position: scene.scenePosition(s), color: color))
             }
         }
         let primary = engine.tracks.first { $0.vehicle.primary } ?? engine.tracks.first
@@ -204,7 +207,7 @@ public struct ViewQuery: Sendable {
             let s = try engine.state(primary, atHours: min(max(e.timeHours, span.lowerBound), span.upperBound))
             // Drawn where the vehicle was at the event, carried with the Earth to now for
             // geocentric missions (the line is Earth-relative).
-            labels.append(OverlayLabel(text: e.name, position: origin + engine.localScenePosition(s)))
+            labels.append(OverlayLabel(text: e.name, position: origin + scene.localScenePosition(s)))
         }
         // The bodies the mission's events are about keep their names however crowded it gets.
         let featured = Set(engine.mission.events.compactMap { $0.fact?.body }).subtracting([.sun])

@@ -2,6 +2,7 @@ import ArgumentParser
 import Ephemeris
 import Foundation
 import Missions
+import MissionScene
 
 /// `solarsystem bench telemetry`: the median time of one `/telemetry` computation per vehicle
 /// (kernel state, scene place, nearest body, light time) — what each replay stream pays per tick —
@@ -25,12 +26,14 @@ struct TelemetryBenchCommand: ParsableCommand {
         let loaded = try resources.loadBodies(missions: missions)
         let ephemeris = Ephemeris(catalogue: catalogue, kernel: try resources.loadKernel()?.kernel)
         var builds: [Double] = []
-        var engine = try MissionEngine(mission: m, ephemeris: ephemeris, kernels: loaded.bodies)
+        // As the server builds it: the engine and the mission drawn in the scene.
+        var scene = MissionScene(engine: try MissionEngine(mission: m, ephemeris: ephemeris, kernels: loaded.bodies))
         for _ in 0..<5 {
             let t0 = DispatchTime.now().uptimeNanoseconds
-            engine = try MissionEngine(mission: m, ephemeris: ephemeris, kernels: loaded.bodies)
+            scene = MissionScene(engine: try MissionEngine(mission: m, ephemeris: ephemeris, kernels: loaded.bodies))
             builds.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
         }
+        let engine = scene.engine
         let end = m.endHours ?? engine.tracks.map(\.dataEndHours).max() ?? 1
         var checksum = 0.0, vehicles = 0
         let times = (0..<iterations).map { end * (Double($0) + 0.5) / Double(iterations) }
@@ -40,9 +43,10 @@ struct TelemetryBenchCommand: ParsableCommand {
             let t0 = DispatchTime.now().uptimeNanoseconds
             vehicles = 0
             for t in times {
+                // What the telemetry endpoint computes: the states and where the markers are drawn.
                 let tm = try engine.telemetry(at: t)
                 vehicles += tm.vehicles.count
-                checksum += tm.vehicles.first?.speedKmS ?? 0
+                checksum += (tm.vehicles.first?.speedKmS ?? 0) + (scene.scenePositions(tm).first?.x ?? 0)
             }
             perVehicleNs.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / Double(max(vehicles, 1)))
         }

@@ -3,6 +3,7 @@ import Testing
 import Ephemeris
 import Scene
 @testable import Missions
+import MissionScene
 
 /// The engine against its kernels, against published figures and against the drawn scene. The
 /// missions whose kernels are all in `Resources/missions` (``ServedMissions/engines``).
@@ -73,8 +74,8 @@ struct MissionEngineTests {
                     #expect((s.velocityKmS - kernel.velocityKmS).length < 1e-6, "\(label) at \(t) h")
                     #expect(!s.extrapolated, "\(label) at \(t) h")
                 }
-                let line = try engine.sample(track.vehicle.id, count: 40, frame: .native)
-                #expect(line.unit == engine.mission.referenceFrame.unit && line.sceneOrigin == nil)
+                let line = try MissionScene(engine: engine).sample(track.vehicle.id, count: 40, frame: .native)
+                #expect(line.unit == engine.mission.referenceFrame.unit)
                 for p in line.samples.dropFirst().dropLast() {
                     let at = engine.instant(atHours: p.timeHours)
                     let kernel = try Self.kernels.state(track.vehicle.naifID, at: at, ephemeris: Self.eph).positionKm
@@ -304,7 +305,7 @@ struct MissionEngineTests {
         // The marker is drawn just outside the drawn Neptune: 29,240 / 24,764 km → 1.16 drawn radii.
         let scene = Self.scene(at: TimeScale.instant(tdbSecondsPastJ2000: found.seconds))
         let radius = Self.layout.radii[BodyID.neptune.index]
-        let d = (v.scenePosition - scene[BodyID.neptune.index]).length
+        let d = (MissionScene(engine: engine).scenePosition(v.state) - scene[BodyID.neptune.index]).length
         #expect(d > radius && d < 1.3 * radius, "\(d / radius) drawn radii from the drawn Neptune")
     }
 
@@ -313,6 +314,7 @@ struct MissionEngineTests {
     @Test("Eagle on the Moon: on its surface, and drawn on the drawn Moon by the line and the marker")
     func eagleOnTheMoon() throws {
         let engine = ServedMissions.engine("apollo11")
+        let drawn = MissionScene(engine: engine)
         let eagle = try engine.track("lm_eagle")
         let landed = try #require(eagle.vehicle.phases.first { $0.kind == .landed })
         #expect(landed.body == .moon)
@@ -331,14 +333,14 @@ struct MissionEngineTests {
             #expect(e.nearest.body == .moon && abs(e.nearest.distanceKm - r) < 1e-4 && e.nearest.speedKmS < 0.01, "\(e.nearest)")
             // The marker, on the drawn Moon.
             let scene = Self.scene(at: tm.instant)
-            let marker = (e.scenePosition - scene[BodyID.moon.index]).length
+            let marker = (drawn.scenePosition(e.state, planetsAU: tm.planetsAU) - scene[BodyID.moon.index]).length
             #expect(marker <= moonScene * (1 + 1e-9) && marker > 0.9 * moonScene, "\(t) h: marker \(marker / moonScene) drawn radii from the drawn Moon")
         }
         // The line `/trajectory?frame=scene` draws (Earth-relative), at its own sample times.
         var checked = 0
         for count in [500, 2_000] {
-            let line = try engine.sample("lm_eagle", count: count, frame: .scene)
-            #expect(line.sceneOrigin == .earth)
+            let line = try drawn.sample("lm_eagle", count: count, frame: .scene)
+            #expect(drawn.sceneOrigin == .earth && line.unit == "scene")
             for p in line.samples where landed.contains(p.timeHours) {
                 let scene = Self.scene(at: engine.instant(atHours: p.timeHours))
                 let moon = scene[BodyID.moon.index] - scene[BodyID.earth.index]
@@ -355,24 +357,25 @@ struct MissionEngineTests {
     @Test("sampling validates its count and vehicle, covers the span end to end and is deterministic")
     func sampling() throws {
         let engine = ServedMissions.engine("apollo13")
+        let drawn = MissionScene(engine: engine)
         #expect(throws: MissionQueryError.sampleCountOutOfRange(count: 1, accepted: 2...20_000)) {
-            try engine.sample("odyssey_aquarius", count: 1, frame: .native)
+            try engine.sample("odyssey_aquarius", count: 1)
         }
         #expect(throws: MissionQueryError.sampleCountOutOfRange(count: 20_001, accepted: 2...20_000)) {
-            try engine.sample("odyssey_aquarius", count: 20_001, frame: .native)
+            try drawn.sample("odyssey_aquarius", count: 20_001, frame: .scene)
         }
         #expect(throws: MissionQueryError.unknownVehicle(mission: "apollo13", id: "lm_eagle", valid: ["odyssey_aquarius"])) {
-            try engine.sample("lm_eagle", count: 10, frame: .native)
+            try engine.sample("lm_eagle", count: 10)
         }
-        let a = try engine.sample("odyssey_aquarius", count: 5_000, frame: .scene).samples
+        let a = try drawn.sample("odyssey_aquarius", count: 5_000, frame: .scene).samples
         let rebuilt = try MissionEngine(mission: TestMissions.mission("apollo13"), ephemeris: TestMissions.de440, kernels: ServedMissions.kernels)
-        let b = try rebuilt.sample("odyssey_aquarius", count: 5_000, frame: .scene).samples
+        let b = try MissionScene(engine: rebuilt).sample("odyssey_aquarius", count: 5_000, frame: .scene).samples
         #expect(a == b)
         #expect(a.count == 5_000)
         // Launch 1970-04-11T19:13:00Z to splashdown 18:07:41 six days later: 142:54:41.
         #expect(a.first?.timeHours == 0 && abs((a.last?.timeHours ?? 0) - (142 + 54.0 / 60 + 41.0 / 3600)) < 1e-5)
         #expect(zip(a, a.dropFirst()).allSatisfy { $0.timeHours < $1.timeHours })
-        let two = try engine.sample("odyssey_aquarius", count: 2, frame: .native).samples
+        let two = try engine.sample("odyssey_aquarius", count: 2).samples
         #expect(two.map(\.timeHours) == [a[0].timeHours, a[a.count - 1].timeHours])
 
         // 49 years of Voyager 2 in the default 500 samples: each flyby still gets the samples
@@ -380,14 +383,15 @@ struct MissionEngineTests {
         // samples there cuts straight through the drawn planet: the drawn line must pass each
         // drawn planet no closer than the drawn closest approach (1.16 to 5.6 drawn radii).
         let voyager = ServedMissions.engine("voyager2")
-        let line = try voyager.sample("voyager2", count: 500, frame: .scene).samples
+        let voyagerScene = MissionScene(engine: voyager)
+        let line = try voyagerScene.sample("voyager2", count: 500, frame: .scene).samples
         for (key, body) in [("jupiter", BodyID.jupiter), ("saturn", .saturn), ("uranus", .uranus), ("neptune", .neptune)] {
             let ca = try #require(voyager.mission.events.first { $0.key == key }).timeHours
             let near = line.filter { abs($0.timeHours - ca) < 24 }.count
             #expect(near >= 5, "\(key): \(near) samples within a day of closest approach")
             let planet = Self.scene(at: voyager.instant(atHours: ca))[body.index]
             let radius = Self.layout.radii[body.index]
-            let drawnCA = (voyager.scenePosition(try voyager.state(try voyager.track("voyager2"), atHours: ca)) - planet).length
+            let drawnCA = (voyagerScene.scenePosition(try voyager.state(try voyager.track("voyager2"), atHours: ca)) - planet).length
             var closest = Double.infinity
             for (a, b) in zip(line, line.dropFirst()) where abs(a.timeHours - ca) < 48 || abs(b.timeHours - ca) < 48 {
                 let d = b.position - a.position
@@ -406,8 +410,9 @@ struct MissionEngineTests {
     @Test("scene samples of geocentric missions are Earth-relative, leave the drawn Earth and circle the drawn Moon")
     func sceneSamples() throws {
         let engine = ServedMissions.engine("apollo11")
-        let line = try engine.sample("csm_columbia", count: 2_000, frame: .scene)
-        #expect(line.sceneOrigin == .earth && line.unit == "scene" && engine.sceneOrigin == .earth)
+        let drawn = MissionScene(engine: engine)
+        let line = try drawn.sample("csm_columbia", count: 2_000, frame: .scene)
+        #expect(line.unit == "scene" && drawn.sceneOrigin == .earth)
         let earthScene = Self.layout.radii[BodyID.earth.index]
         let moonScene = Self.layout.radii[BodyID.moon.index]
         // On the pad: on the drawn Earth's surface.
@@ -429,16 +434,17 @@ struct MissionEngineTests {
         #expect(farthest > moonDistance && farthest < 1.5 * moonDistance, "\(farthest)")
         // The telemetry marker is the line's point carried on the Earth's scene position.
         let tm = try engine.telemetry(at: 90)
-        let marker = try #require(tm.vehicles.first { $0.id == "csm_columbia" }).scenePosition
-        let local = engine.localScenePosition(try engine.state(try engine.track("csm_columbia"), atHours: 90))
+        let index = try #require(tm.vehicles.firstIndex { $0.id == "csm_columbia" })
+        let marker = drawn.scenePositions(tm)[index]
+        let local = drawn.localScenePosition(try engine.state(try engine.track("csm_columbia"), atHours: 90))
         #expect((marker - (Self.scene(at: tm.instant)[BodyID.earth.index] + local)).length < 1e-9)
         // Heliocentric missions are drawn from the Sun.
-        #expect(try ServedMissions.engine("voyager1").sample("voyager1", count: 50, frame: .scene).sceneOrigin == .sun)
+        #expect(ServedMissions.scene("voyager1").sceneOrigin == .sun)
     }
 
     @Test("framing follows geocentric missions from the Sun side; heliocentric ones get the overview")
     func framing() throws {
-        let engine = ServedMissions.engine("apollo11")
+        let engine = ServedMissions.scene("apollo11")
         let f = engine.framing()
         #expect(f.mode == .follow)
         let pose = try #require(f.pose)
@@ -464,11 +470,11 @@ struct MissionEngineTests {
         #expect(later.radius == f.radius && later.pose?.target != pose.target, "the box stays, the Earth moves")
         // Every geocentric mission is followed (its lines sample from launch to splashdown).
         for id in ["apollo8", "apollo13", "artemis2"] {
-            let f = ServedMissions.engine(id).framing()
+            let f = ServedMissions.scene(id).framing()
             #expect(f.mode == .follow && (f.radius ?? 0) > 0.8 && (f.radius ?? 0) < 2.5, "\(id): \(f.mode) \(String(describing: f.radius))")
         }
         for id in ["voyager2", "cassini"] {
-            let helio = ServedMissions.engine(id).framing()
+            let helio = ServedMissions.scene(id).framing()
             #expect(helio.mode == .overview && helio.pose == nil && helio.radius == nil)
         }
     }

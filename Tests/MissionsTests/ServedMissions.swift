@@ -2,6 +2,7 @@ import Astrodynamics
 import Foundation
 import Ephemeris
 @testable import Missions
+import MissionScene
 
 /// The missions as the server serves them: `Resources/missions.json`, every kernel it lists
 /// (`Resources/missions/`), DE440.
@@ -45,6 +46,9 @@ enum ServedMissions {
         guard let e = engines[id] else { fatalError("no mission \(id)") }
         return e
     }
+
+    /// The mission drawn in the scene, as the API draws it.
+    static func scene(_ id: String) -> MissionScene { MissionScene(engine: engine(id)) }
 }
 
 /// The gravity a ballistic spacecraft feels, as the walk checks it: the body whose sphere of

@@ -40,7 +40,7 @@ struct ErrorMappingTests {
         let query = try ViewQuery.parse(date: nil, width: "64", height: "48", focus: nil, mission: "apollo11", t: "80",
                                         azimuth: nil, elevation: nil, distance: nil, labels: nil, services: services)
         let overlays = try query.overlays()
-        let vehicles = try #require(services.missionEngines["apollo11"]).tracks.count
+        let vehicles = try #require(services.missionScenes["apollo11"]).engine.tracks.count
         #expect(overlays.polylines.count >= vehicles * 2, "each vehicle's line in gradient segments")
         let plain = try ViewQuery.parse(date: "2026-01-01", width: "64", height: "48", focus: nil, mission: nil, t: nil,
                                         azimuth: nil, elevation: nil, distance: nil, labels: nil, services: services)

@@ -1,11 +1,12 @@
 import Ephemeris
+import Missions
 import Scene
 
-/// The seeds' mission camera. Geocentric missions: `follow` — the target is the Earth's scene
+/// The viewer's mission camera (the product's original app framed missions this way). Geocentric missions: `follow` — the target is the Earth's scene
 /// position plus the centre of the trajectory's Earth-relative bounding box, Sun-side azimuth
 /// (+0.55 rad), elevation 0.3 rad, distance `max(radius × 1.4 / tan(π/6), 1.5)` with radius the
 /// length of the box's half-size; clients lerp the target by 0.02 per frame to keep following.
-/// Heliocentric missions: `overview` (the seeds' `resetToOverview()`), no pose.
+/// Heliocentric missions: `overview` (the whole system, as the viewer's reset shows it), no pose.
 public struct MissionFraming: Sendable {
     public enum Mode: String, Sendable, Hashable { case follow, overview }
 
@@ -23,7 +24,7 @@ public struct MissionFraming: Sendable {
     public static let followLerp = 0.02
 }
 
-extension MissionEngine {
+extension MissionScene {
     /// Samples per vehicle behind the bounding box.
     static let framingSamples = 512
 
@@ -43,7 +44,7 @@ extension MissionEngine {
     /// when a line cannot be sampled.
     public func localBounds() -> (min: Vector3, max: Vector3)? {
         var lo = Vector3(.infinity, .infinity, .infinity), hi = -lo
-        for track in tracks {
+        for track in engine.tracks {
             guard let line = try? sample(track, count: Self.framingSamples, frame: .scene) else { return nil }
             for s in line.samples {
                 let p = s.position
