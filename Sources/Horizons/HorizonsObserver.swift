@@ -148,10 +148,11 @@ enum HorizonsObserver {
         return SkyEngine.raDec(Precession.equatorialJ2000ToB1950 * Vector3(cos(d) * cos(a), cos(d) * sin(a), sin(d)))
     }
 
-    /// The date columns' headers: `Date__(UT)__HR:MN` (minutes), `:SS`, `:SC.fff`; `Date_________JDUT`.
+    /// The date columns' headers: `Date__(UT)__HR:MN` (minutes), `:SS`, `:SC.fff`, with the time
+    /// zone's label in a zone (`Date__(UT-07:00)__HR:MN`); `Date_________JDUT`.
     static func dateHeader(_ s: HorizonsSettings, digits: HorizonsSettings.TimeDigits) -> (calendar: String, jd: String) {
         let scale = s.timeScale.rawValue
-        let label = "Date__(\(scale))__"
+        let label = "Date__(\(s.timeZone.label(s.timeScale)))__"
         let calendar: String
         switch digits {
         case .minutes: calendar = label + "HR:MN"
@@ -271,7 +272,7 @@ enum HorizonsObserver {
                 let q = sky.quantities(qTarget, from: site, at: sky.time(e.instant), set, refraction: atmosphere, constellations: constellations)
                 if !passes(q, settings) { continue }
                 if settings.calFormat != .jd {
-                    HorizonsCalendar.append(e, secondDecimals: secondDecimals, era: .letter, gregorianOnly: greg, to: &out)
+                    HorizonsCalendar.append(times.civil(e), secondDecimals: secondDecimals, era: .letter, gregorianOnly: greg, to: &out)
                     out.append(sep)
                 }
                 if settings.calFormat != .cal {

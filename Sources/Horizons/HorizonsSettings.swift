@@ -48,6 +48,7 @@ public struct HorizonsSettings: Sendable {
     public var elementLabels: Bool
     public var tpRelative: Bool
     public var timeScale: HorizonsTimeScale
+    public var timeZone: HorizonsTimeZone
     public var quantities: [Int]
     public var start: String?
     public var stop: String?
@@ -155,8 +156,17 @@ public struct HorizonsSettings: Sendable {
         } else {
             timeScale = type == .observer ? .ut : .tdb
         }
-        if let zone = text("TIME_ZONE"), !["+00:00", "00:00", "0", "+0"].contains(zone) {
-            throw HorizonsFailure.badValue("TIME_ZONE", zone, accepted: "'+00:00' (this server prints times in the table's scale only)")
+        if let zone = text("TIME_ZONE") {
+            guard let z = HorizonsTimeZone(zone) else {
+                throw HorizonsFailure.badValue("TIME_ZONE", zone, accepted: "'+HH:MM' or '-HH:MM', a local civil time's offset from UT, -12:00 to +14:00")
+            }
+            // Local civil time is an offset of UT: Horizons takes it for observer tables in UT.
+            if z != .ut, type != .observer || timeScale != .ut {
+                throw HorizonsFailure.badValue("TIME_ZONE", zone, accepted: "'+00:00' unless EPHEM_TYPE=OBSERVER with TIME_TYPE=UT (local civil time is an offset of UT)")
+            }
+            timeZone = z
+        } else {
+            timeZone = .ut
         }
         switch (text("REF_SYSTEM") ?? "ICRF").uppercased() {
         case "ICRF", "J2000": refSystem = .icrf
