@@ -12,6 +12,13 @@ public enum Constants {
     /// IAU 1976 value, Lieske et al. 1977).
     public static let obliquityJ2000Arcseconds = 84_381.448
     public static let obliquityJ2000Radians = obliquityJ2000Arcseconds * Angle.radiansPerArcsecond
+    /// J2000 → FK4/B1950 as SPICE rotates it: B1950 = [z1]₃ [y]₂ [z2]₃ J2000, frame (passive)
+    /// rotations in arcseconds (NAIF SPICELIB `chgirf.f`, after Standish 1982, no E-terms).
+    public static let fk4EulerZ1Arcseconds = 1_152.842_485_967_24 // NAIF chgirf.f
+    public static let fk4EulerYArcseconds = -1_002.261_084_391_17 // NAIF chgirf.f
+    public static let fk4EulerZ2Arcseconds = 1_153.040_662_003_30 // NAIF chgirf.f
+    /// Obliquity of the B1950 ecliptic on the FK4 equator, 23°26′44.836″ (NAIF `chgirf.f`, ECLIPB1950).
+    public static let obliquityB1950Arcseconds = 84_404.836
     /// Earth/Moon mass ratio used to split the Earth–Moon barycentre (JPL DE405 header, EMRAT).
     public static let earthMoonMassRatio = 81.300_569_07
     public static let earthEquatorialRadiusKm = 6_378.137 // IERS 2010 / WGS-84

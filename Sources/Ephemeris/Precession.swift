@@ -41,4 +41,14 @@ public enum Precession {
     public static let equatorialToEclipticJ2000 = Matrix3.rotationX(-Constants.obliquityJ2000Radians)
     /// Ecliptic J2000 → ICRF / equatorial J2000.
     public static let eclipticToEquatorialJ2000 = Matrix3.rotationX(Constants.obliquityJ2000Radians)
+
+    /// ICRF / equatorial J2000 → the FK4 equator and equinox of B1950: SPICE's fixed rotation
+    /// between its J2000 and B1950 frames (`pxform('J2000', 'B1950', et)`, any et). SPICE's
+    /// [θ]ₖ turns the axes, so each is the active rotation by −θ here.
+    public static let equatorialJ2000ToB1950 = Matrix3.rotationZ(-Constants.fk4EulerZ1Arcseconds * Angle.radiansPerArcsecond)
+        * Matrix3.rotationY(-Constants.fk4EulerYArcseconds * Angle.radiansPerArcsecond)
+        * Matrix3.rotationZ(-Constants.fk4EulerZ2Arcseconds * Angle.radiansPerArcsecond)
+    /// ICRF / equatorial J2000 → the ecliptic and equinox of B1950 (SPICE's ECLIPB1950).
+    public static let equatorialJ2000ToEclipticB1950 = Matrix3.rotationX(-Constants.obliquityB1950Arcseconds * Angle.radiansPerArcsecond)
+        * equatorialJ2000ToB1950
 }

@@ -89,8 +89,8 @@ public enum Horizons {
         guard let startText = s.start, let stopText = s.stop else {
             throw HorizonsFailure(" EPHEM_TYPE = SPK needs START_TIME and STOP_TIME")
         }
-        guard let (a, _) = HorizonsTimeParser.parse(startText, gregorianOnly: s.gregorianOnly),
-              let (b, _) = HorizonsTimeParser.parse(stopText, gregorianOnly: s.gregorianOnly),
+        guard let (a, _, _) = HorizonsTimeParser.parse(startText, gregorianOnly: s.gregorianOnly),
+              let (b, _, _) = HorizonsTimeParser.parse(stopText, gregorianOnly: s.gregorianOnly),
               let ta = HorizonsTimeParser.instant(jd: a, scale: .tdb), let tb = HorizonsTimeParser.instant(jd: b, scale: .tdb) else {
             throw HorizonsFailure.cannotInterpretDate
         }

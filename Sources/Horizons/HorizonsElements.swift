@@ -105,7 +105,7 @@ enum HorizonsElements {
         guard let gm = center.body.gm else {
             throw HorizonsFailure(" Cannot output elements: the GM of \(center.body.targetName) is not known")
         }
-        guard let rotation = c.planeRotation(s.refPlane, center: center) else {
+        guard let rotation = c.planeRotation(s.refPlane, system: s.refSystem, center: center) else {
             throw HorizonsFailure(" Cannot output elements in the BODY EQUATOR plane of \(center.body.targetName): no rotation model")
         }
         let units = HorizonsVectors.unitScale(s.units)
@@ -127,7 +127,7 @@ enum HorizonsElements {
         case .kmD: unitWords = "KM-D, deg, Julian Day Number (Tp)"
         }
         specific += ["Output units    : \(unitWords)", "Output type     : GEOMETRIC osculating elements", "Output format   : 10",
-                     "Reference frame : \(HorizonsHeader.frameName(s.refPlane))"]
+                     "Reference frame : \(HorizonsHeader.frameName(s.refPlane, s.refSystem))"]
         var head = HorizonsHeader.ephemerisHeader(target, center: center, times: times, specific: specific, context: c, objectData: objectData)
         let scaleName = s.timeScale.rawValue
         var header = ""

@@ -26,22 +26,8 @@ enum HorizonsFooter {
         }
         t = t.replacingOccurrences(of: "JDTDB    Julian Day Number, Barycentric Dynamical Time",
                                    with: "JD\(s.timeScale.rawValue)\(String(repeating: " ", count: max(1, 7 - s.timeScale.rawValue.count)))Julian Day Number, \(scaleName(s.timeScale))")
-        if s.refPlane != .ecliptic {
-            t = replaceSection(t, from: "  Ecliptic at the standard reference epoch", to: "  Symbol meaning", with: s.refPlane == .frame ? """
-              International Celestial Reference Frame (ICRF)
-
-                The ICRF is an adopted reference frame whose axes are defined relative to
-                fixed extragalactic radio sources distributed across the sky.
-
-
-            """ : """
-              Body mean equator and node of date
-
-                Z-axis : the centre body's north pole (IAU rotation model) at the instant;
-                X-axis : the ascending node of its equator on the ICRF equator.
-
-
-            """)
+        if let frame = frameSection(s.refPlane, s.refSystem) {
+            t = replaceSection(t, from: "  Ecliptic at the standard reference epoch", to: "  Symbol meaning", with: frame)
         }
         switch s.units {
         case .auD: break
@@ -60,6 +46,52 @@ enum HorizonsFooter {
                                        with: " Apparent states: light time, then stellar aberration by the centre's\nbarycentric velocity (the position turned, its length kept).")
         }
         return t
+    }
+
+    /// The REFERENCE FRAME section for a plane and system other than Horizons' recorded
+    /// ecliptic of J2000 (nil: that one, kept as recorded).
+    static func frameSection(_ plane: HorizonsSettings.RefPlane, _ system: HorizonsSettings.RefSystem) -> String? {
+        switch (plane, system) {
+        case (.ecliptic, .icrf): return nil
+        case (.ecliptic, .b1950): return """
+              Ecliptic at the B1950.0 reference epoch
+
+                Reference epoch: B1950.0
+                X-Y plane: Earth orbital plane at B1950.0
+                           Note: obliquity of 84404.836 arcseconds wrt the FK4/B1950 X-Y plane
+                X-axis   : FK4/B1950 equinox
+                Z-axis   : perpendicular to the X-Y plane in the directional (+ or -) sense
+                           of Earth's north pole at the reference epoch.
+
+                The ICRF states are turned by SPICE's fixed ECLIPB1950 rotation.
+
+
+            """
+        case (.frame, .icrf): return """
+              International Celestial Reference Frame (ICRF)
+
+                The ICRF is an adopted reference frame whose axes are defined relative to
+                fixed extragalactic radio sources distributed across the sky.
+
+
+            """
+        case (.frame, .b1950): return """
+              FK4/B1950.0
+
+                Mean equator and equinox of B1950.0 of the FK4 catalogue: the ICRF states
+                are turned by SPICE's fixed J2000-to-B1950 rotation (no E-terms).
+
+
+            """
+        case (.bodyEquator, _): return """
+              Body mean equator and node of date
+
+                Z-axis : the centre body's north pole (IAU rotation model) at the instant;
+                X-axis : the ascending node of its equator on the \(system == .b1950 ? "FK4/B1950" : "ICRF") equator.
+
+
+            """
+        }
     }
 
     static func scaleName(_ s: HorizonsTimeScale) -> String {

@@ -152,12 +152,14 @@ enum HorizonsHeader {
         return lines
     }
 
-    /// `Reference frame : Ecliptic of J2000.0` and its kin.
-    static func frameName(_ plane: HorizonsSettings.RefPlane) -> String {
-        switch plane {
-        case .ecliptic: return "Ecliptic of J2000.0"
-        case .frame: return "ICRF"
-        case .bodyEquator: return "Body mean equator and node of date"
+    /// `Reference frame : Ecliptic of J2000.0` and its kin (`FK4/B1950.0`, `Ecliptic of B1950.0`).
+    static func frameName(_ plane: HorizonsSettings.RefPlane, _ system: HorizonsSettings.RefSystem) -> String {
+        switch (plane, system) {
+        case (.ecliptic, .icrf): return "Ecliptic of J2000.0"
+        case (.ecliptic, .b1950): return "Ecliptic of B1950.0"
+        case (.frame, .icrf): return "ICRF"
+        case (.frame, .b1950): return "FK4/B1950.0"
+        case (.bodyEquator, _): return "Body mean equator and node of date"
         }
     }
 }

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Ephemeris
 import Sky
 
@@ -56,11 +61,20 @@ enum HorizonsObserver {
         let r = s.refracted ? "r" : "a"
         switch n {
         case 1:
-            if !s.degrees {
-                return [sexagesimal(" R.A._(ICRF)", 13, hours: true, decimals: extra ? 4 : 2) { $0.astrometricRADeg },
-                        sexagesimal(" DEC_(ICRF)", 12, hours: false, decimals: extra ? 3 : 1) { $0.astrometricDecDeg }]
+            // FK4/B1950: the ICRF place turned by SPICE's fixed rotation, in the ICRF's widths.
+            let fk4 = s.refSystem == .b1950
+            let frame = fk4 ? "FK4/B1950" : "ICRF"
+            let ra: @Sendable (ObserverQuantities) -> Double?, dec: @Sendable (ObserverQuantities) -> Double?
+            if fk4 {
+                (ra, dec) = ({ b1950($0)?.raDeg }, { b1950($0)?.decDeg })
+            } else {
+                (ra, dec) = ({ $0.astrometricRADeg }, { $0.astrometricDecDeg })
             }
-            return [f(" R.A._(ICRF)", extra ? 16 : 12, extra ? 9 : 5) { $0.astrometricRADeg }, f(" DEC_(ICRF)", extra ? 15 : 11, extra ? 9 : 5) { $0.astrometricDecDeg }]
+            if !s.degrees {
+                return [sexagesimal(" R.A._(\(frame))", 13, hours: true, decimals: extra ? 4 : 2, ra),
+                        sexagesimal(" DEC_(\(frame))", 12, hours: false, decimals: extra ? 3 : 1, dec)]
+            }
+            return [f(" R.A._(\(frame))", extra ? 16 : 12, extra ? 9 : 5, ra), f(" DEC_(\(frame))", extra ? 15 : 11, extra ? 9 : 5, dec)]
         case 2:
             if !s.degrees {
                 return [sexagesimal(" R.A._(\(r)-app)", 14, hours: true, decimals: extra ? 4 : 2) { $0.apparentRADeg },
@@ -127,10 +141,18 @@ enum HorizonsObserver {
         }
     }
 
-    /// The date columns' headers: `Date__(UT)__HR:MN` (minutes), `:SS`, `:SC.fff`; `Date_________JDUT`.
+    /// The astrometric place in the FK4 equator and equinox of B1950 (degrees, RA in 0..<360).
+    static func b1950(_ q: ObserverQuantities) -> (raDeg: Double, decDeg: Double)? {
+        guard let ra = q.astrometricRADeg, let dec = q.astrometricDecDeg else { return nil }
+        let a = ra * Angle.radiansPerDegree, d = dec * Angle.radiansPerDegree
+        return SkyEngine.raDec(Precession.equatorialJ2000ToB1950 * Vector3(cos(d) * cos(a), cos(d) * sin(a), sin(d)))
+    }
+
+    /// The date columns' headers: `Date__(UT)__HR:MN` (minutes), `:SS`, `:SC.fff`, with the time
+    /// zone's label in a zone (`Date__(UT-07:00)__HR:MN`); `Date_________JDUT`.
     static func dateHeader(_ s: HorizonsSettings, digits: HorizonsSettings.TimeDigits) -> (calendar: String, jd: String) {
         let scale = s.timeScale.rawValue
-        let label = "Date__(\(scale))__"
+        let label = "Date__(\(s.timeZone.label(s.timeScale)))__"
         let calendar: String
         switch digits {
         case .minutes: calendar = label + "HR:MN"
@@ -222,6 +244,7 @@ enum HorizonsObserver {
 
         var footer = "Column meaning:\n \n" + HorizonsFooters.observerPreamble + "\n \n"
         for n in s.quantities {
+            if n == 1, s.refSystem == .b1950 { footer += fk4Description + "\n \n"; continue }
             if let block = HorizonsFooters.observerColumns[n] { footer += block + "\n \n" } else if let own = ownDescriptions[n] { footer += own + "\n \n" }
         }
         let tail = "$$EOE\n" + rule + "\n" + footer + HorizonsFooter.credit(c) + rule + "\n"
@@ -249,7 +272,7 @@ enum HorizonsObserver {
                 let q = sky.quantities(qTarget, from: site, at: sky.time(e.instant), set, refraction: atmosphere, constellations: constellations)
                 if !passes(q, settings) { continue }
                 if settings.calFormat != .jd {
-                    HorizonsCalendar.append(e, secondDecimals: secondDecimals, era: .letter, gregorianOnly: greg, to: &out)
+                    HorizonsCalendar.append(times.civil(e), secondDecimals: secondDecimals, era: .letter, gregorianOnly: greg, to: &out)
                     out.append(sep)
                 }
                 if settings.calFormat != .cal {
@@ -282,6 +305,9 @@ enum HorizonsObserver {
         if s.angularRateCutoff > 0, let a = q.raRateArcsecPerHour, let d = q.decRateArcsecPerHour, (a * a + d * d).squareRoot() > s.angularRateCutoff { return false }
         return true
     }
+
+    /// Quantity 1 in FK4/B1950 (`REF_SYSTEM=B1950`): Horizons' ICRF description does not apply.
+    static let fk4Description = " 'R.A._(FK4/B1950), DEC_(FK4/B1950),' =\n   Astrometric right ascension and declination of the target center with\nrespect to the observing site, compensated for down-leg light-time, in the\nFK4/B1950.0 frame: the ICRF place turned by the fixed FK4-to-ICRF rotation\n(SPICE's J2000-to-B1950 matrix; no E-terms of aberration).\n\n  Units: RA  in decimal degrees (or HH MM SS.ff), DEC in decimal degrees\n         (or sDD MN SC.f)"
 
     /// Descriptions of the quantities Horizons' recorded answers do not describe (44 – 48).
     static let ownDescriptions: [Int: String] = [

@@ -6,6 +6,8 @@ import Ephemeris
 public struct HorizonsSettings: Sendable {
     public enum EphemType: String, Sendable { case observer = "OBSERVER", vectors = "VECTORS", elements = "ELEMENTS", spk = "SPK", approach = "APPROACH" }
     public enum RefPlane: String, Sendable { case ecliptic = "ECLIPTIC", frame = "FRAME", bodyEquator = "BODY EQUATOR" }
+    /// `REF_SYSTEM`: the ICRF, or the FK4 equator and equinox of B1950.
+    public enum RefSystem: String, Sendable { case icrf = "ICRF", b1950 = "B1950" }
     public enum Units: String, Sendable { case kmS = "KM-S", auD = "AU-D", kmD = "KM-D" }
     public enum Correction: String, Sendable { case none = "NONE", lightTime = "LT", lightTimeStellar = "LT+S" }
     public enum CalFormat: String, Sendable { case cal = "CAL", jd = "JD", both = "BOTH" }
@@ -20,6 +22,7 @@ public struct HorizonsSettings: Sendable {
     public var coordType: String
     public var siteCoord: String?
     public var refPlane: RefPlane
+    public var refSystem: RefSystem
     public var units: Units
     public var vecTable: Int
     public var vecUncertainties: Bool
@@ -45,6 +48,7 @@ public struct HorizonsSettings: Sendable {
     public var elementLabels: Bool
     public var tpRelative: Bool
     public var timeScale: HorizonsTimeScale
+    public var timeZone: HorizonsTimeZone
     public var quantities: [Int]
     public var start: String?
     public var stop: String?
@@ -152,11 +156,22 @@ public struct HorizonsSettings: Sendable {
         } else {
             timeScale = type == .observer ? .ut : .tdb
         }
-        if let zone = text("TIME_ZONE"), !["+00:00", "00:00", "0", "+0"].contains(zone) {
-            throw HorizonsFailure.badValue("TIME_ZONE", zone, accepted: "'+00:00' (this server prints times in the table's scale only)")
+        if let zone = text("TIME_ZONE") {
+            guard let z = HorizonsTimeZone(zone) else {
+                throw HorizonsFailure.badValue("TIME_ZONE", zone, accepted: "'+HH:MM' or '-HH:MM', a local civil time's offset from UT, -12:00 to +14:00")
+            }
+            // Local civil time is an offset of UT: Horizons takes it for observer tables in UT.
+            if z != .ut, type != .observer || timeScale != .ut {
+                throw HorizonsFailure.badValue("TIME_ZONE", zone, accepted: "'+00:00' unless EPHEM_TYPE=OBSERVER with TIME_TYPE=UT (local civil time is an offset of UT)")
+            }
+            timeZone = z
+        } else {
+            timeZone = .ut
         }
-        if let system = text("REF_SYSTEM"), !["ICRF", "J2000"].contains(system.uppercased()) {
-            throw HorizonsFailure.badValue("REF_SYSTEM", system, accepted: "ICRF (this server does not tabulate in FK4/B1950)")
+        switch (text("REF_SYSTEM") ?? "ICRF").uppercased() {
+        case "ICRF", "J2000": refSystem = .icrf
+        case "B1950", "FK4": refSystem = .b1950
+        default: throw HorizonsFailure.badValue("REF_SYSTEM", text("REF_SYSTEM") ?? "", accepted: "ICRF, B1950")
         }
         quantities = try Self.quantities(text("QUANTITIES") ?? "A")
         start = text("START_TIME")

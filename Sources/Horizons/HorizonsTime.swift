@@ -5,6 +5,50 @@ public enum HorizonsTimeScale: String, Sendable, Hashable {
     case ut = "UT", tt = "TT", tdb = "TDB"
 }
 
+/// `TIME_ZONE`: the offset of local civil time from UT (`'-07:00'`, `'+05:30'`). An observer
+/// table in UT reads its calendar dates in it and prints its calendar dates in it; Julian dates
+/// stay UT.
+public struct HorizonsTimeZone: Sendable, Hashable {
+    /// Minutes east of Greenwich (−420 for `-07:00`).
+    public let minutes: Int
+
+    public static let ut = HorizonsTimeZone(minutes: 0)
+    /// Civil time zones run from UT−12 to UT+14.
+    static let range = -12 * 60...14 * 60
+
+    init(minutes: Int) { self.minutes = minutes }
+
+    /// `+HH:MM`, `-HH:MM`, `HH:MM` (east), or whole hours (`-7`, `+0`); nil for anything else or
+    /// outside −12:00…+14:00.
+    public init?(_ text: String) {
+        var t = Substring(text.trimmingBlanks())
+        var sign = 1
+        if let first = t.first, first == "+" || first == "-" {
+            sign = first == "-" ? -1 : 1
+            t = t.dropFirst()
+        }
+        let parts = t.split(separator: ":", omittingEmptySubsequences: false)
+        // Hours in one or two digits, minutes in two.
+        guard (1...2).contains(parts.count), (1...2).contains(parts[0].count), parts.count == 1 || parts[1].count == 2,
+              parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }),
+              let h = Int(parts[0]), let m = parts.count == 2 ? Int(parts[1]) : 0, m < 60 else { return nil }
+        let total = sign * (h * 60 + m)
+        guard Self.range.contains(total) else { return nil }
+        minutes = total
+    }
+
+    /// The offset in days.
+    var days: Double { Double(minutes) / 1_440 }
+
+    /// How dates in this zone are labelled: the scale's own name (`UT`) at +00:00, else
+    /// `UT-07:00`, as Horizons prints it after the header's start and stop times.
+    func label(_ scale: HorizonsTimeScale) -> String {
+        guard minutes != 0 else { return scale.rawValue }
+        let a = abs(minutes)
+        return "UT" + (minutes < 0 ? "-" : "+") + HorizonsText.pad2(a / 60) + ":" + HorizonsText.pad2(a % 60)
+    }
+}
+
 /// A Julian date split into a whole and a fraction in one time scale (so the nine decimals of
 /// Horizons' JD columns are exact), with the instant it is.
 struct HorizonsEpoch: Sendable {
@@ -31,6 +75,21 @@ struct HorizonsEpoch: Sendable {
         r -= carry
         whole = w
         fraction = r
+    }
+
+    /// The same instant with its calendar moved by `days` (a time zone's offset), for printing.
+    func shifted(days: Double) -> HorizonsEpoch {
+        guard days != 0 else { return self }
+        var r = fraction + days
+        let carry = r.rounded(.down)
+        r -= carry
+        return HorizonsEpoch(instant: instant, whole: whole + carry, fraction: r)
+    }
+
+    private init(instant: Instant, whole: Double, fraction: Double) {
+        self.instant = instant
+        self.whole = whole
+        self.fraction = fraction
     }
 }
 
@@ -159,8 +218,9 @@ enum HorizonsTimeParser {
     /// A date as `START_TIME`, `STOP_TIME` and a calendar TLIST take it: `2022-06-10`,
     /// `2022-Jun-10 12:00`, `2022-06-10T12:00:00.5`, `A.D. 2022-Jun-10`, `B.C. 100-Jan-01`,
     /// `JD 2459740.5`, `JD2459740.5`, `MJD 59740`; a trailing `UT`, `UTC`, `TT` or `TDB` (or `Z`)
-    /// overrides the table's scale. Nil when it cannot be read.
-    static func parse(_ raw: String, gregorianOnly: Bool) -> (jd: Double, scale: HorizonsTimeScale?)? {
+    /// overrides the table's scale. `calendar` says the date was a calendar date (what a
+    /// `TIME_ZONE` applies to), not a Julian date. Nil when it cannot be read.
+    static func parse(_ raw: String, gregorianOnly: Bool) -> (jd: Double, scale: HorizonsTimeScale?, calendar: Bool)? {
         var text = raw.trimmingBlanks().uppercased()
         var scale: HorizonsTimeScale?
         for (suffix, s) in [(" TDB", HorizonsTimeScale.tdb), (" TT", .tt), (" UTC", .ut), (" UT", .ut)] where text.hasSuffix(suffix) {
@@ -171,11 +231,11 @@ enum HorizonsTimeParser {
         if text.hasSuffix("Z") { text.removeLast(); scale = scale ?? .ut }
         if text.hasPrefix("MJD") {
             guard let v = number(text.dropFirst(3)) else { return nil }
-            return (v + 2_400_000.5, scale)
+            return (v + 2_400_000.5, scale, false)
         }
         if text.hasPrefix("JD") {
             guard let v = number(text.dropFirst(2)) else { return nil }
-            return (v, scale)
+            return (v, scale, false)
         }
         var bc = false
         for prefix in ["A.D.", "AD"] where text.hasPrefix(prefix) { text = String(text.dropFirst(prefix.count)).trimmingBlanks(); break }
@@ -202,7 +262,7 @@ enum HorizonsTimeParser {
             }
             dayFraction = (Double(h) * 3600 + Double(m) * 60 + s) / Constants.secondsPerDay
         }
-        return (HorizonsCalendar.midnightJD(year: year, month: month, day: d, gregorianOnly: gregorianOnly) + dayFraction, scale)
+        return (HorizonsCalendar.midnightJD(year: year, month: month, day: d, gregorianOnly: gregorianOnly) + dayFraction, scale, true)
     }
 
     static func number(_ s: Substring) -> Double? {

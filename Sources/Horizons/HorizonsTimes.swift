@@ -1,9 +1,11 @@
 import Ephemeris
 
 /// The instants of a table: `START_TIME`…`STOP_TIME` by `STEP_SIZE`, or `TLIST`, in the table's
-/// time scale; counted before anything is computed, against Horizons' line limit.
+/// time scale; counted before anything is computed, against Horizons' line limit. Calendar
+/// dates are read in the `TIME_ZONE`'s local civil time; the Julian dates kept are the scale's.
 struct HorizonsTimes: Sendable {
     let scale: HorizonsTimeScale
+    let zone: HorizonsTimeZone
     let count: Int
     /// The header's three lines' values.
     let startText: String
@@ -26,11 +28,17 @@ struct HorizonsTimes: Sendable {
 
     func jd(_ k: Int) -> Double { julianDates(k) }
 
+    /// An epoch as its calendar date is printed: in the time zone's civil time.
+    func civil(_ e: HorizonsEpoch) -> HorizonsEpoch { e.shifted(days: zone.days) }
+
     init(_ s: HorizonsSettings, now: Double) throws(HorizonsFailure) {
         scale = s.timeScale
-        let greg = s.gregorianOnly
+        zone = s.timeZone
+        let greg = s.gregorianOnly, zoneDays = s.timeZone.days
         func read(_ text: String) throws(HorizonsFailure) -> Double {
-            guard let (jd, explicit) = HorizonsTimeParser.parse(text, gregorianOnly: greg) else { throw HorizonsFailure.cannotInterpretDate }
+            guard let (jd, explicit, calendar) = HorizonsTimeParser.parse(text, gregorianOnly: greg) else { throw HorizonsFailure.cannotInterpretDate }
+            // A calendar date without a scale of its own is local civil time.
+            if explicit == nil, calendar { return jd - zoneDays }
             guard let scale = explicit, scale != s.timeScale else { return jd }
             // A date in another scale than the table's: moved into the table's.
             guard let t = HorizonsTimeParser.instant(jd: jd, scale: scale) else { throw HorizonsFailure.cannotInterpretDate }
@@ -66,18 +74,18 @@ struct HorizonsTimes: Sendable {
             firstJD = jds.min()!
             lastJD = jds.max()!
             // Horizons' header for a list: the first time, half a second past the last.
-            startText = Self.headerDate(firstJD, scale: scale, greg: greg)
-            stopText = Self.headerDate(lastJD + 0.5 / 86_400, scale: scale, greg: greg)
+            startText = Self.headerDate(firstJD, scale: scale, zone: zone, greg: greg)
+            stopText = Self.headerDate(lastJD + 0.5 / 86_400, scale: scale, zone: zone, greg: greg)
             stepText = "0 steps"
             return
         }
         isList = false
         let start: Double
         if let text = s.start { start = try checked(try read(text)) } else {
-            // No START_TIME: the current day's 00:00, as Horizons starts a table by default.
+            // No START_TIME: the current (local) day's 00:00, as Horizons starts a table by default.
             let t = (try? TimeScale.utc(unixSeconds: now)) ?? TimeScale.instant(tdbSecondsPastJ2000: 0)
-            let e = HorizonsEpoch(t, scale: scale)
-            start = e.whole
+            let e = HorizonsEpoch(t, scale: scale).shifted(days: zoneDays)
+            start = e.whole - zoneDays
         }
         let stop = try s.stop.map { t throws(HorizonsFailure) in try checked(try read(t)) } ?? start + 1
         guard stop >= start else { throw HorizonsFailure.stopBeforeStart }
@@ -88,7 +96,9 @@ struct HorizonsTimes: Sendable {
         switch step {
         case let .seconds(secs):
             let days = secs / 86_400
-            let n = Int(((span / days) + 1e-9).rounded(.down))
+            // A Julian date near 2.46e6 holds 4.7e-10 d, and a zone's shift rounds both ends:
+            // the last step counts if it falls within 1e-8 d (0.9 ms; a thousandth of a shorter step) of the stop.
+            let n = Int(((span + min(1e-8, days / 1_000)) / days).rounded(.down))
             guard n < Self.maxRows else { throw HorizonsFailure.tooLong(n + 1, limit: Self.maxRows) }
             count = n + 1
             julianDates = { start + Double($0) * days }
@@ -98,34 +108,39 @@ struct HorizonsTimes: Sendable {
             let days = span / Double(max(n, 1))
             julianDates = { start + Double($0) * days }
         case let .months(m), let .years(m):
+            // Months are counted on the local calendar.
             let months = step == .years(m) ? 12 * m : m
-            let midnight = (start - 0.5).rounded(.down) + 0.5
-            let timeOfDay = start - midnight
+            let local = start + zoneDays
+            let midnight = (local - 0.5).rounded(.down) + 0.5
+            let timeOfDay = local - midnight
             let (y0, m0, d0) = HorizonsCalendar.date(midnightJD: midnight, gregorianOnly: greg)
             let dates: @Sendable (Int) -> Double = { k in
                 let total = (m0 - 1) + k * months
                 let y = y0 + Int((Double(total) / 12).rounded(.down)), mm = ((total % 12) + 12) % 12 + 1
                 let d = min(d0, HorizonsCalendar.daysInMonth(year: y, month: mm, gregorianOnly: greg))
-                return HorizonsCalendar.midnightJD(year: y, month: mm, day: d, gregorianOnly: greg) + timeOfDay
+                return HorizonsCalendar.midnightJD(year: y, month: mm, day: d, gregorianOnly: greg) + timeOfDay - zoneDays
             }
             // Counted by stepping: at most Horizons' limit of steps.
             var n = 0
-            while n < Self.maxRows, dates(n + 1) <= stop + 1e-9 { n += 1 }
+            while n < Self.maxRows, dates(n + 1) <= stop + 1e-8 { n += 1 }
             guard n < Self.maxRows else { throw HorizonsFailure.tooLong(n + 1, limit: Self.maxRows) }
             count = n + 1
             julianDates = dates
         }
         lastJD = julianDates(count - 1)
-        startText = Self.headerDate(start, scale: scale, greg: greg)
-        stopText = Self.headerDate(stop, scale: scale, greg: greg)
+        startText = Self.headerDate(start, scale: scale, zone: zone, greg: greg)
+        stopText = Self.headerDate(stop, scale: scale, zone: zone, greg: greg)
         stepText = step.description(span: span * 86_400)
     }
 
-    /// `A.D. 2022-Jun-10 00:00:00.0000 TDB` (UT lines padded as Horizons pads them).
-    static func headerDate(_ jd: Double, scale: HorizonsTimeScale, greg: Bool) -> String {
-        let whole = (jd - 0.5).rounded(.down) + 0.5
-        let e = HorizonsEpochValue(whole: whole, fraction: jd - whole)
+    /// `A.D. 2022-Jun-10 00:00:00.0000 TDB` (UT lines padded as Horizons pads them); in a time
+    /// zone the local date and its label, `A.D. 1904-Dec-09 00:00:00.0000 UT-01:00`.
+    static func headerDate(_ jd: Double, scale: HorizonsTimeScale, zone: HorizonsTimeZone, greg: Bool) -> String {
+        let local = jd + zone.days
+        let whole = (local - 0.5).rounded(.down) + 0.5
+        let e = HorizonsEpochValue(whole: whole, fraction: local - whole)
         let date = HorizonsCalendar.format(e.epoch, secondDecimals: 4, era: .words, gregorianOnly: greg)
+        if zone != .ut { return date + " " + zone.label(scale) }
         switch scale {
         case .ut: return date + " UT      "
         case .tt: return date + " TT"

@@ -45,22 +45,30 @@ extension HorizonsContext {
         return (p, t.velocityKmS - c.velocityKmS, tau)
     }
 
-    /// Ecliptic J2000 → the table's reference plane at TDB `seconds`; nil for `BODY EQUATOR`
-    /// about a centre without a rotation model.
-    func planeRotation(_ plane: HorizonsSettings.RefPlane, center: HorizonsCenter) -> (@Sendable (Double) -> Matrix3)? {
+    /// Ecliptic J2000 → the table's reference plane in its reference system at TDB `seconds`:
+    /// the ecliptic or equator of J2000 (ICRF) or of B1950 (FK4), or the centre's equator with
+    /// its node on the system's equator; nil for `BODY EQUATOR` about a centre without a
+    /// rotation model.
+    func planeRotation(_ plane: HorizonsSettings.RefPlane, system: HorizonsSettings.RefSystem,
+                       center: HorizonsCenter) -> (@Sendable (Double) -> Matrix3)? {
+        let toEquator = system == .b1950 ? Precession.equatorialJ2000ToB1950 * Precession.eclipticToEquatorialJ2000
+            : Precession.eclipticToEquatorialJ2000
         switch plane {
-        case .ecliptic: return { _ in .identity }
-        case .frame: return { _ in Precession.eclipticToEquatorialJ2000 }
+        case .ecliptic:
+            let m = system == .b1950 ? Precession.equatorialJ2000ToEclipticB1950 * Precession.eclipticToEquatorialJ2000 : .identity
+            return { _ in m }
+        case .frame: return { _ in toEquator }
         case .bodyEquator:
             guard let orientation = center.body.orientation else { return nil }
+            let fromICRF = system == .b1950 ? Precession.equatorialJ2000ToB1950 : .identity
             return { s in
                 let m = orientation(s)
-                let pole = Vector3(m.r0.z, m.r1.z, m.r2.z)
+                let pole = fromICRF * Vector3(m.r0.z, m.r1.z, m.r2.z)
                 var x = Vector3(0, 0, 1).cross(pole)
                 if x.length < 1e-12 { x = Vector3(1, 0, 0) }
                 x = x.normalized
                 let y = pole.cross(x)
-                return Matrix3(rows: x, y, pole) * Precession.eclipticToEquatorialJ2000
+                return Matrix3(rows: x, y, pole) * toEquator
             }
         }
     }
@@ -112,7 +120,7 @@ enum HorizonsVectors {
         case .lightTimeStellar: outputType = "Apparent cartesian states"
         }
         specific += ["Output units    : \(s.units.rawValue)", "Output type     : \(outputType)",
-                     "Output format   : \(outputFormat(s.vecTable))", "Reference frame : \(HorizonsHeader.frameName(s.refPlane))"]
+                     "Output format   : \(outputFormat(s.vecTable))", "Reference frame : \(HorizonsHeader.frameName(s.refPlane, s.refSystem))"]
         var head = HorizonsHeader.ephemerisHeader(target, center: center, times: times, specific: specific, context: c, objectData: objectData)
 
         // The CSV column header: JDTDB (17), the calendar date (31), the quantities (23 each).
@@ -135,7 +143,7 @@ enum HorizonsVectors {
             head += header + "\n" + stars + "\n"
         }
         head += "$$SOE\n"
-        let rotation = c.planeRotation(s.refPlane, center: center) ?? { _ in .identity }
+        let rotation = c.planeRotation(s.refPlane, system: s.refSystem, center: center) ?? { _ in .identity }
         let units = unitScale(s.units)
         let greg = s.gregorianOnly
         let rule = s.csv ? String(repeating: "*", count: header.count) : HorizonsText.rule

@@ -159,7 +159,7 @@ public struct SkyEngine: Sendable {
     }
 
     /// Right ascension in [0, 360) and declination, degrees, of a vector.
-    static func raDec(_ v: Vector3) -> (raDeg: Double, decDeg: Double) {
+    public static func raDec(_ v: Vector3) -> (raDeg: Double, decDeg: Double) {
         let ra = Angle.normalizedDegrees(atan2(v.y, v.x) * Angle.degreesPerRadian)
         let dec = atan2(v.z, (v.x * v.x + v.y * v.y).squareRoot()) * Angle.degreesPerRadian
         return (ra, dec)
