@@ -71,7 +71,7 @@ extension Ephemeris {
                 }
             }
         }
-        if let kernel, PlanetaryKernel.naifID(body) != nil {
+        if let kernel, NAIFBody.planetaryKernelID(body) != nil {
             list.insert(TheoryLayer(name: kernel.label, jdTDB: kernel.spanJDTDB, priority: 2), at: 0)
         }
         return list
@@ -186,7 +186,7 @@ extension Ephemeris {
     func dataModelInfo(_ body: BodyID) -> EphemerisModelInfo {
         let fallback = analyticalModelInfo(body)
         guard let k = kernel, let span = kernelSpanText else { return fallback }
-        if PlanetaryKernel.naifID(body) != nil {
+        if NAIFBody.planetaryKernelID(body) != nil {
             let what = body == .sun ? "the Sun's centre (the heliocentric origin)"
                 : body == .earth ? "the Earth's centre"
                 : body == .moon ? "the Moon (geocentric: Earth-Moon barycentre to Moon minus to Earth)"
@@ -196,7 +196,7 @@ extension Ephemeris {
                 accuracy: "\(k.label) itself in \(span) (the bundled DE440 agrees with Skyfield's DE440 to 0.001 arcsec and 1 km, the Moon to 10 m, at 48 cases 1950-2096); outside: \(fallback.accuracy)",
                 validity: "\(k.label) in \(span); \(fallback.validity) outside", rotation: fallback.rotation)
         }
-        guard let parent = body.parent, PlanetaryKernel.naifID(parent) != nil else { return fallback }
+        guard let parent = body.parent, NAIFBody.planetaryKernelID(parent) != nil else { return fallback }
         return EphemerisModelInfo(theory: "\(fallback.theory); the parent's position from JPL \(k.label) in \(span)", accuracy: fallback.accuracy,
                                   validity: fallback.validity, rotation: fallback.rotation)
     }

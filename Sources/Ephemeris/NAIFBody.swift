@@ -86,6 +86,19 @@ public enum NAIFBody {
         }
     }
 
+    /// The id a planetary (DE) kernel serves an engine body under: the Sun (10), the Earth (399),
+    /// the Moon (301), the other planets and Pluto as their system barycentres (1–9, the ids
+    /// ``known(_:)`` maps to them); nil for the moons of other planets and the ISS.
+    public static func planetaryKernelID(_ body: BodyID) -> Int? { planetaryKernelIDs[body.index] }
+
+    /// ``planetaryKernelID(_:)`` per ``BodyID/index``, derived from ``known(_:)``.
+    static let planetaryKernelIDs: [Int?] = BodyID.allCases.map { body in
+        switch body {
+        case .sun, .earth, .moon: return id(body)
+        default: return (1...9).first { known($0) == .body(body) }
+        }
+    }
+
     /// The NAIF id of an engine body (planets as their centres: 599, 699 …; the ISS by NORAD).
     public static func id(_ body: BodyID) -> Int {
         switch body {

@@ -39,46 +39,9 @@ public final class PlanetaryKernel: Sendable {
     let moonMinus: [Int]
     let toEcliptic = Precession.equatorialToEclipticJ2000
 
-    /// NAIF ids of the bodies the kernel serves: system barycentres for Mercury … Pluto, the
-    /// Earth (399), the Moon (301), the Sun (10).
-    public static func naifID(_ body: BodyID) -> Int? {
-        switch body {
-        case .sun: return 10
-        case .mercury: return 1
-        case .venus: return 2
-        case .earth: return 399
-        case .mars: return 4
-        case .jupiter: return 5
-        case .saturn: return 6
-        case .uranus: return 7
-        case .neptune: return 8
-        case .pluto: return 9
-        case .moon: return 301
-        default: return nil
-        }
-    }
-
     /// The bodies whose state comes from the kernel inside its span.
-    public static let bodies: [BodyID] = BodyID.allCases.filter { naifID($0) != nil }
+    public static let bodies: [BodyID] = BodyID.allCases.filter { NAIFBody.planetaryKernelID($0) != nil }
 
-    static func naifName(_ id: Int) -> String {
-        switch id {
-        case 0: return "solar-system barycentre"
-        case 1: return "Mercury barycentre"
-        case 2: return "Venus barycentre"
-        case 3: return "Earth-Moon barycentre"
-        case 4: return "Mars barycentre"
-        case 5: return "Jupiter barycentre"
-        case 6: return "Saturn barycentre"
-        case 7: return "Uranus barycentre"
-        case 8: return "Neptune barycentre"
-        case 9: return "Pluto barycentre"
-        case 10: return "Sun"
-        case 301: return "Moon"
-        case 399: return "Earth"
-        default: return "NAIF \(id)"
-        }
-    }
 
     public convenience init(bytes: any KernelBytes, file: String) throws(SPKError) {
         try self.init(try SPKKernel(bytes: bytes, file: file))
@@ -96,24 +59,24 @@ public final class PlanetaryKernel: Sendable {
             var id = target
             while id != 0 {
                 guard out.count < 8 else {
-                    throw SPKError(.corrupt, file: file, "the segment centres from \(Self.naifName(target)) (\(target)) do not reach the solar-system barycentre (0)")
+                    throw SPKError(.corrupt, file: file, "the segment centres from \(NAIFBody.name(target)) (\(target)) do not reach the solar-system barycentre (0)")
                 }
                 if let slot = slotOf[id] { out.append(slot); id = links[slot].center; continue }
                 let usable = spk.segments.indices.filter { spk.segments[$0].target == id && spk.segments[$0].isEvaluated }
                 guard let first = usable.first else {
                     if let other = spk.segments.first(where: { $0.target == id }) {
-                        throw SPKError(.unsupported, file: file, "the segment for \(Self.naifName(id)) (\(id)) is SPK \(other.typeDescription), which this reader does not evaluate")
+                        throw SPKError(.unsupported, file: file, "the segment for \(NAIFBody.name(id)) (\(id)) is SPK \(other.typeDescription), which this reader does not evaluate")
                     }
-                    throw SPKError(.missingSegments, file: file, "no segment for \(Self.naifName(id)) (\(id)); the engine needs the Sun (10), the barycentres 1–9, the Earth (399) and the Moon (301), chained to the solar-system barycentre (0) as in JPL's DE kernels")
+                    throw SPKError(.missingSegments, file: file, "no segment for \(NAIFBody.name(id)) (\(id)); the engine needs the Sun (10), the barycentres 1–9, the Earth (399) and the Moon (301), chained to the solar-system barycentre (0) as in JPL's DE kernels")
                 }
                 let center = spk.segments[first].center
                 for i in usable {
                     let s = spk.segments[i]
                     guard s.center == center else {
-                        throw SPKError(.unsupported, file: file, "segments for \(Self.naifName(id)) (\(id)) have different centres (\(center), \(s.center))")
+                        throw SPKError(.unsupported, file: file, "segments for \(NAIFBody.name(id)) (\(id)) have different centres (\(center), \(s.center))")
                     }
                     guard s.frame == 1 else {
-                        throw SPKError(.unsupported, file: file, "the segment for \(Self.naifName(id)) (\(id)) is in frame \(s.frame); only J2000/ICRF (1) is supported")
+                        throw SPKError(.unsupported, file: file, "the segment for \(NAIFBody.name(id)) (\(id)) is in frame \(s.frame); only J2000/ICRF (1) is supported")
                     }
                 }
                 slotOf[id] = links.count
@@ -125,7 +88,7 @@ public final class PlanetaryKernel: Sendable {
         }
 
         var chains = [[Int]](repeating: [], count: BodyID.count)
-        for body in Self.bodies { chains[body.index] = try chain(Self.naifID(body) ?? 0) }
+        for body in Self.bodies { chains[body.index] = try chain(NAIFBody.planetaryKernelID(body) ?? 0) }
         self.chains = chains
         self.links = links
         onlySegment = links.map { $0.segments.count == 1 ? $0.segments[0] : -1 }

@@ -49,7 +49,7 @@ public struct SatelliteKernels: Sendable {
     /// A planet's centre relative to its system's barycentre (km, km/s), nil where no segment
     /// gives the centre then.
     func centreFromBarycentre(_ planet: BodyID, seconds: Double, ephemeris: Ephemeris) -> (positionKm: Vector3, velocityKmS: Vector3)? {
-        guard centres.contains(planet), covers(planet, seconds: seconds), let barycentre = PlanetaryKernel.naifID(planet) else { return nil }
+        guard centres.contains(planet), covers(planet, seconds: seconds), let barycentre = NAIFBody.planetaryKernelID(planet) else { return nil }
         guard let s = try? bodies.state(NAIFBody.id(planet), relativeTo: barycentre, tdbSecondsPastJ2000: seconds, ephemeris: ephemeris)
         else { return nil }
         return (s.positionKm, s.velocityKmS)

@@ -44,7 +44,7 @@ public struct SkyEngine: Sendable {
     /// Heliocentric ICRF position (AU) of `body` at `tdbSeconds` past J2000: the DE kernel inside
     /// its span, the engine's theories outside.
     func heliocentricICRF(_ body: BodyID, tdbSeconds s: Double) -> Vector3 {
-        if let k = ephemeris.kernel, PlanetaryKernel.naifID(body) != nil, k.spanSeconds.contains(s) {
+        if let k = ephemeris.kernel, NAIFBody.planetaryKernelID(body) != nil, k.spanSeconds.contains(s) {
             return Self.eclipticToICRF * k.heliocentricPosition(body, secondsPastJ2000: s)
         }
         return Self.eclipticToICRF * ephemeris.heliocentricPositionAU(body, at: TimeScale.instant(tdbSecondsPastJ2000: s))
