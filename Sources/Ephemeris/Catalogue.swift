@@ -84,7 +84,7 @@ public struct IAURotationElements: Sendable, Hashable {
     public let primeMeridianRateDegPerDay: Double
 }
 
-/// The seed app's rotation (used for display metadata only: the engine rotates bodies with IAU
+/// The catalogue's rotation entry, `bodies.json`'s `rotation` (used for display metadata only: the engine rotates bodies with IAU
 /// elements, or locks them to their parent).
 public struct SeedRotation: Sendable, Hashable {
     public let periodHours: Double
@@ -93,7 +93,7 @@ public struct SeedRotation: Sendable, Hashable {
     public let tidallyLocked: Bool
 }
 
-/// The seed app's simple circular/elliptic moon orbit: the semi-major axis sets the scene
+/// The catalogue's simple circular/elliptic moon orbit (`bodies.json`'s `orbit`): the semi-major axis sets the scene
 /// distance; the phase is a placeholder except for the ISS, whose whole orbit comes from here.
 public struct SeedMeanOrbit: Sendable, Hashable {
     public let semiMajorAxisKm: Double

@@ -8,8 +8,8 @@ public enum Constants {
     public static let jdB1950 = 2_433_282.4235 // B1950.0 (Lieske 1979, Meeus ch. 21)
     public static let jdUnixEpoch = 2_440_587.5 // 1970-01-01T00:00:00 UTC
     public static let ttMinusTAISeconds = 32.184 // IAU 1991 Resolution A4 (TT = TAI + 32.184 s)
-    /// Mean obliquity of the ecliptic at J2000.0, the frame's defining angle (DESIGN.md;
-    /// IAU 1976 value, Lieske et al. 1977).
+    /// Mean obliquity of the ecliptic at J2000.0, the angle that defines the ecliptic J2000
+    /// frame of every heliocentric answer (IAU 1976 value, Lieske et al. 1977).
     public static let obliquityJ2000Arcseconds = 84_381.448
     public static let obliquityJ2000Radians = obliquityJ2000Arcseconds * Angle.radiansPerArcsecond
     /// J2000 → FK4/B1950 as SPICE rotates it: B1950 = [z1]₃ [y]₂ [z2]₃ J2000, frame (passive)

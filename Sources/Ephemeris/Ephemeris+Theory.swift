@@ -63,7 +63,7 @@ extension Ephemeris {
             list = [TheoryLayer(name: "Meeus ch. 47", jdTDB: all, priority: 0)]
         default:
             guard let parent = body.parent else { preconditionFailure("satellites have parents") }
-            let own = body == .iss && issFromElementSets ? "SGP4 (seed circle where it fails)" : satelliteTheoryName(body)
+            let own = body == .iss && issFromElementSets ? "SGP4 (the catalogue's circular orbit where it fails)" : satelliteTheoryName(body)
             return spans(moonLayers(body, theory: own, satellites: satellites, anchors: anchors)).flatMap { mine in
                 spans(layers(parent, kernel: kernel)).compactMap { theirs -> TheoryLayer? in
                     let lo = max(mine.jdTDB.lowerBound, theirs.jdTDB.lowerBound), hi = min(mine.jdTDB.upperBound, theirs.jdTDB.upperBound)
@@ -226,9 +226,9 @@ extension Ephemeris {
         case .moon:
             return EphemerisModelInfo(theory: "Meeus, Astronomical Algorithms ch. 47 (truncated ELP-2000/82), precessed to J2000", accuracy: "geocentric direction within 30 arcsec and distance within 50 km of JPL DE440 (tested 1950-2096)", validity: "years -3000..3000 (best within a few centuries of 2000)", rotation: rotation)
         case .iss where issSource != nil:
-            return EphemerisModelInfo(theory: "SGP4 (Vallado et al. 2006) from the loaded element set of NORAD 25544, TEME to J2000 by IAU 1980 nutation and IAU 1976 precession; the seed app's circular orbit at dates SGP4 refuses", accuracy: "as the element set: about 1 km a day from its epoch for the ISS (see docs/satellites.md)", validity: "days to weeks around the element set's epoch", rotation: rotation)
+            return EphemerisModelInfo(theory: "SGP4 (Vallado et al. 2006) from the loaded element set of NORAD 25544, TEME to J2000 by IAU 1980 nutation and IAU 1976 precession; the catalogue's circular orbit at dates SGP4 refuses", accuracy: "as the element set: about 1 km a day from its epoch for the ISS (see docs/satellites.md)", validity: "days to weeks around the element set's epoch", rotation: rotation)
         case .iss:
-            return EphemerisModelInfo(theory: "the seed app's circular orbit: 408 km altitude, 51.6 deg inclination, 92.7 min period, node fixed at RA 0", accuracy: "illustrative only: not a real-time ISS ephemeris (no TLE)", validity: "any date", rotation: rotation)
+            return EphemerisModelInfo(theory: "the catalogue's circular orbit: 408 km altitude, 51.6 deg inclination, 92.7 min period, node fixed at RA 0", accuracy: "illustrative only: not a real-time ISS ephemeris (no TLE)", validity: "any date", rotation: rotation)
         case .phobos, .deimos:
             return EphemerisModelInfo(theory: "JPL planetary satellite mean elements (Laplace plane, precessing node and periapsis)", accuracy: "within 5% of the orbit radius of PyEphem (tested 1995-2040)", validity: "best within a few decades of 2000", rotation: rotation)
         case .io, .europa, .ganymede, .callisto:

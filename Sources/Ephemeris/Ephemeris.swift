@@ -44,7 +44,7 @@ public struct Ephemeris: Sendable {
     /// The DE kernel, nil when only the analytical theories serve.
     public let kernel: PlanetaryKernel?
     let iss: ISSOrbit
-    /// SGP4 for the ISS when element sets are loaded (the seed circle where it gives nothing).
+    /// SGP4 for the ISS when element sets are loaded (the catalogue's circular orbit, ``ISSOrbit``, where it gives nothing).
     let issSource: (any GeocentricStateSource)?
     let iauElements: [IAURotationElements?]
     /// Per `BodyID.index`: the theories serving the body, by priority and as time spans.
@@ -82,11 +82,11 @@ public struct Ephemeris: Sendable {
         theorySpans = theoryLayers.map(Self.spans)
     }
 
-    /// Whether the ISS comes from element sets (SGP4) rather than the seed circle alone.
+    /// Whether the ISS comes from element sets (SGP4) rather than the catalogue's circular orbit alone.
     public var issFromElementSets: Bool { issSource != nil }
 
     /// The ISS relative to the Earth (km, km/day, ecliptic J2000): SGP4 when an element set
-    /// serves `t`, the seed circle otherwise.
+    /// serves `t`, the catalogue's circular orbit otherwise.
     @inline(__always) func issState(at t: Instant) -> (positionKm: Vector3, velocityKmPerDay: Vector3) {
         issSource?.geocentricEclipticState(at: t) ?? iss.state(daysSinceJ2000: t.daysSinceJ2000TDB)
     }

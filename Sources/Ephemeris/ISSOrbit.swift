@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 
-/// The ISS as the seed app modelled it: a circular orbit (the catalogue's 6,779 km radius, i.e.
+/// The ISS without element sets: an illustrative circular orbit (the catalogue's 6,779 km radius, i.e.
 /// 408 km altitude; 51.6° inclination; 92.7 min period). The plane is inclined to the Earth's
 /// equator of J2000 with its ascending node fixed at right ascension 0°, and the phase starts at
 /// the catalogue's `longitude_at_epoch_deg` at J2000. Illustrative only: it is not a real-time

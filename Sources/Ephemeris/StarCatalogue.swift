@@ -18,7 +18,7 @@ public struct Star: Sendable, Hashable {
     public let directionEquatorial: Vector3
     /// Unit vector in the mean ecliptic and equinox of J2000 (the planets' frame).
     public let directionEcliptic: Vector3
-    /// The seed app's brightness tier, 0 (brightest) … 3.
+    /// The drawing's brightness tier, 0 (brightest) … 3 (``tiers``).
     public let tier: Int
     /// Point size in pixels within the tier's range.
     public let pointSize: Double
@@ -30,7 +30,7 @@ public struct Star: Sendable, Hashable {
 public struct StarCatalogue: Sendable {
     public let stars: [Star]
 
-    /// The seed app's four point-size tiers: upper magnitude bound (exclusive), size at the
+    /// The starfield's four point-size tiers: upper magnitude bound (exclusive), size at the
     /// bright end, size at the faint end. mag < 1.5: 3–8 px; 1.5–3.5: 2–5 px; 3.5–5.0:
     /// 1.5–3 px; 5.0–6.5: 0.8–2 px.
     public static let tiers: [(brightest: Double, faintest: Double, largest: Double, smallest: Double)] = [

@@ -38,7 +38,8 @@ public enum MissionClock {
 
     // MARK: - Event labels
 
-    /// Share of the mission a label stays visible either side of its event (the seeds' 3%).
+    /// Share of the mission a label stays visible either side of its event (3 %, the viewer's
+    /// rule since its first version).
     public static let labelWindowShare = 0.03
     public static let labelWindowHoursRange = 1.0...500.0
 
@@ -55,13 +56,14 @@ public enum MissionClock {
     // MARK: - Replay speed
 
     /// Wall-clock seconds a replay at ``autoTimeScale(durationHours:)`` lasts, before rounding:
-    /// the seeds' Apollo 11 "auto-selects 10,000x replay speed", i.e. 195 h in ~70 s.
+    /// Apollo 11 replays at 10,000× (195 h in about 70 s), the speed the viewer has always chosen
+    /// for it.
     public static let targetReplaySeconds = 195.0 * 3600 / 10_000
 
     /// The replay speed (simulated seconds per wall second) a client starts a mission at:
     /// `durationHours × 3600 / 70.2 s`, snapped to the nearest (in log scale) of 1, 2, 5 × 10ⁿ.
     /// Apollo 8, 11, 13 and Artemis II → 10,000; Perseverance → 200,000; Voyager 2 → 5,000,000.
-    /// The seeds fix only Apollo 11's value; the rule generalises it to a constant replay length.
+    /// Only Apollo 11's value was ever fixed; the rule generalises it to a constant replay length.
     public static func autoTimeScale(durationHours: Double) -> Double {
         guard durationHours.isFinite, durationHours > 0 else { return 1 }
         return niceNumber(durationHours * 3600 / targetReplaySeconds)

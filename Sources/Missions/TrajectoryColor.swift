@@ -1,6 +1,6 @@
 /// Per-sample colour of a trajectory line: white at launch fading into the vehicle colour,
-/// brighter towards the flyby, dimmer on the return leg (the seeds' per-vertex gradient; the
-/// seeds give its shape, not its numbers, so the numbers here are this module's choice).
+/// brighter towards the flyby, dimmer on the return leg (a per-vertex gradient; the
+/// viewer draws lines with it, and the numbers here are this module's choice).
 public enum TrajectoryColor {
     /// Share of the vehicle's time span over which white fades into the vehicle colour.
     public static let launchFadeShare = 0.15

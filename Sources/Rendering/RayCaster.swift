@@ -20,7 +20,7 @@ public struct RayCaster: Sendable {
     public var exposure: Float = 1.5
     /// Linear limb-darkening coefficient of the Sun's visible disc (u ≈ 0.6 in the V band).
     public var limbDarkening: Double = 0.6
-    /// The seeds' four additive corona shells: radius in Sun radii and peak intensity.
+    /// The viewer's four additive corona shells: radius in Sun radii and peak intensity.
     public var coronaLayers: [(radius: Double, intensity: Double)] = [(1.3, 0.55), (1.8, 0.3), (2.8, 0.16), (4.0, 0.08)]
     /// Bodies smaller than this on screen are drawn as dots of this radius (pixels).
     public var minimumPlanetRadiusPx = 1.5
@@ -274,7 +274,7 @@ struct Frame: @unchecked Sendable {
         }
     }
 
-    /// The seeds' corona: nested additive radial gradients, bright centre to transparent edge.
+    /// The corona, as the viewer draws it: nested additive radial gradients, bright centre to transparent edge.
     @inline(__always) func coronaGlow(_ r: Double) -> Float {
         var g = 0.0
         for layer in corona where r < layer.radius {

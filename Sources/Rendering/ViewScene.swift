@@ -93,7 +93,7 @@ public struct ViewOverlays: Sendable {
 public struct ViewScene: Sendable {
     public let request: ViewRequest
     public let camera: ViewCamera
-    /// Drawn bodies (the ISS is left out, as the seed app hides it by default).
+    /// Drawn bodies (the ISS is left out, as the viewer hides it by default).
     public let bodies: [ViewBody]
     public let orbits: [ViewPolyline]
     public let stars: [ViewStar]
@@ -202,7 +202,7 @@ public struct ViewScene: Sendable {
         }
     }
 
-    /// Stars bright enough to carry a name label (the seed app labels about 120).
+    /// Stars bright enough to carry a name label (about 120, as the viewer labels).
     public static let namedStarMagnitude = 2.5
 
     static func placeLabels(request: ViewRequest, camera: ViewCamera, bodies: [ViewBody], stars: [ViewStar], overlays: ViewOverlays) -> [PlacedLabel] {

@@ -5,7 +5,7 @@ import Darwin
 #endif
 import Ephemeris
 
-/// A camera orbiting a target in the seed app's spherical coordinates (Y-up scene frame):
+/// A camera orbiting a target in spherical coordinates (Y-up scene frame):
 /// offset = d · (cos φ · sin θ, sin φ, cos φ · cos θ), θ the azimuth, φ the elevation.
 public struct CameraPose: Sendable, Hashable {
     public let target: Vector3
@@ -30,7 +30,7 @@ public struct CameraPose: Sendable, Hashable {
     }
 }
 
-/// The seeds' framing rules: Sun-side azimuth (camera between the Sun at the origin and the
+/// The framing rules the viewer and the pictures share: Sun-side azimuth (camera between the Sun at the origin and the
 /// target, turned 0.55 rad so the terminator falls on the far side), 0.3 rad elevation, and a
 /// distance fitted to what has to be in shot.
 public enum CameraFraming {
@@ -60,7 +60,7 @@ public enum CameraFraming {
         )
     }
 
-    /// Bodies a planet preset keeps in view whatever the geometry: the Earth's Moon. The seeds'
+    /// Bodies a planet preset keeps in view whatever the geometry: the Earth's Moon. The
     /// 0.8 × extent frames Jupiter's inner moons and lets Callisto go, which suits a system of
     /// many moons; for the Earth it can leave its one moon out (at the Apollo 11 landing it does),
     /// and the Earth–Moon system (the Moon's phases, the lunar missions) is what one looks at the
@@ -96,7 +96,7 @@ public enum CameraFraming {
                           elevationRad: pose.elevationRad, fieldOfViewDeg: pose.fieldOfViewDeg)
     }
 
-    /// The planet preset of `body` at scene `positions` (indexed by `BodyID.index`): the seeds'
+    /// The planet preset of `body` at scene `positions` (indexed by `BodyID.index`):
     /// ``focus(target:extent:hasMoons:aspect:)``, then ``keeping(_:inViewOf:aspect:)`` the
     /// bodies ``keptInView(_:)`` names.
     public static func preset(_ body: BodyID, position: (BodyID) -> Vector3, layout: SceneLayout, aspect: Double) -> CameraPose {
@@ -114,13 +114,13 @@ public enum CameraFraming {
         return (extent, true)
     }
 
-    /// The seeds' mission camera: the bounding sphere's radius times this fills the half field
+    /// The mission camera: the bounding sphere's radius times this fills the half field
     /// of view, leaving a margin around the vehicles' lines.
     public static let missionFitMargin = 1.4
     /// Half the vertical field of view the mission camera fits to: π/6, half of SceneKit's 60°
     /// (`ViewCamera.defaultFieldOfViewDeg`).
     public static let missionHalfFieldOfViewRad = Double.pi / 6
-    /// The mission camera comes no nearer, scene units (the seeds' floor: a small sphere around
+    /// The mission camera comes no nearer, scene units (a floor: a small sphere around
     /// the Earth still shows the Earth whole).
     public static let missionMinimumDistance = 1.5
 

@@ -10,7 +10,7 @@ public enum LabelKind: Int, Sendable, Hashable, Comparable, CaseIterable {
 
     public static func < (a: LabelKind, b: LabelKind) -> Bool { a.rawValue < b.rawValue }
 
-    /// Font size in pixels (the seeds: planets 12 pt, moons 10 pt).
+    /// Font size in pixels (planets 12 pt, moons 10 pt, as the viewer labels them).
     public var fontSize: Double {
         switch self {
         case .planet: 12
@@ -88,7 +88,7 @@ public struct PlacedLabel: Sendable, Hashable {
 /// the place above is taken), the on-screen radius from the projection matrix; hidden behind
 /// the camera or behind a nearer disc; deconflicted by kind.
 public enum LabelLayout {
-    /// The seeds' gap between a body's centre and its label's baseline.
+    /// The gap between a body's centre and its label's baseline (the viewer's).
     @inlinable public static func offsetY(screenRadius r: Double) -> Double { max(8, r + 4) }
 
     /// Average advance of a sans-serif glyph as a fraction of the font size (Helvetica/Arial

@@ -20,7 +20,7 @@ public struct RingPlane: Sendable {
     public let quaternion: Quaternion
 }
 
-/// Turns snapshots into scene coordinates with the seed app's scaling. The catalogue-derived
+/// Turns snapshots into scene coordinates with ``SceneScaling``. The catalogue-derived
 /// constants (radii, compressed moon distances) are computed once here.
 public struct SceneLayout: Sendable {
     public let catalogue: Catalogue

@@ -14,7 +14,7 @@ import Ephemeris
 /// is placed by the same hierarchy:
 /// - near a body B (inside its *zone*: the Hill sphere of a planet, or of a moon about its
 ///   planet), at `scene(B) + f_B(d)` along its true direction from B, where d is its true
-///   distance and `f_B(d) = s_B·(1.5·(d/R_B)^0.6 − 0.5)`: the seeds' moon formula, shifted so a
+///   distance and `f_B(d) = s_B·(1.5·(d/R_B)^0.6 − 0.5)`: the scene's moon formula, shifted so a
 ///   vehicle on the surface (d = R_B) is drawn on the drawn surface (s_B, B's scene radius).
 ///   Beyond the body's own moons (1.25 × the outermost one's semi-major axis, or 10 radii for
 ///   a body without moons in the catalogue) `f_B` grows logarithmically, continuing its slope,

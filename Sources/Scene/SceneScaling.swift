@@ -5,7 +5,7 @@ import Darwin
 #endif
 import Ephemeris
 
-/// The seed app's scene scaling, exactly: log distances, square-root radii, compressed moon
+/// The scene scaling every drawing shares (the viewer, `/v1/scene`, the pictures): log distances, square-root radii, compressed moon
 /// orbits. Golden values (tests): Earth at 1 AU → 16.48, Jupiter at 5.2 AU → 36.5, Earth's
 /// radius → 0.100, Jupiter's → 0.331, the Moon's → 0.027 at 17.6 Earth radii, the Sun 0.8.
 public enum SceneScaling {
@@ -15,7 +15,7 @@ public enum SceneScaling {
     /// Radius scale: `√km × 0.00125`.
     public static let radiusFactor = 0.00125
     public static let minimumPlanetRadius = 0.03
-    /// The Sun's scene radius: both seed apps draw it at 0.8 (the square-root formula is for
+    /// The Sun's scene radius: 0.8 (the square-root formula is for
     /// planets; it would give 1.04).
     public static let sunRadius = 0.8
     public static let minimumMoonRadius = 0.012

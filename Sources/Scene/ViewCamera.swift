@@ -9,7 +9,7 @@ import Ephemeris
 public enum CameraChoice: Sendable, Hashable {
     /// The whole system from above the ecliptic, every planet's current distance in shot.
     case overview
-    /// The seeds' planet preset: Sun-side framing of a body and its moons (`CameraFraming.focus`).
+    /// The planet preset: Sun-side framing of a body and its moons (`CameraFraming.focus`).
     case focus(BodyID)
     /// An explicit orbit camera around `target` (the Sun is the origin); a nil component falls
     /// back to the focus framing of that target.
@@ -22,8 +22,8 @@ public enum CameraChoice: Sendable, Hashable {
 }
 
 /// A perspective camera for one image: eye, target, up, vertical field of view and viewport.
-/// Its view and projection matrices are built from those values alone (the seeds' "construct
-/// the projection matrix ourselves"), and `project` maps scene points to top-left pixels.
+/// Its view and projection matrices are built from those values alone (no graphics
+/// library's camera), and `project` maps scene points to top-left pixels.
 ///
 /// ```swift
 /// let cam = ViewCamera(eye: Vector3(0, 10, 30), target: .zero, width: 1280, height: 720)
@@ -73,7 +73,7 @@ public struct ViewCamera: Sendable, Hashable {
         near = max(1e-9, (eye - target).length * 1e-6)
     }
 
-    /// The camera of a `CameraPose` (the seeds' spherical orbit camera).
+    /// The camera of a `CameraPose` (a spherical orbit camera about its target).
     public init(pose: CameraPose, width: Int, height: Int) {
         self.init(eye: pose.position, target: pose.target, fieldOfViewDeg: pose.fieldOfViewDeg, width: width, height: height)
     }
@@ -90,7 +90,7 @@ public struct ViewCamera: Sendable, Hashable {
 
     public var viewProjection: Matrix4 { projectionMatrix * viewMatrix }
 
-    /// Pixels per scene unit at depth 1: yScale × height / 2 (the seeds' pixelsPerUnit).
+    /// Pixels per scene unit at depth 1: yScale × height / 2.
     public var pixelsPerUnit: Double { yScale * Double(height) / 2 }
 
     /// Camera-space coordinates of a scene point (x right, y up, z toward the viewer).

@@ -49,7 +49,7 @@ public struct BodyDirectory: Sendable {
     let kernelTargets: Set<Int>
     /// Mission vehicle ids → their NAIF ids.
     let aliases: [String: Int]
-    /// The loaded element sets (nil: none; `iss` is then the engine's seed circle).
+    /// The loaded element sets (nil: none; `iss` is then the catalogue's circular orbit, ``ISSOrbit``).
     let satellites: SatelliteFeed?
     /// The loaded asteroids and comets (nil: none).
     let smallBodies: SmallBodyFeed?

@@ -82,9 +82,9 @@ extension EphemerisService {
                            velocityAUPerDay: earth.velocityAUPerDay + (m * v) * (Constants.secondsPerDay / Constants.auKm))
     }
 
-    /// Where the scene draws an Earth satellite relative to the Earth: the ISS as the seeds do
+    /// Where the scene draws an Earth satellite relative to the Earth: the ISS as the scene always has
     /// (its compressed semi-major axis along its true direction); others along their direction
-    /// at the ISS's scene distance scaled by (r / a_ISS)^0.6, the seeds' compression.
+    /// at the ISS's scene distance scaled by (r / a_ISS)^0.6, the scene's moon compression.
     func satelliteSceneOffset(_ norad: Int, eclipticKm r: Vector3) -> Vector3 {
         let iss = layout.moonOffset(.iss, relativeKm: r)
         guard norad != SatelliteCatalogue.issNoradID, let a = ephemeris.catalogue[.iss].seedMeanOrbit?.semiMajorAxisKm, a > 0 else { return iss }

@@ -1,7 +1,7 @@
 import Ephemeris
 import HTTP
 
-/// Output frames of the position endpoints (DESIGN.md "Frames, units, time").
+/// Output frames of the position endpoints (docs/http.md and openapi.yaml say what each is).
 public enum OutputFrame: String, CaseIterable, Sendable {
     case eclipticJ2000 = "ecliptic-j2000"
     case equatorialJ2000 = "equatorial-j2000"

@@ -85,7 +85,7 @@ extension V1API {
                         w.key("type"); w.string(e.type.rawValue)
                         w.key("parent"); w.optionalString(e.parent?.rawValue)
                         w.key("position"); w.numbers(b.position.array)
-                        // Moons sit at a compressed offset from their parent (the seeds' moon scaling).
+                        // Moons sit at a compressed offset from their parent (``SceneScaling``'s moon compression).
                         w.key("offsetFromParent")
                         if let parent = e.parent, parent != .sun, let p = positions[parent] {
                             w.numbers((b.position - p).array)
@@ -141,7 +141,7 @@ extension V1API {
         }
     }
 
-    /// `GET /v1/camera/focus/{id}`: the seeds' planet-preset framing.
+    /// `GET /v1/camera/focus/{id}`: the planet preset's framing (``CameraFraming``).
     func cameraFocus(_ req: HTTPRequest, _ ctx: RequestContext) throws -> HTTPResponse {
         let q = req.query
         try q.rejectUnknown(["date", "aspect"])

@@ -4,7 +4,7 @@ import Scene
 import Sky
 
 extension V1API {
-    /// Radius of the sphere the stars are drawn on (the seeds' starfield).
+    /// Radius of the sphere the stars are drawn on (the viewer's starfield).
     public static let starSphereRadius = 500.0
 
     /// `GET /v1/stars`: the catalogue at scene positions on the radius-500 sphere, brightest first

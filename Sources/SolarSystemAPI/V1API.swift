@@ -3,7 +3,7 @@ import HTTP
 import Storage
 import Scene
 
-/// The v1 endpoints of DESIGN.md (bodies, positions, rotations, scene, orbits, stars, camera,
+/// The v1 endpoints (bodies, positions, rotations, scene, orbits, stars, camera,
 /// the OpenAPI document), registered on a router.
 ///
 /// ```swift

@@ -23,8 +23,7 @@ public struct OpenReport: Sendable, Hashable {
 }
 
 extension Database {
-    /// Opens the database at `path` for start-up. The cache is derivable (DESIGN.md reliability
-    /// rules), so a file that is not a database or fails `PRAGMA quick_check` is moved aside with
+    /// Opens the database at `path` for start-up. The cache holds only what can be computed again, so a file that is not a database or fails `PRAGMA quick_check` is moved aside with
     /// its `-wal`, `-shm` and `-journal` files to `<path>.corrupt-<yyyyMMddTHHmmssZ>` and a fresh,
     /// empty database is created; a warning is logged and the report says so. Other failures
     /// (permissions, a full disk) are thrown: moving a file aside would not fix them.

@@ -12,7 +12,7 @@ struct RenderCommand: ParsableCommand {
     )
 
     @Option(help: "ISO 8601 UTC, jd:<UTC Julian date> or now (not with --mission).") var date: String?
-    @Option(help: "Body to frame (the seeds' preset).") var focus: String?
+    @Option(help: "Body to frame (its planet preset: Sun-side, with its moons).") var focus: String?
     @Option(help: "Mission id: its date, camera, trajectories and event labels.") var mission: String?
     @Option(name: .customLong("t"), help: "Hours from the mission's launch (with --mission).") var hours: String?
     @Option(help: "Camera azimuth, radians.") var azimuth: String?

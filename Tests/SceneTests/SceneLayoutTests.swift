@@ -60,7 +60,7 @@ struct SceneLayoutTests {
         #expect(abs(r[BodyID.jupiter.index] - 0.331) < 0.0006)
         #expect(abs(r[BodyID.moon.index] - 0.027) < 0.0005)
         #expect(r[BodyID.iss.index] == 0.012)
-        // Both seed apps draw the Sun at 0.8, not at the planet formula's √695,700 × 0.00125 = 1.04.
+        // The scene draws the Sun at 0.8, not at the planet formula's √695,700 × 0.00125 = 1.04.
         #expect(r[BodyID.sun.index] == 0.8)
         #expect(SceneScaling.planetRadius(km: 695_700) > 1.04)
     }
