@@ -37,4 +37,17 @@ struct EphemerisDocumentationExampleTests {
         let phobos = MartianMoons.planetocentricPositionKm(.phobos, jdTDB: jd).length
         #expect(abs(phobos - 9_458.17) < km(1), "Phobos \(phobos) km")
     }
+
+    @Test("EvenlySampled: a cubic sampled every 2 is read exactly between the samples; past the last sample is nil")
+    func evenlySampledExample() {
+        let cubes = EvenlySampled(first: 0, step: 2, values: [0, 8, 64, 216, 512, 1000])
+        #expect(abs((cubes.value(at: 7) ?? .nan) - 343) < 1e-9)
+        #expect(cubes.value(at: 16) == nil)
+    }
+
+    @Test("TimeScale.deltaT(julianYear: 1969.55) is 39.745 s, as its docstring says")
+    func deltaTExample() {
+        let v = TimeScale.deltaT(julianYear: 1969.55)
+        #expect(abs(v - 39.745) < 0.0005, "\(v)")
+    }
 }
