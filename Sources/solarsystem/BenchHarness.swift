@@ -53,6 +53,14 @@ enum Bench {
         var min: Time { percentile(0) }
         var max: Time { percentile(1) }
 
+        /// The median with an even count's two middle samples averaged: what `bench trajectory`
+        /// has always printed (the other benches take the upper one, `median`).
+        var midpointMedian: Time {
+            guard count % 2 == 0 else { return median }
+            let i = count / 2
+            return Time(wallNs: (wallNs[i - 1] + wallNs[i]) / 2, cpuNs: (cpuNs[i - 1] + cpuNs[i]) / 2)
+        }
+
         /// Every sample divided by `operations`: a batch's time per call.
         func perOperation(_ operations: Int) -> Samples {
             let n = Double(operations)
