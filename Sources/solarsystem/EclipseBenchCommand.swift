@@ -1,5 +1,4 @@
 import ArgumentParser
-import Dispatch
 import Ephemeris
 import Sky
 
@@ -22,15 +21,13 @@ struct EclipseBenchCommand: ParsableCommand {
 
     func run() throws {
         guard runs > 0, places > 0 else { throw ValidationError("--runs and --places must be positive") }
-        #if DEBUG
-        print("warning: debug build; run `swift run -c release solarsystem bench eclipses` for real figures")
-        #endif
+        Bench.warnIfDebug("eclipses")
         let ephemeris = Ephemeris(catalogue: try resources.loadCatalogue(), kernel: try resources.loadKernel()?.kernel)
         let sky = SkyEngine(ephemeris: ephemeris, deltaT: try resources.loadDeltaT())
         let start = try TimeScale.utc(year: 2001, month: 1, day: 1), stop = try TimeScale.utc(year: 2101, month: 1, day: 1)
 
         var solar = 0, lunar = 0
-        let century = Self.time(runs) { k in
+        let century = Bench.run(runs) { k in
             // Shift the century by a few days a run so nothing is reused.
             let a = start.adding(seconds: Double(k) * 86_400 * 3.1), b = stop.adding(seconds: Double(k) * 86_400 * 3.1)
             solar = sky.solarEclipses(start: a, stop: b).count
@@ -44,29 +41,20 @@ struct EclipseBenchCommand: ParsableCommand {
             try Observer(latitudeDeg: 10 + Double(i % 50) * 1.1, longitudeDeg: -130 + Double(i / 50 % 40) * 1.6, elevationM: 0)
         }
         var seen = 0
-        let perPlace = Self.time(1) { _ in
+        let perPlace = Bench.run(1) { _ in
             for o in observers where eclipse.seen(from: o) != nil { seen += 1 }
-        }.map { ($0.wall / Double(places), $0.cpu / Double(places)) }
+        }.perOperation(places)
         Self.report("one place's circumstances of 2024-04-08 (\(seen) of \(places) places see it)", perPlace, unit: "µs", scale: 1e3)
-        let byID = Self.time(runs) { _ in _ = sky.solarEclipse(id: "2024-04-08-solar").flatMap { $0.seen(from: observers[0]) } }
+        let byID = Bench.run(runs) { _ in _ = sky.solarEclipse(id: "2024-04-08-solar").flatMap { $0.seen(from: observers[0]) } }
         Self.report("finding 2024-04-08-solar by id and one place's circumstances", byID, unit: "ms", scale: 1e6)
 
         var points = 0
-        let path = Self.time(runs) { _ in points = eclipse.path().central.count }
+        let path = Bench.run(runs) { _ in points = eclipse.path().central.count }
         Self.report("the path of 2024-04-08 (\(points) central points, limits, horizon curves)", path, unit: "ms", scale: 1e6)
     }
 
-    /// Wall and CPU nanoseconds of each of `runs` calls.
-    static func time(_ runs: Int, _ body: (Int) -> Void) -> [(wall: Double, cpu: Double)] {
-        (0..<runs).map { k in
-            let t0 = DispatchTime.now().uptimeNanoseconds, c0 = BenchCommand.threadCPUNanoseconds()
-            body(k)
-            return (Double(DispatchTime.now().uptimeNanoseconds - t0), BenchCommand.threadCPUNanoseconds() - c0)
-        }
-    }
-
-    static func report(_ what: String, _ samples: [(wall: Double, cpu: Double)], unit: String, scale: Double) {
-        let wall = samples.map(\.wall).sorted(), cpu = samples.map(\.cpu).sorted()
-        print(String(format: "eclipses: %@: median %.2f %@ wall (min %.2f), %.2f %@ CPU", what, wall[wall.count / 2] / scale, unit, wall[0] / scale, cpu[cpu.count / 2] / scale, unit))
+    static func report(_ what: String, _ samples: Bench.Samples, unit: String, scale: Double) {
+        print(String(format: "eclipses: %@: median %.2f %@ wall (min %.2f), %.2f %@ CPU",
+                     what, samples.median.wallNs / scale, unit, samples.min.wallNs / scale, samples.median.cpuNs / scale, unit))
     }
 }

@@ -24,9 +24,7 @@ struct ElementSetBenchCommand: ParsableCommand {
 
     func run() throws {
         guard runs > 0 else { throw ValidationError("--runs must be positive") }
-        #if DEBUG
-        print("warning: debug build; run `swift run -c release solarsystem bench element-sets` for real figures")
-        #endif
+        Bench.warnIfDebug("element-sets")
         let files: [(key: String, label: String, make: () -> [UInt8])] = [
             ("tle", "TLE", { Self.tle(count: ElementSetFile.maxSets) }),
             ("json", "OMM JSON", { Self.json(count: ElementSetFile.maxSets) }),
@@ -36,21 +34,16 @@ struct ElementSetBenchCommand: ParsableCommand {
         if let only, !files.contains(where: { $0.key == only }) { throw ValidationError("--only takes tle, json, xml or hostile-xml") }
         for (key, label, make) in files where only == nil || only == key {
             let bytes = make()
-            var readMs: [Double] = [], catalogueMs: [Double] = []
+            var read = Bench.Samples(), build = Bench.Samples()
             var sets = 0, problems = 0
             for _ in 0..<runs {
-                let c0 = BenchCommand.threadCPUNanoseconds()
-                let file = try ElementSetFile(bytes: bytes)
-                let c1 = BenchCommand.threadCPUNanoseconds()
-                let catalogue = SatelliteCatalogue(files: [("bench", file)], reservedNames: [])
-                readMs.append((c1 - c0) / 1e6)
-                catalogueMs.append((BenchCommand.threadCPUNanoseconds() - c1) / 1e6)
+                let file = try read.time { try ElementSetFile(bytes: bytes) }
+                let catalogue = build.time { SatelliteCatalogue(files: [("bench", file)], reservedNames: []) }
                 sets = catalogue.satellites.count
                 problems = file.problems.count
             }
-            readMs.sort(); catalogueMs.sort()
             print(String(format: "element sets: %@, %.1f MiB: read median %.0f ms, catalogue (SGP4 for each) %.0f ms; %d sets, %d problems; resident %.0f MiB, peak %.0f MiB",
-                         label, Double(bytes.count) / 1_048_576, readMs[readMs.count / 2], catalogueMs[catalogueMs.count / 2], sets, problems,
+                         label, Double(bytes.count) / 1_048_576, read.median.cpuNs / 1e6, build.median.cpuNs / 1e6, sets, problems,
                          Self.residentMiB("VmRSS:"), Self.residentMiB("VmHWM:")))
         }
     }

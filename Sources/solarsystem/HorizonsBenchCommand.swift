@@ -1,5 +1,4 @@
 import ArgumentParser
-import Dispatch
 import Ephemeris
 import Horizons
 import Sky
@@ -21,9 +20,7 @@ struct HorizonsBenchCommand: ParsableCommand {
 
     func run() throws {
         guard runs > 0 else { throw ValidationError("--runs must be positive") }
-        #if DEBUG
-        print("warning: debug build; run `swift run -c release solarsystem bench horizons` for real figures")
-        #endif
+        Bench.warnIfDebug("horizons")
         let ephemeris = Ephemeris(catalogue: try resources.loadCatalogue(), kernel: try resources.loadKernel()?.kernel)
         let sky = SkyEngine(ephemeris: ephemeris, deltaT: try resources.loadDeltaT())
         let context = HorizonsContext(ephemeris: ephemeris, sky: sky, observatories: try resources.loadObservatories(),
@@ -32,7 +29,7 @@ struct HorizonsBenchCommand: ParsableCommand {
         for (label, budget, extra) in [("VECTORS, Mars from the Sun", 5.0, [("EPHEM_TYPE", "VECTORS"), ("CENTER", "'500@10'")]),
                                        ("OBSERVER, Mars from Palomar (675), 20 quantities", 30.0,
                                         [("EPHEM_TYPE", "OBSERVER"), ("CENTER", context.observatories.count > 0 ? "'675'" : "'500'"), ("QUANTITIES", twenty)])] {
-            var ms: [Double] = [], cpu: [Double] = []
+            var tables = Bench.Samples()
             var bytes = 0
             for k in 0..<runs {
                 let day = 1 + k % 28
@@ -40,19 +37,17 @@ struct HorizonsBenchCommand: ParsableCommand {
                 let stop = "'2026-02-\(day < 10 ? "0" : "")\(day) 16:39'"
                 let pairs: [(name: String, value: String)] = [("format", "text"), ("COMMAND", "'499'"), ("START_TIME", start), ("STOP_TIME", stop),
                                                                ("STEP_SIZE", "'1 m'"), ("CSV_FORMAT", "YES")] + extra.map { (name: $0.0, value: $0.1) }
-                let t0 = DispatchTime.now().uptimeNanoseconds, c0 = BenchCommand.threadCPUNanoseconds()
-                guard case let .table(table) = Horizons.answer(try HorizonsParameters(pairs), context: context) else {
-                    throw ValidationError("\(label): Horizons refused the benchmark's request")
+                let (table, rows) = try tables.time {
+                    guard case let .table(table) = Horizons.answer(try HorizonsParameters(pairs), context: context) else {
+                        throw ValidationError("\(label): Horizons refused the benchmark's request")
+                    }
+                    return (table, try table.rows(0..<table.rowCount))
                 }
-                let rows = try table.rows(0..<table.rowCount)
-                ms.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
-                cpu.append((BenchCommand.threadCPUNanoseconds() - c0) / 1e6)
                 guard table.rowCount == 1_000 else { throw ValidationError("\(label): \(table.rowCount) rows, not 1,000") }
                 bytes = rows.count
             }
-            ms.sort(); cpu.sort()
             print(String(format: "horizons: %@, 1,000 rows (%d bytes): median %.2f ms wall (min %.2f), %.2f ms CPU; budget %.0f ms",
-                         label, bytes, ms[ms.count / 2], ms[0], cpu[cpu.count / 2], budget))
+                         label, bytes, tables.median.wallNs / 1e6, tables.min.wallNs / 1e6, tables.median.cpuNs / 1e6, budget))
         }
     }
 }

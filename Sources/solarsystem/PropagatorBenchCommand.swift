@@ -29,9 +29,7 @@ struct PropagatorBenchCommand: ParsableCommand {
 
     func run() throws {
         guard batches > 0, iterations > 0, runs > 0 else { throw ValidationError("--batches, --iterations and --runs must be positive") }
-        #if DEBUG
-        print("warning: debug build; run `swift run -c release solarsystem bench propagator` for real figures")
-        #endif
+        Bench.warnIfDebug("propagator")
         let loaded = try resources.loadKernel()
         let eph = Ephemeris(catalogue: try resources.loadCatalogue(), kernel: loaded?.kernel)
         print("ephemeris: \(loaded.map { $0.kernel.label } ?? "analytical theories")")
@@ -49,14 +47,9 @@ struct PropagatorBenchCommand: ParsableCommand {
                 let a = Double(i) * 0.618_033_988_75 * 2 * Double.pi
                 return (Vector3(cos(a), sin(a), 0.2 * sin(3 * a)) * radiusKm * (1 + 0.5 * sin(Double(i))), epoch + 86_400 * Double(i) / Double(iterations))
             }
-            for (r, t) in points { checksum += model.accelerationKmS2(at: r, seconds: t).x }
-            var perCall: [Double] = []
-            for _ in 0..<batches {
-                let t0 = DispatchTime.now().uptimeNanoseconds
+            return Bench.run(batches, warmUp: 1) { _ in
                 for (r, t) in points { checksum += model.accelerationKmS2(at: r, seconds: t).x }
-                perCall.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / Double(iterations))
-            }
-            return perCall.sorted()[perCall.count / 2]
+            }.perOperation(iterations).median.wallNs
         }
         let helioNs = evaluation(helio, radiusKm: 1.5e8)
         let jovianNs = evaluation(jovian, radiusKm: 1e6)
@@ -74,17 +67,15 @@ struct PropagatorBenchCommand: ParsableCommand {
         let year = 365.25 * 86_400
         let integrator = DormandPrince853()
         func propagateYear(_ make: () throws -> GravityModel) throws -> (ms: Double, arc: PropagatedArc, model: GravityModel) {
-            var times: [Double] = []
+            var times = Bench.Samples()
             var last: (PropagatedArc, GravityModel)?
             for _ in 0..<runs {
                 let model = try make()
-                let t0 = DispatchTime.now().uptimeNanoseconds
-                let arc = try integrator.propagate(start, to: epoch + year, model: model)
-                times.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
+                let arc = try times.time { try integrator.propagate(start, to: epoch + year, model: model) }
                 last = (arc, model)
             }
             guard let last else { throw ValidationError("--runs must be positive") }
-            return (times.sorted()[times.count / 2], last.0, last.1)
+            return (times.median.wallNs / 1e6, last.0, last.1)
         }
         let full = try propagateYear { try GravityModel(ephemeris: eph, center: .jupiter, perturbers: [.sun, .io, .europa, .ganymede, .callisto], zonalDegree: 6) }
         let noMoons = try propagateYear { try GravityModel(ephemeris: eph, center: .jupiter, perturbers: [.sun], zonalDegree: 6) }
@@ -101,16 +92,14 @@ struct PropagatorBenchCommand: ParsableCommand {
         let sa = cbrt(saturnMu * sPeriod * sPeriod / (4 * Double.pi * Double.pi))
         let svp = (saturnMu * (2 / sp - 1 / sa)).squareRoot()
         let cassiniStart = OrbitalState(seconds: epoch, positionKm: Vector3(0, sp, 0), velocityKmS: Vector3(-svp * 0.94, 0, svp * 0.34))
-        var saturnTimes: [Double] = []
+        var saturnTimes = Bench.Samples()
         var saturnArc: PropagatedArc?
         for _ in 0..<runs {
             let model = try GravityModel(ephemeris: eph, center: .saturn, perturbers: [.sun, .jupiter] + PlanetCenter.moons(of: .saturn), zonalDegree: 6)
-            let t0 = DispatchTime.now().uptimeNanoseconds
-            saturnArc = try integrator.propagate(cassiniStart, to: epoch + year, model: model)
-            saturnTimes.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
+            saturnArc = try saturnTimes.time { try integrator.propagate(cassiniStart, to: epoch + year, model: model) }
         }
         print(String(format: "a year of Cassini-like orbits (rp 3 RS, 20 d; Saturn + 7 moons + J2…J6 + Sun + Jupiter): %.0f ms (%d steps), tables built on the way",
-                     saturnTimes.sorted()[saturnTimes.count / 2], saturnArc?.stepCount ?? 0))
+                     saturnTimes.median.wallNs / 1e6, saturnArc?.stepCount ?? 0))
         guard let arc else { return }
 
         // The same year as daily samples, joined again by the interpolator: every interval
@@ -118,13 +107,13 @@ struct PropagatorBenchCommand: ParsableCommand {
         let samples = try (0...365).map { try arc.state(at: epoch + Double($0) * 86_400) }
         let path = try BallisticInterpolator(samples: samples, model: model)
         var worstMismatch = 0.0, steps = 0
-        let t0 = DispatchTime.now().uptimeNanoseconds
-        try path.forEachInterval { iv in
-            worstMismatch = max(worstMismatch, iv.mismatchKm)
-            steps += iv.forward.stepCount + (iv.backward?.stepCount ?? 0)
-            for k in 0..<24 { checksum += try iv.state(at: iv.start.seconds + Double(k) * 3_600).positionKm.x }
-        }
-        let walk = Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6
+        let walk = try Bench.time {
+            try path.forEachInterval { iv in
+                worstMismatch = max(worstMismatch, iv.mismatchKm)
+                steps += iv.forward.stepCount + (iv.backward?.stepCount ?? 0)
+                for k in 0..<24 { checksum += try iv.state(at: iv.start.seconds + Double(k) * 3_600).positionKm.x }
+            }
+        }.time.wallNs / 1e6
         print(String(format: "interpolating the year's 365 daily intervals: %.0f ms (%.2f ms per interval, %d steps in all); largest forward/backward mismatch %.3f m  (checksum %.3e)",
                      walk, walk / 365, steps, worstMismatch * 1000, checksum))
     }

@@ -19,9 +19,7 @@ struct RenderBenchCommand: ParsableCommand {
     @OptionGroup var resources: ResourceOptions
 
     func run() throws {
-        #if DEBUG
-        print("warning: debug build; run `swift run -c release solarsystem bench render` for real figures")
-        #endif
+        Bench.warnIfDebug("render")
         let services = try resources.makeServices(textures: true)
         guard let renderer = services.renderer else { throw CLIError("no renderer: textures missing") }
         let cameras: [(name: String, focus: String?, distance: String?, elevation: String?)] = [
@@ -37,14 +35,9 @@ struct RenderBenchCommand: ParsableCommand {
             }
         }
         func median(_ body: () throws -> Int) rethrows -> (ms: Double, bytes: Int) {
-            var times: [Double] = []
             var bytes = 0
-            for _ in 0..<max(1, runs) {
-                let t0 = DispatchTime.now().uptimeNanoseconds
-                bytes = try body()
-                times.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
-            }
-            return (times.sorted()[times.count / 2], bytes)
+            let times = try Bench.run(max(1, runs)) { _ in bytes = try body() }
+            return (times.median.wallNs / 1e6, bytes)
         }
         for c in cameras {
             let q = try query(c, 1280, 720)
@@ -54,9 +47,8 @@ struct RenderBenchCommand: ParsableCommand {
         }
         guard !skipLarge else { return }
         let big = try query(cameras[1], 4096, 4096)
-        let t0 = DispatchTime.now().uptimeNanoseconds
-        let bytes = renderer.render(big.request, format: .png, overlays: try big.overlays()).count
-        let ms = Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6
+        let (bytes, time) = try Bench.time { renderer.render(big.request, format: .png, overlays: try big.overlays()).count }
+        let ms = time.wallNs / 1e6
         let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
         let peak = status.split(separator: "\n").first { $0.hasPrefix("VmHWM") }.map { $0.split(separator: " ").dropFirst().joined(separator: " ") } ?? "?"
         print(String(format: "render saturn 4096x4096: png %.0f ms (%d bytes); peak resident %@", ms, bytes, peak))

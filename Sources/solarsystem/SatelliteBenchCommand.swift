@@ -29,9 +29,7 @@ struct SatelliteBenchCommand: ParsableCommand {
 
     func run() throws {
         guard batches > 0, iterations > 0 else { throw ValidationError("--batches and --iterations must be positive") }
-        #if DEBUG
-        print("warning: debug build; run `swift run -c release solarsystem bench satellites` for real figures")
-        #endif
+        Bench.warnIfDebug("satellites")
         let services = try resources.makeServices()
         guard let iss = services.satellites.current.catalogue.satellite(norad: SatelliteCatalogue.issNoradID) else {
             throw CLIError("no ISS element set loaded")
@@ -41,14 +39,11 @@ struct SatelliteBenchCommand: ParsableCommand {
         // Minutes spread over a day (distinct, so nothing repeats), as a pass search would ask.
         let minutes = (0..<iterations).map { Double($0) * 0.1441 }
         func median(_ label: String, _ body: (Double) throws -> Double) rethrows {
-            var perCallNs: [Double] = [], sink = 0.0
-            for _ in 0..<batches {
-                let t0 = DispatchTime.now().uptimeNanoseconds
+            var sink = 0.0
+            let perCall = try Bench.run(batches) { _ in
                 for m in minutes { sink += try body(m) }
-                perCallNs.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / Double(minutes.count))
-            }
-            perCallNs.sort()
-            print(String(format: "%@: median %.3f µs (min %.3f)  checksum %.3f", label, perCallNs[perCallNs.count / 2] / 1000, perCallNs[0] / 1000, sink))
+            }.perOperation(minutes.count)
+            print(String(format: "%@: median %.3f µs (min %.3f)  checksum %.3f", label, perCall.median.wallNs / 1000, perCall.min.wallNs / 1000, sink))
         }
         try median("SGP4, near-Earth (ISS)") { try iss.propagator.propagate(minutesSinceEpoch: $0).positionKm.x }
         try median("SGP4, deep space (Molniya 1-36, 12 h resonance, within a day of epoch)") { try molniya.propagate(minutesSinceEpoch: $0).positionKm.x }
@@ -77,14 +72,10 @@ struct SatelliteBenchCommand: ParsableCommand {
 
         // A day of one-second positions, computed and written as CSV chunk by chunk.
         let ref = BodyRef.satellite(noradID: SatelliteCatalogue.issNoradID, name: "iss")
-        var runs: [Double] = []
         var bytes = 0
-        for _ in 0..<7 {
-            let t0 = DispatchTime.now().uptimeNanoseconds
+        let runs = try Bench.run(7) { _ in
             bytes = try SeriesEncoding.satelliteEncodedLength(services.engine, ref, start: epoch, stepSeconds: 1, count: 86_400, csv: true)
-            runs.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e9)
         }
-        runs.sort()
-        print(String(format: "a day of 1 s ISS positions as CSV (86,400 rows, %d bytes): median %.3f s (min %.3f) of 7", bytes, runs[3], runs[0]))
+        print(String(format: "a day of 1 s ISS positions as CSV (86,400 rows, %d bytes): median %.3f s (min %.3f) of 7", bytes, runs.median.wallNs / 1e9, runs.min.wallNs / 1e9))
     }
 }

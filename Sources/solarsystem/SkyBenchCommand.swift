@@ -1,8 +1,4 @@
 import ArgumentParser
-import Dispatch
-#if canImport(Glibc)
-import Glibc
-#endif
 import Ephemeris
 import Satellites
 import Sky
@@ -32,62 +28,46 @@ struct SkyBenchCommand: ParsableCommand {
 
     func run() throws {
         guard batches > 0, iterations > 0, years > 0 else { throw ValidationError("--batches, --iterations and --years must be positive") }
-        #if DEBUG
-        print("warning: debug build; run `swift run -c release solarsystem bench sky` for real figures")
-        #endif
+        Bench.warnIfDebug("sky")
         let ephemeris = Ephemeris(catalogue: try resources.loadCatalogue(), kernel: try resources.loadKernel()?.kernel)
         let sky = SkyEngine(ephemeris: ephemeris, deltaT: try resources.loadDeltaT())
         let paris = try Observer(latitudeDeg: 48.8566, longitudeDeg: 2.3522, elevationM: 35)
         let start = try TimeScale.parse("2026-11-22T00:00:00Z")
         let instants = (0..<iterations).map { start.adding(seconds: Double($0) * 3_600.123) }
 
-        var perViewNs: [Double] = [], perViewCPUNs: [Double] = []
         var sink = 0.0
-        for _ in 0..<batches {
-            let t0 = DispatchTime.now().uptimeNanoseconds, c0 = BenchCommand.threadCPUNanoseconds()
+        let perView = Bench.run(batches) { _ in
             for t in instants {
                 let view = sky.view(SkyEngine.defaultBodies, from: paris, at: sky.time(t), atmosphere: .standard)
                 sink += view[0].altitudeDeg
             }
-            perViewNs.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / Double(instants.count))
-            perViewCPUNs.append((BenchCommand.threadCPUNanoseconds() - c0) / Double(instants.count))
-        }
-        perViewNs.sort(); perViewCPUNs.sort()
+        }.perOperation(instants.count)
         print(String(format: "sky: one /v1/sky answer, 10 bodies (Sun, Moon, planets, Pluto), refracted, engine time: median %.1f µs wall (min %.1f), %.1f µs CPU  checksum %.3f",
-                     perViewNs[perViewNs.count / 2] / 1000, perViewNs[0] / 1000, perViewCPUNs[perViewCPUNs.count / 2] / 1000, sink))
+                     perView.median.wallNs / 1000, perView.min.wallNs / 1000, perView.median.cpuNs / 1000, sink))
 
-        var yearMs: [Double] = [], yearCPUMs: [Double] = []
+        var year = Bench.Samples()
         var count = 0
         for k in 0..<years {
             let a = start.adding(seconds: Double(k) * 86_400 * 7.3)
             let b = a.adding(seconds: 365 * 86_400)
-            let t0 = DispatchTime.now().uptimeNanoseconds, c0 = BenchCommand.threadCPUNanoseconds()
-            let events = sky.events([.sun, .moon], kinds: Set(SkyEventKind.allCases), from: paris, start: a, stop: b)
-            yearMs.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
-            yearCPUMs.append((BenchCommand.threadCPUNanoseconds() - c0) / 1e6)
-            count = events.count
+            count = year.time { sky.events([.sun, .moon], kinds: Set(SkyEventKind.allCases), from: paris, start: a, stop: b) }.count
         }
-        yearMs.sort(); yearCPUMs.sort()
         print(String(format: "sky: a year of Sun and Moon rise/set/transit/twilight at Paris (%d events): median %.2f ms wall (min %.2f), %.2f ms CPU",
-                     count, yearMs[yearMs.count / 2], yearMs[0], yearCPUMs[yearCPUMs.count / 2]))
+                     count, year.median.wallNs / 1e6, year.min.wallNs / 1e6, year.median.cpuNs / 1e6))
 
         guard let iss = SatelliteCatalogue(files: try resources.loadBundledElementSets(), reservedNames: [])
             .satellite(norad: SatelliteCatalogue.issNoradID)?.propagator else { throw ValidationError("the bundled element sets hold no ISS") }
         let epoch = try TimeScale.utc(julianDay: iss.elements.epochJDUTC)
-        var weekMs: [Double] = [], weekCPUMs: [Double] = []
+        var week = Bench.Samples()
         var passes = 0, visible = 0
         for k in 0..<years {
             let a = epoch.adding(seconds: Double(k) * 3_600.7 - 3 * 86_400)
-            let t0 = DispatchTime.now().uptimeNanoseconds, c0 = BenchCommand.threadCPUNanoseconds()
-            let found = try sky.passes(iss, from: paris, start: a, stop: a.adding(seconds: 7 * 86_400))
-            weekMs.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
-            weekCPUMs.append((BenchCommand.threadCPUNanoseconds() - c0) / 1e6)
+            let found = try week.time { try sky.passes(iss, from: paris, start: a, stop: a.adding(seconds: 7 * 86_400)) }
             passes = found.count
             visible = found.filter(\.visible).count
         }
-        weekMs.sort(); weekCPUMs.sort()
         print(String(format: "sky: a week of ISS passes above 10° at Paris (%d passes, %d visible): median %.2f ms wall (min %.2f), %.2f ms CPU",
-                     passes, visible, weekMs[weekMs.count / 2], weekMs[0], weekCPUMs[weekCPUMs.count / 2]))
+                     passes, visible, week.median.wallNs / 1e6, week.min.wallNs / 1e6, week.median.cpuNs / 1e6))
         try deepSpacePasses(sky)
     }
 
@@ -111,20 +91,15 @@ struct SkyBenchCommand: ParsableCommand {
         for (name, day, line1, line2) in Self.deepSpaceSets {
             let a = try TimeScale.parse(day), b = a.adding(seconds: 86_400)
             let elements = try TLEParser.parse(line1: Substring(line1), line2: Substring(line2), name: name, verifyChecksums: false)
-            var coldMs: [Double] = [], warmMs: [Double] = []
+            var cold = Bench.Samples(), warm = Bench.Samples()
             var found = 0
             for _ in 0..<years {
                 let sgp4 = try SGP4(elements)
-                let c0 = BenchCommand.threadCPUNanoseconds()
-                found = try sky.passes(sgp4, from: equator, start: a, stop: b).count
-                let c1 = BenchCommand.threadCPUNanoseconds()
-                _ = try sky.passes(sgp4, from: equator, start: a.adding(seconds: 60), stop: b.adding(seconds: 60))
-                coldMs.append((c1 - c0) / 1e6)
-                warmMs.append((BenchCommand.threadCPUNanoseconds() - c1) / 1e6)
+                found = try cold.time { try sky.passes(sgp4, from: equator, start: a, stop: b) }.count
+                try warm.time { _ = try sky.passes(sgp4, from: equator, start: a.adding(seconds: 60), stop: b.adding(seconds: 60)) }
             }
-            coldMs.sort(); warmMs.sort()
             print(String(format: "sky: a day of passes of %@ at 0° N 0° E on %@ (%d found), CPU: median %.2f ms cold (max %.2f), %.2f ms warm",
-                         name, day, found, coldMs[coldMs.count / 2], coldMs[coldMs.count - 1], warmMs[warmMs.count / 2]))
+                         name, day, found, cold.median.cpuNs / 1e6, cold.max.cpuNs / 1e6, warm.median.cpuNs / 1e6))
         }
     }
 }

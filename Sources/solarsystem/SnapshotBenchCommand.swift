@@ -29,9 +29,7 @@ struct SnapshotBenchCommand: ParsableCommand {
 
     func run() throws {
         guard batches > 0, iterations > 0, samples >= 0 else { throw ValidationError("--batches and --iterations must be positive") }
-        #if DEBUG
-        print("warning: debug build; run `swift run -c release solarsystem bench snapshot` for real figures")
-        #endif
+        Bench.warnIfDebug("snapshot")
         let catalogue = try resources.loadCatalogue()
         let layout = SceneLayout(catalogue: catalogue)
         let rssBefore = Self.residentKiB()
@@ -40,19 +38,14 @@ struct SnapshotBenchCommand: ParsableCommand {
             let rssLoaded = Self.residentKiB()
             // Opening again and again: copy, map, read the directory, check every segment, then
             // every record.
-            var opens: [Double] = []
-            for _ in 0..<21 {
-                let t0 = DispatchTime.now().uptimeNanoseconds
+            let opens = try Bench.run(21) { _ in
                 let copy = try KernelFile(path: loaded.path)
                 try PlanetaryKernel(bytes: copy, file: loaded.path).spk.checkData()
-                opens.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
             }
-            let t0 = DispatchTime.now().uptimeNanoseconds
-            let crc = loaded.crc32
-            let crcMs = Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6
+            let (crc, crcTime) = Bench.time { loaded.crc32 }
             let span = loaded.kernel.spanJDTDB
             print(String(format: "kernel %@ (%@, %d bytes, JD %.1f..%.1f TDB, CRC-32 %@): copied, mapped and every record checked in %.2f ms (median of 21); CRC-32 of the file %.1f ms (serve runs it in the background); resident memory after loading +%d KiB",
-                         loaded.kernel.label, loaded.path, loaded.kernel.spk.byteCount, span.lowerBound, span.upperBound, crc, opens.sorted()[10], crcMs, rssLoaded - rssBefore))
+                         loaded.kernel.label, loaded.path, loaded.kernel.spk.byteCount, span.lowerBound, span.upperBound, crc, opens.median.wallNs / 1e6, crcTime.wallNs / 1e6, rssLoaded - rssBefore))
         }
 
         // Distinct instants (an hour apart) so nothing is cached between calls.
@@ -65,16 +58,13 @@ struct SnapshotBenchCommand: ParsableCommand {
         if let kernel = loaded?.kernel {
             // The kernel's share: every link of every chain evaluated once, as the snapshot does.
             var helio = [Vector3](repeating: .zero, count: BodyID.count)
-            var perCallNs: [Double] = [], sink = 0.0
+            var sink = 0.0
             let seconds = instants.map { $0.daysSinceJ2000TDB * Constants.secondsPerDay }
-            for _ in 0..<batches {
-                let t0 = DispatchTime.now().uptimeNanoseconds
+            let perCall = Bench.run(batches) { _ in
                 for t in seconds { sink += kernel.positions(secondsPastJ2000: t, heliocentricAU: &helio).x }
-                perCallNs.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / Double(seconds.count))
-            }
-            perCallNs.sort()
+            }.perOperation(seconds.count)
             print(String(format: "of which the kernel (Sun, 9 barycentres, Earth, Moon: %d segments): median %.2f µs  checksum %.3f",
-                         kernel.spk.segments.count, perCallNs[perCallNs.count / 2] / 1000, sink))
+                         kernel.spk.segments.count, perCall.median.wallNs / 1000, sink))
         }
         if loaded != nil {
             report("analytical theories", time(Ephemeris(catalogue: catalogue), layout, instants))
@@ -85,36 +75,30 @@ struct SnapshotBenchCommand: ParsableCommand {
         guard samples > 0 else { return }
         let service = EphemerisService(catalogue: catalogue, kernel: loaded?.kernel)
         let selection = FrameSelection()
-        var runs: [Double] = []
         var sink = 0.0
-        for _ in 0..<5 {
-            let t0 = DispatchTime.now().uptimeNanoseconds
+        let runs = Bench.run(5) { _ in
             for k in 0..<samples {
                 let e = service.sample(.mars, at: start.adding(seconds: Double(k) * 3_600), selection)
                 sink += e.position.x
             }
-            runs.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
         }
-        runs.sort()
+        let seriesMs = runs.median.wallNs / 1e6
         print(String(format: "series: %d samples of Mars (hourly) through the API's engine: median %.1f ms of 5 runs (%.0f ns per sample)  checksum %.3f",
-                     samples, runs[2], runs[2] * 1e6 / Double(samples), sink))
+                     samples, seriesMs, seriesMs * 1e6 / Double(samples), sink))
         // The same series computed and written as the server streams it (250 samples a chunk),
         // without HTTP or gzip.
         for csv in [false, true] {
-            var times: [Double] = [], bytes = 0
-            for _ in 0..<5 {
-                let t0 = DispatchTime.now().uptimeNanoseconds
+            var bytes = 0
+            let times = Bench.run(5) { _ in
                 bytes = SeriesEncoding.encodedLength(service, .mars, start: start, stepSeconds: 3_600, count: samples, csv: csv)
-                times.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
             }
-            times.sort()
             print(String(format: "series: the same computed and written as %@ (chunks of 250, no HTTP): median %.1f ms of 5 runs, %d bytes",
-                         csv ? "CSV" : "JSON", times[2], bytes))
+                         csv ? "CSV" : "JSON", times.median.wallNs / 1e6, bytes))
         }
     }
 
-    /// Per-snapshot nanoseconds of each batch, sorted.
-    func time(_ ephemeris: Ephemeris, _ layout: SceneLayout?, _ instants: [Instant]) -> (ns: [Double], checksum: Double) {
+    /// Per-snapshot times of the batches.
+    func time(_ ephemeris: Ephemeris, _ layout: SceneLayout?, _ instants: [Instant]) -> (perSnapshot: Bench.Samples, checksum: Double) {
         var checksum = 0.0
         func one(_ t: Instant) {
             let snap = ephemeris.snapshot(at: t)
@@ -126,20 +110,14 @@ struct SnapshotBenchCommand: ParsableCommand {
             }
         }
         for t in instants.prefix(200) { one(t) } // warm-up
-        var perSnapshotNs: [Double] = []
-        for _ in 0..<batches {
-            let t0 = DispatchTime.now().uptimeNanoseconds
-            for t in instants { one(t) }
-            let t1 = DispatchTime.now().uptimeNanoseconds
-            perSnapshotNs.append(Double(t1 - t0) / Double(instants.count))
-        }
-        return (perSnapshotNs.sorted(), checksum)
+        let perSnapshot = Bench.run(batches) { _ in for t in instants { one(t) } }.perOperation(instants.count)
+        return (perSnapshot, checksum)
     }
 
-    func report(_ label: String, _ r: (ns: [Double], checksum: Double)) {
-        let v = r.ns
+    func report(_ label: String, _ r: (perSnapshot: Bench.Samples, checksum: Double)) {
+        let v = r.perSnapshot
         print(String(format: "snapshot (25 bodies: positions, quaternions, scene), %@: median %.2f µs  (p10 %.2f, p90 %.2f; %d batches × %d)  checksum %.3f",
-                     label, v[v.count / 2] / 1000, v[v.count / 10] / 1000, v[v.count * 9 / 10] / 1000, batches, iterations, r.checksum))
+                     label, v.median.wallNs / 1000, v.percentile(0.1).wallNs / 1000, v.percentile(0.9).wallNs / 1000, batches, iterations, r.checksum))
     }
 
     /// A /proc file's text (FileHandle reads to the end; String(contentsOfFile:) stops at the

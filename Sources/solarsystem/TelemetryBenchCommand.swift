@@ -25,22 +25,17 @@ struct TelemetryBenchCommand: ParsableCommand {
         let m = try missions.mission(mission)
         let loaded = try resources.loadBodies(missions: missions)
         let ephemeris = Ephemeris(catalogue: catalogue, kernel: try resources.loadKernel()?.kernel)
-        var builds: [Double] = []
         // As the server builds it: the engine and the mission drawn in the scene.
         var scene = MissionScene(engine: try MissionEngine(mission: m, ephemeris: ephemeris, kernels: loaded.bodies))
-        for _ in 0..<5 {
-            let t0 = DispatchTime.now().uptimeNanoseconds
+        let builds = try Bench.run(5) { _ in
             scene = MissionScene(engine: try MissionEngine(mission: m, ephemeris: ephemeris, kernels: loaded.bodies))
-            builds.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
         }
         let engine = scene.engine
         let end = m.endHours ?? engine.tracks.map(\.dataEndHours).max() ?? 1
         var checksum = 0.0, vehicles = 0
         let times = (0..<iterations).map { end * (Double($0) + 0.5) / Double(iterations) }
         for t in times.prefix(100) { checksum += try engine.telemetry(at: t).vehicles.first?.speedKmS ?? 0 }
-        var perVehicleNs: [Double] = []
-        for _ in 0..<batches {
-            let t0 = DispatchTime.now().uptimeNanoseconds
+        let perBatch = try Bench.run(batches) { _ in
             vehicles = 0
             for t in times {
                 // What the telemetry endpoint computes: the states and where the markers are drawn.
@@ -48,14 +43,11 @@ struct TelemetryBenchCommand: ParsableCommand {
                 vehicles += tm.vehicles.count
                 checksum += (tm.vehicles.first?.speedKmS ?? 0) + (scene.scenePositions(tm).first?.x ?? 0)
             }
-            perVehicleNs.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / Double(max(vehicles, 1)))
         }
-        perVehicleNs.sort()
-        builds.sort()
-        #if DEBUG
-        print("warning: debug build; run `swift run -c release solarsystem bench telemetry` for real figures")
-        #endif
+        // Every batch computes the same telemetry, so the same number of vehicle states.
+        let perVehicle = perBatch.perOperation(max(vehicles, 1))
+        Bench.warnIfDebug("telemetry")
         print(String(format: "telemetry %@: median %.2f µs per vehicle over the mission (%d calls, %d vehicle states per batch); engine start-up %.1f ms  (%d batches, checksum %.3f)",
-                     mission, perVehicleNs[perVehicleNs.count / 2] / 1000, iterations, vehicles, builds[builds.count / 2], batches, checksum))
+                     mission, perVehicle.median.wallNs / 1000, iterations, vehicles, builds.median.wallNs / 1e6, batches, checksum))
     }
 }

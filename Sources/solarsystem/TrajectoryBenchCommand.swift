@@ -33,13 +33,7 @@ struct TrajectoryBenchCommand: ParsableCommand {
         let cache = SampleCache(database: db)
         let services = try resources.makeServices(sampleCache: cache, logger: logger)
         let api = V1API(services: services)
-        // Wall time, and this thread's CPU time beside it (milliseconds).
-        func time(_ body: () throws -> Int) rethrows -> (wall: Double, cpu: Double, bytes: Int) {
-            let start = DispatchTime.now().uptimeNanoseconds, cpu = BenchCommand.threadCPUNanoseconds()
-            let n = try body()
-            return (Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6, (BenchCommand.threadCPUNanoseconds() - cpu) / 1e6, n)
-        }
-        var cold: [Double] = [], cpu: [Double] = [], disk: [Double] = [], memory: [Double] = []
+        var cold = Bench.Samples(), disk = Bench.Samples(), memory = Bench.Samples()
         var bytes = 0
         func body() throws -> Int { try api.trajectoryBody(mission: mission, vehicle: nil, count: samples, frame: .native).identity.count }
         for _ in 0..<runs {
@@ -47,23 +41,16 @@ struct TrajectoryBenchCommand: ParsableCommand {
             // Memory: the encoded body in the in-memory tier.
             try cache.removeAll()
             services.responses.removeAll()
-            let c = try time(body)
-            cold.append(c.wall)
-            cpu.append(c.cpu)
-            bytes = c.bytes
+            bytes = try cold.time(body)
             // The samples must be in SQLite, not in the writer's queue, for the next run.
             cache.waitForPendingWrites()
             services.responses.removeAll()
-            disk.append(try time(body).wall)
-            memory.append(try time(body).wall)
+            try disk.time(body)
+            try memory.time(body)
         }
-        let mc = median(cold), md = median(disk), mm = median(memory)
+        // The midpoint median, as this bench always printed (the others take the upper middle run).
+        let mc = cold.midpointMedian.wallNs / 1e6, md = disk.midpointMedian.wallNs / 1e6, mm = memory.midpointMedian.wallNs / 1e6
         print(String(format: "trajectory %@ samples=%d (%d bytes), medians of %d runs: cold %.2f ms (thread CPU %.2f ms); SQLite samples (after a restart) %.2f ms, %.1f×; in memory %.3f ms, %.0f×",
-                     mission, samples, bytes, runs, mc, median(cpu), md, mc / md, mm, mc / mm))
-    }
-
-    func median(_ v: [Double]) -> Double {
-        let s = v.sorted()
-        return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
+                     mission, samples, bytes, runs, mc, cold.midpointMedian.cpuNs / 1e6, md, mc / md, mm, mc / mm))
     }
 }
