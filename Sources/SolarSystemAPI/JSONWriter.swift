@@ -24,7 +24,7 @@ public struct JSONWriter: Sendable {
         needsComma |= bit
     }
 
-    private mutating func open(_ bracket: UInt8) {
+    fileprivate mutating func open(_ bracket: UInt8) {
         separate()
         bytes.append(bracket)
         depth += 1
@@ -32,7 +32,7 @@ public struct JSONWriter: Sendable {
         needsComma &= ~(1 << UInt64(depth))
     }
 
-    private mutating func close(_ bracket: UInt8) {
+    fileprivate mutating func close(_ bracket: UInt8) {
         depth -= 1
         bytes.append(bracket)
     }
@@ -200,6 +200,18 @@ public struct JSONWriter: Sendable {
         bytes.append(contentsOf: json)
     }
 
+    /// The bytes written so far, handed over and cleared: the writer keeps its place (what is
+    /// open, what already holds a value), so writing goes on where it stopped.
+    fileprivate mutating func takeBytes() -> [UInt8] {
+        var taken: [UInt8] = []
+        swap(&taken, &bytes)
+        return taken
+    }
+
+    fileprivate mutating func reserve(_ count: Int) {
+        bytes.reserveCapacity(bytes.count + count)
+    }
+
     private mutating func appendQuoted(_ s: String) {
         bytes.append(UInt8(ascii: "\""))
         // Keys and ids have nothing to escape: copy them whole.
@@ -226,5 +238,91 @@ public struct JSONWriter: Sendable {
             }
         }
         bytes.append(UInt8(ascii: "\""))
+    }
+}
+
+extension JSONWriter {
+    /// One JSON document written and sent in pieces, for answers too long to hold whole (series,
+    /// observer tables, orbits): objects and arrays are opened and stay open from piece to piece,
+    /// values go into the innermost one through a `JSONWriter` — which places every comma,
+    /// knowing what each open container already holds, across pieces — and `chunk()` hands over
+    /// what was written since the last piece. No bytes are patched: the head is not a closed
+    /// object reopened, rows do not place their own commas.
+    ///
+    /// ```swift
+    /// var doc = JSONWriter.Stream()
+    /// doc.openObject { w in w.key("count"); w.int(3) }
+    /// doc.openArray("samples")
+    /// doc.chunk()                                   // {"count":3,"samples":[
+    /// doc.write { w in w.int(1); w.int(2) }
+    /// doc.chunk()                                   // 1,2
+    /// doc.write { w in w.int(3) }
+    /// doc.close()
+    /// doc.close()
+    /// doc.chunk()                                   // ,3]}
+    /// ```
+    public struct Stream: Sendable {
+        private var writer: JSONWriter
+        /// The closing bracket of each open container, the innermost last.
+        private var open: [UInt8] = []
+        private var opened = false
+
+        /// `capacity`: the bytes reserved for the first piece (`reserveCapacity` for later ones).
+        public init(capacity: Int = 1024) {
+            writer = JSONWriter(capacity: capacity)
+        }
+
+        /// Opens an object (a value of the open array, or the document) and writes `members`
+        /// into it; it stays open for more.
+        public mutating func openObject(_ members: (inout JSONWriter) throws -> Void) rethrows {
+            writer.open(UInt8(ascii: "{"))
+            open.append(UInt8(ascii: "}"))
+            opened = true
+            try members(&writer)
+        }
+
+        /// Opens the array member `key` of the open object (`"key":[`), or, without a key, an
+        /// array that is a value of the open array (or the document).
+        public mutating func openArray(_ key: String? = nil) {
+            if let key { writer.key(key) }
+            writer.open(UInt8(ascii: "["))
+            open.append(UInt8(ascii: "]"))
+            opened = true
+        }
+
+        /// Writes values (members of the open object, elements of the open array) through the
+        /// writer: a comma before each unless it is the container's first, whichever piece held
+        /// the ones before.
+        public mutating func write(_ body: (inout JSONWriter) throws -> Void) rethrows {
+            try body(&writer)
+        }
+
+        /// Elements of the open array already encoded and separated by commas (none before the
+        /// first, none after the last: fixed layouts written straight into a buffer, such as
+        /// series rows), with a comma before them unless the array is still empty.
+        public mutating func write(elements json: [UInt8]) {
+            guard !json.isEmpty else { return }
+            writer.reserve(json.count + 1)
+            writer.raw(json)
+        }
+
+        /// Room for `count` more bytes in the piece being written.
+        public mutating func reserveCapacity(_ count: Int) {
+            writer.reserve(count)
+        }
+
+        /// Closes the innermost open container.
+        public mutating func close() {
+            guard let bracket = open.popLast() else { preconditionFailure("JSONWriter.Stream: nothing open to close") }
+            writer.close(bracket)
+        }
+
+        /// Whether the document has been opened and everything in it closed again.
+        public var isComplete: Bool { opened && open.isEmpty }
+
+        /// What was written since the last piece: the next piece to send.
+        public mutating func chunk() -> [UInt8] {
+            writer.takeBytes()
+        }
     }
 }

@@ -5,7 +5,8 @@ import Scene
 /// The `/v1/orbits` body, whole or in pieces: `{date, jdTT, jdTDB, samples, note, [skipped],
 /// bodies:[{id, center, units, elements, points, scenePoints}]}`. Pieces hold at most
 /// `pointsPerPiece` points, and a body's polyline is computed slice by slice, so streaming a
-/// 4,096-sample answer to a slow client holds kilobytes, not megabytes.
+/// 4,096-sample answer to a slow client holds kilobytes, not megabytes. Whole or in pieces, it
+/// is written by the same steps into one `JSONWriter.Stream`.
 struct OrbitsEncoding: Sendable {
     let instant: Instant
     let requested: [BodyID]
@@ -57,10 +58,9 @@ struct OrbitsEncoding: Sendable {
         return SceneLayout.scenePosition(heliocentricAU: p)
     }
 
-    /// Everything up to the bodies array's opening bracket.
-    func head() -> [UInt8] {
-        var w = JSONWriter(capacity: 512)
-        w.object { w in
+    /// Opens the answer: its members before `bodies`, then the `bodies` array.
+    func openAnswer(_ doc: inout JSONWriter.Stream) {
+        doc.openObject { w in
             PositionsResult.writeTime(instant, into: &w)
             w.key("samples"); w.int(samples)
             w.key("note"); w.string("two-body orbit through the body's state at date (planets: heliocentric, AU; moons: around their parent, km); scene points use the same scaling as /v1/scene")
@@ -68,18 +68,12 @@ struct OrbitsEncoding: Sendable {
                 w.key("skipped"); w.array { w in w.string("sun") }
             }
         }
-        var out = w.bytes
-        out.removeLast()
-        out.append(contentsOf: Array(#","bodies":["#.utf8))
-        return out
+        doc.openArray("bodies")
     }
 
-    static let tail: [UInt8] = Array("]}".utf8)
-
-    /// A body's object up to its points array's opening bracket (with the comma before it).
-    func bodyHead(_ b: Body, first: Bool) -> [UInt8] {
-        var w = JSONWriter(capacity: 512)
-        w.object { w in
+    /// Opens a body's object in `bodies`: its members before `points`, then the `points` array.
+    func openBody(_ b: Body, _ doc: inout JSONWriter.Stream) {
+        doc.openObject { w in
             w.key("id"); w.string(b.id.rawValue)
             w.key("center"); w.string(b.center.rawValue)
             w.key("units"); w.string(b.units)
@@ -95,44 +89,57 @@ struct OrbitsEncoding: Sendable {
                 w.key("periodDays"); w.number(o.period)
             }
         }
-        var out: [UInt8] = first ? [] : [UInt8(ascii: ",")]
-        out.append(contentsOf: w.bytes.dropLast())
-        out.append(contentsOf: Array(#","points":["#.utf8))
-        return out
+        doc.openArray("points")
     }
 
-    static let betweenArrays: [UInt8] = Array(#"],"scenePoints":["#.utf8)
-    static let bodyTail: [UInt8] = Array("]}".utf8)
-
-    /// Points `range` (scene or not), comma-led unless they start the array.
-    func points(_ b: Body, _ range: Range<Int>, scene: Bool) -> [UInt8] {
-        var w = JSONWriter(capacity: range.count * 60 + 8)
-        for p in b.orbit.polyline(count: samples, range: range) {
-            w.numbers((scene ? scenePoint(b, p) : p).array)
+    /// Points `range` (scene or not) into the open `points` or `scenePoints` array.
+    func writePoints(_ b: Body, _ range: Range<Int>, scene: Bool, _ doc: inout JSONWriter.Stream) {
+        doc.reserveCapacity(range.count * 60 + 8)
+        doc.write { w in
+            for p in b.orbit.polyline(count: samples, range: range) {
+                w.numbers((scene ? scenePoint(b, p) : p).array)
+            }
         }
-        guard !w.bytes.isEmpty else { return [] }
-        return range.lowerBound == 0 ? w.bytes : [UInt8(ascii: ",")] + w.bytes
+    }
+
+    /// Closes `points` and opens `scenePoints`.
+    static func switchToScenePoints(_ doc: inout JSONWriter.Stream) {
+        doc.close()
+        doc.openArray("scenePoints")
+    }
+
+    /// Closes `scenePoints` and the body's object.
+    static func closeBody(_ doc: inout JSONWriter.Stream) {
+        doc.close()
+        doc.close()
+    }
+
+    /// Closes `bodies` and the answer.
+    static func closeAnswer(_ doc: inout JSONWriter.Stream) {
+        doc.close()
+        doc.close()
     }
 
     /// The whole body (for answers small enough to encode and cache whole).
     func whole() -> [UInt8] {
-        var out = head()
-        out.reserveCapacity(Self.estimatedBytes(bodies: bodies.count, samples: samples))
-        for (i, id) in bodies.enumerated() {
+        var doc = JSONWriter.Stream(capacity: Self.estimatedBytes(bodies: bodies.count, samples: samples))
+        openAnswer(&doc)
+        for id in bodies {
             let b = body(id)
-            out += bodyHead(b, first: i == 0)
-            out += points(b, 0..<samples, scene: false)
-            out += Self.betweenArrays
-            out += points(b, 0..<samples, scene: true)
-            out += Self.bodyTail
+            openBody(b, &doc)
+            writePoints(b, 0..<samples, scene: false, &doc)
+            Self.switchToScenePoints(&doc)
+            writePoints(b, 0..<samples, scene: true, &doc)
+            Self.closeBody(&doc)
         }
-        out += Self.tail
-        return out
+        Self.closeAnswer(&doc)
+        return doc.chunk()
     }
 
     /// The body in pieces of at most `pointsPerPiece` points, computed as they are pulled.
     func producer() -> BodyProducer {
         struct Cursor: Sendable {
+            var doc = JSONWriter.Stream()
             var started = false
             var bodyIndex = 0
             var current: Body?
@@ -146,33 +153,39 @@ struct OrbitsEncoding: Sendable {
             if c.done { return nil }
             if !c.started {
                 c.started = true
-                return encoding.head()
+                encoding.openAnswer(&c.doc)
+                return c.doc.chunk()
             }
             guard c.bodyIndex < encoding.bodies.count else {
                 c.done = true
-                return Self.tail
+                Self.closeAnswer(&c.doc)
+                return c.doc.chunk()
             }
             guard let b = c.current else {
                 let b = encoding.body(encoding.bodies[c.bodyIndex])
                 c.current = b
                 c.stage = 0
                 c.offset = 0
-                return encoding.bodyHead(b, first: c.bodyIndex == 0)
+                encoding.openBody(b, &c.doc)
+                return c.doc.chunk()
             }
             let count = b.orbit.isBound ? encoding.samples : 0
             if c.offset < count {
                 let end = min(count, c.offset + Self.pointsPerPiece)
                 defer { c.offset = end }
-                return encoding.points(b, c.offset..<end, scene: c.stage == 1)
+                encoding.writePoints(b, c.offset..<end, scene: c.stage == 1, &c.doc)
+                return c.doc.chunk()
             }
             if c.stage == 0 {
                 c.stage = 1
                 c.offset = 0
-                return Self.betweenArrays
+                Self.switchToScenePoints(&c.doc)
+                return c.doc.chunk()
             }
             c.current = nil
             c.bodyIndex += 1
-            return Self.bodyTail
+            Self.closeBody(&c.doc)
+            return c.doc.chunk()
         }
     }
 }

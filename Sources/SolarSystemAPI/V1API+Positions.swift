@@ -97,7 +97,7 @@ extension V1API {
                 }
             }
         }
-        let encode: @Sendable (Range<Int>) -> [UInt8] = { range in
+        let sampled: @Sendable (Range<Int>) -> [(Instant, PositionEntry)] = { range in
             // One sampler per chunk, so its TEME rotation serves the chunk's neighbouring instants.
             var sampler = pinned
             let entries = range.map { k -> (Instant, PositionEntry) in
@@ -109,10 +109,13 @@ extension V1API {
                                                                                          theory: TheorySpan(name: "none", jdTDB: 0...0)))
             }
             engine.answers.record(entries.lazy.map(\.1))
-            return csv ? SeriesEncoding.csvRows(entries) : SeriesEncoding.jsonRows(entries, first: range.lowerBound == 0)
+            return entries
         }
-        let head = csv ? SeriesEncoding.csvHeader : SeriesEncoding.jsonHead(header)
-        let tail = csv ? [] : SeriesEncoding.jsonTail
+        let table: any TableEncoding = csv
+            ? CSVTable(header: SeriesEncoding.csvHeader, count: series.count) { SeriesEncoding.csvRows(sampled($0)) }
+            : JSONTable(count: series.count, leading: { SeriesEncoding.writeHead(header, into: &$0) }) { range, document in
+                document.write(elements: SeriesEncoding.jsonRows(sampled(range)))
+            }
         let contentType = csv ? Self.csvContentType : HTTPResponse.jsonContentType
 
         // JSON or CSV by `format` or `Accept`: caches must key on Accept too.
@@ -120,29 +123,39 @@ extension V1API {
         if series.count <= Self.streamingThreshold {
             let key = services.keyed(.series(id, series, selection, csv: csv), usesElementSets: id.isSatellite, usesSmallBodies: id.isSmallBody)
             return encodedPlan(key.key, freshness: series.freshness.dependingOnElementSets(key.usesElementSets), contentType: contentType, finish: vary) {
-                head + encode(0..<series.count) + tail
+                try table.whole()
             }
         }
         // A truncated series links to the rest (RFC 8288): the same query from the next instant.
         let next = series.nextStart.map { Self.link(req, replacing: "start", with: $0.iso8601, rel: "next") }
-        return Self.streamedPlan(head: head, tail: tail, count: series.count, chunk: Self.samplesPerChunk, contentType: contentType,
-                                 freshness: series.freshness.dependingOnElementSets(id.isSatellite || id.isSmallBody), link: next, finish: vary, encode: encode)
+        return Self.streamedPlan(table, chunk: Self.samplesPerChunk, contentType: contentType,
+                                 freshness: series.freshness.dependingOnElementSets(id.isSatellite || id.isSmallBody), link: next, finish: vary)
     }
 
-    /// A long series streamed: `head`, then `encode` over chunks of `chunk` samples as the
-    /// connection drains (each chunk computed on the worker pool when the connection has room
-    /// for it), then `tail`.
-    static func streamedPlan(head: [UInt8], tail: [UInt8], count: Int, chunk: Int, contentType: String, freshness: Freshness, link: String?,
-                             finish: @escaping @Sendable (HTTPResponse) -> HTTPResponse, encode: @escaping @Sendable (Range<Int>) -> [UInt8]) -> Router.Plan {
-        struct Cursor: Sendable { var next = -1; var done = false }
+    /// A long table streamed: its head, then its rows `chunk` at a time as the connection drains
+    /// (each chunk computed on the worker pool when the connection has room for it), then its
+    /// tail. Rows that throw end the body there: the producer rethrows, and the connection logs
+    /// the error (with the request id) and closes without the last chunk, so the client sees a
+    /// cut body, never a document that merely looks short.
+    static func streamedPlan(_ table: any TableEncoding, chunk: Int, contentType: String, freshness: Freshness, link: String?,
+                             finish: @escaping @Sendable (HTTPResponse) -> HTTPResponse) -> Router.Plan {
+        struct Cursor: Sendable {
+            var table: any TableEncoding
+            var next = -1
+            var done = false
+        }
         return .offload {
-            let producer = BodyProducer(state: Cursor()) { c in
+            let producer = BodyProducer(state: Cursor(table: table)) { c in
                 if c.done { return nil }
-                if c.next < 0 { c.next = 0; return head }
-                if c.next >= count { c.done = true; return tail.isEmpty ? nil : tail }
-                let end = min(count, c.next + chunk)
+                if c.next < 0 { c.next = 0; return c.table.head() }
+                if c.next >= c.table.count {
+                    c.done = true
+                    let tail = c.table.tail()
+                    return tail.isEmpty ? nil : tail
+                }
+                let end = min(c.table.count, c.next + chunk)
                 defer { c.next = end }
-                return encode(c.next..<end)
+                return try c.table.rows(c.next..<end)
             }
             var response = finish(HTTPResponse.stream(contentType: contentType, producer).streamedFreshness(freshness))
             if let link { response.headers.add(name: "Link", value: link) }
@@ -293,15 +306,15 @@ public enum SeriesEncoding {
     public static func encodedLength(_ engine: EphemerisService, _ body: BodyID, start: Instant, stepSeconds: Double,
                                      count: Int, csv: Bool) -> Int {
         let selection = FrameSelection()
-        var total = 0
+        var rows = RowsLength(csv: csv)
         for first in stride(from: 0, to: count, by: V1API.samplesPerChunk) {
             let entries = (first..<min(count, first + V1API.samplesPerChunk)).map { k -> (Instant, PositionEntry) in
                 let t = k == 0 ? start : start.adding(seconds: Double(k) * stepSeconds)
                 return (t, engine.sample(body, at: t, selection))
             }
-            total += (csv ? csvRows(entries) : jsonRows(entries, first: first == 0)).count
+            rows.add(entries)
         }
-        return total
+        return rows.total
     }
 
     /// A satellite's stepped series encoded as the server streams it (geocentric ecliptic km,
@@ -313,41 +326,55 @@ public enum SeriesEncoding {
         let satellite = try engine.satellite(norad, name: name, in: catalogue)
         var sampler = SatelliteSeriesSampler(engine: engine, satellite: satellite, ref: ref, catalogue: catalogue,
                                              selection: FrameSelection(center: .earth))
-        var total = 0
+        var rows = RowsLength(csv: csv)
         for first in stride(from: 0, to: count, by: V1API.samplesPerChunk) {
             let entries = (first..<min(count, first + V1API.samplesPerChunk)).map { k -> (Instant, PositionEntry) in
                 let t = k == 0 ? start : start.adding(seconds: Double(k) * stepSeconds)
                 return (t, sampler.entry(at: t))
             }
-            total += (csv ? csvRows(entries) : jsonRows(entries, first: first == 0)).count
+            rows.add(entries)
         }
-        return total
+        return rows.total
+    }
+
+    /// The bytes of a series' rows written chunk by chunk as the server writes them (JSON rows
+    /// into an open array, so every chunk after the first starts with its comma).
+    private struct RowsLength {
+        let csv: Bool
+        var document = JSONWriter.Stream()
+        var total = 0
+
+        init(csv: Bool) {
+            self.csv = csv
+            document.openArray()
+            _ = document.chunk()
+        }
+
+        mutating func add(_ entries: [(Instant, PositionEntry)]) {
+            if csv {
+                total += SeriesEncoding.csvRows(entries).count
+            } else {
+                document.write(elements: SeriesEncoding.jsonRows(entries))
+                total += document.chunk().count
+            }
+        }
     }
 
     static let csvHeader = Array("date,jd_tt,jd_tdb,x,y,z,vx,vy,vz,distance\n".utf8)
-    static let jsonTail = Array("]}".utf8)
 
-    static func jsonHead(_ h: SeriesHeader) -> [UInt8] {
-        var w = JSONWriter()
-        var out: [UInt8] = []
-        w.object { w in
-            w.key("id"); w.string(h.id.description)
-            PositionsResult.writeSelection(h.selection, into: &w)
-            w.key("model"); w.string(h.model)
-            w.key("count"); w.int(h.count)
-            w.key("truncated"); w.bool(h.truncated)
-            if let set = h.elementSet {
-                w.key("noradId"); w.int(set.satellite.noradID)
-                w.key("name"); if let name = set.satellite.elements.name { w.string(name) } else { w.null() }
-                w.key("elementSetEpoch"); w.string(writingASCII: { set.epoch.utc.appendISO8601(to: &$0) })
-                w.key("stale"); w.bool(set.stale)
-            }
+    /// The members of a series' object before its `samples`.
+    static func writeHead(_ h: SeriesHeader, into w: inout JSONWriter) {
+        w.key("id"); w.string(h.id.description)
+        PositionsResult.writeSelection(h.selection, into: &w)
+        w.key("model"); w.string(h.model)
+        w.key("count"); w.int(h.count)
+        w.key("truncated"); w.bool(h.truncated)
+        if let set = h.elementSet {
+            w.key("noradId"); w.int(set.satellite.noradID)
+            w.key("name"); if let name = set.satellite.elements.name { w.string(name) } else { w.null() }
+            w.key("elementSetEpoch"); w.string(writingASCII: { set.epoch.utc.appendISO8601(to: &$0) })
+            w.key("stale"); w.bool(set.stale)
         }
-        out = w.bytes
-        // Re-open the object to append the samples array: `{…,"samples":[`.
-        out.removeLast()
-        out.append(contentsOf: Array(#","samples":["#.utf8))
-        return out
     }
 
     /// The most bytes one JSON sample takes: its fixed parts (72), a comma, the date and nine numbers.
@@ -355,11 +382,12 @@ public enum SeriesEncoding {
     /// The same for a CSV row: the date, nine commas and numbers, the newline.
     static let maxCSVRowBytes = CivilDateTime.maxISO8601Bytes + 9 * (1 + ShortestDouble.maxBytes) + 1
 
-    /// The samples `rows` as the elements of the `samples` array, continuing it unless `first`:
+    /// The samples `rows` as elements of the `samples` array, separated by commas (the comma
+    /// before the first is `JSONWriter.Stream.write(elements:)`'s to place):
     /// `{date, jdTT, jdTDB, position, velocity, distance}` — the bytes `PositionsResult.writeTime`
     /// and `writeVectors` write through a `JSONWriter` (a test holds them equal), laid out from
     /// fixed parts straight into the chunk's buffer.
-    static func jsonRows(_ rows: [(Instant, PositionEntry)], first: Bool) -> [UInt8] {
+    static func jsonRows(_ rows: [(Instant, PositionEntry)]) -> [UInt8] {
         [UInt8](unsafeUninitializedCapacity: rows.count * maxJSONRowBytes) { buffer, count in
             guard let start = buffer.baseAddress else { count = 0; return }
             var p = start
@@ -372,7 +400,7 @@ public enum SeriesEncoding {
                 p += JSONWriter.writeNumber(v, to: p)
             }
             for (k, (t, e)) in rows.enumerated() {
-                if k > 0 || !first { put(",") }
+                if k > 0 { put(",") }
                 put(#"{"date":""#)
                 p += t.utc.writeISO8601(to: p)
                 value(#"","jdTT":"#, t.jdTT)

@@ -76,45 +76,49 @@ extension V1API {
             }
         }
         let streamed = rows > Self.streamingThreshold
-        let encode: @Sendable (Range<Int>) throws -> [UInt8] = { range in
-            var out: [UInt8] = []
-            out.reserveCapacity(range.count * targets * (420 + 40 * fields.count))
-            for k in range {
-                try WorkBudget.checkCurrent()
-                let time = sky.time(series.instant(k))
-                let view = try scene.view(sky, from: observer, at: time, atmosphere: atmosphere, skippingFailures: streamed)
-                if csv { out += SkyEncoding.csvRows(time, view, fields: fields); continue }
-                if k > 0 { out.append(UInt8(ascii: ",")) }
-                var one = JSONWriter(capacity: targets * (420 + 40 * fields.count))
-                one.object { w in
-                    SkyEncoding.writeTime(time, into: &w)
-                    w.key("bodies"); w.array { w in for p in view { SkyEncoding.write(p, fields: fields, into: &w) } }
+        // A row's instant and what is seen then. A failure here (other than one body's, which a
+        // streamed table leaves out) ends the table: a streamed one is cut, visibly.
+        let view: @Sendable (Int) throws -> (SkyTime, [SkyScene.Row]) = { k in
+            try WorkBudget.checkCurrent()
+            let time = sky.time(series.instant(k))
+            return (time, try scene.view(sky, from: observer, at: time, atmosphere: atmosphere, skippingFailures: streamed))
+        }
+        let rowBytes = targets * (420 + 40 * fields.count)
+        let table: any TableEncoding = csv
+            ? CSVTable(header: SkyEncoding.csvHeader(fields), count: series.count) { range in
+                var out: [UInt8] = []
+                out.reserveCapacity(range.count * rowBytes)
+                for k in range {
+                    let (time, seen) = try view(k)
+                    out += SkyEncoding.csvRows(time, seen, fields: fields)
                 }
-                out += one.bytes
+                return out
             }
-            return out
-        }
-        var headWriter = JSONWriter()
-        headWriter.object { w in
-            SkyEncoding.writeSetting(observer, atmosphere, model: series.modelSummary(sky.ephemeris), into: &w)
-            w.key("count"); w.int(series.count)
-        }
-        var jsonHead = headWriter.bytes
-        jsonHead.removeLast()
-        jsonHead += Array(#","samples":["#.utf8)
-        let head = csv ? SkyEncoding.csvHeader(fields) : jsonHead
-        let tail = csv ? [] : SeriesEncoding.jsonTail
+            : JSONTable(count: series.count, leading: { w in
+                SkyEncoding.writeSetting(observer, atmosphere, model: series.modelSummary(sky.ephemeris), into: &w)
+                w.key("count"); w.int(series.count)
+            }) { range, document in
+                document.reserveCapacity(range.count * rowBytes)
+                for k in range {
+                    let (time, seen) = try view(k)
+                    document.write { w in
+                        w.object { w in
+                            SkyEncoding.writeTime(time, into: &w)
+                            w.key("bodies"); w.array { w in for p in seen { SkyEncoding.write(p, fields: fields, into: &w) } }
+                        }
+                    }
+                }
+            }
         let key = SkyKey(route: "sky-series", instants: [series.instant(0)], observer: observer, atmosphere: atmosphere, bodies: bodies,
                          detail: detail, csv: csv)
         if rows <= Self.streamingThreshold {
             let cacheKey = services.keyed(.skySeries(key, series), usesElementSets: usesElementSets)
             return encodedPlan(cacheKey.key, freshness: series.freshness.dependingOnElementSets(usesElementSets), contentType: contentType, finish: vary) {
-                head + (try encode(0..<series.count)) + tail
+                try table.whole()
             }
         }
-        return Self.streamedPlan(head: head, tail: tail, count: series.count, chunk: max(1, Self.samplesPerChunk / targets),
-                                 contentType: contentType, freshness: series.freshness.dependingOnElementSets(usesElementSets), link: nil, finish: vary,
-                                 encode: { range in (try? encode(range)) ?? [] })
+        return Self.streamedPlan(table, chunk: max(1, Self.samplesPerChunk / targets), contentType: contentType,
+                                 freshness: series.freshness.dependingOnElementSets(usesElementSets), link: nil, finish: vary)
     }
 
     /// `GET /v1/sky/events`: rising, setting, transits and twilight over `start`…`stop` (≤ 10
