@@ -1,5 +1,5 @@
 import Ephemeris
-import HTTP
+import HTTPCore
 
 /// Output frames of the position endpoints (DESIGN.md "Frames, units, time").
 public enum OutputFrame: String, CaseIterable, Sendable {
