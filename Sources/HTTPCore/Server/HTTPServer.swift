@@ -13,6 +13,7 @@ import Synchronization
 /// routes, and a graceful shutdown.
 ///
 /// ```swift
+/// import HTTP   // the initialiser with the standard middleware chain
 /// let server = HTTPServer(configuration: config, router: router, logger: logger)
 /// let address = try server.start()      // port 0 → ephemeral, reported here
 /// // … SIGTERM:
