@@ -28,9 +28,9 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
-        // epoll and eventfd, which Glibc's module does not export (the HTTP event loops).
+        // epoll and eventfd, which Glibc's module does not export (HTTPCore's event loops).
         .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
-        // The one Swift wrapper of zlib (deflate, inflate, CRC-32), shared by HTTP and Rendering.
+        // The one Swift wrapper of zlib (deflate, inflate, CRC-32), shared by HTTPCore, HTTP, Storage and Rendering.
         .target(name: "Zlib", dependencies: ["CZlib"]),
         .target(name: "Ephemeris"),
         .target(name: "Scene", dependencies: ["Ephemeris"]),
@@ -59,21 +59,31 @@ let package = Package(
         // The CRC-32 every cached payload is checked against comes from zlib (the Zlib module).
         .target(name: "Storage", dependencies: ["CSQLite", "Zlib", .product(name: "Logging", package: "swift-log")]),
         .target(name: "Rendering", dependencies: ["Scene", "Ephemeris", "Zlib"]),
+        // The HTTP server in three, as Hummingbird splits its core from its framework. HTTPCore is
+        // what the wire needs: sockets, epoll loops, parser, connections, worker pool, requests,
+        // responses, event streams, and the router, context and chain whose route costs decide
+        // where work runs. HTTP is the framework over it: the standard middleware and the log
+        // handlers. HTTPClient is the blocking client (healthcheck, tests).
         .target(
-            name: "HTTP",
+            name: "HTTPCore",
             dependencies: ["CLinux", "Zlib", .product(name: "Logging", package: "swift-log")]
         ),
         .target(
+            name: "HTTP",
+            dependencies: ["HTTPCore", "Zlib", .product(name: "Logging", package: "swift-log")]
+        ),
+        .target(name: "HTTPClient", dependencies: ["HTTPCore"]),
+        .target(
             name: "SolarSystemAPI",
             dependencies: [
-                "HTTP", "Storage", "Rendering", "Horizons", "Missions", "MissionScene", "Satellites", "SmallBodies", "Scene", "Sky", "Ephemeris",
+                "HTTPCore", "Storage", "Rendering", "Horizons", "Missions", "MissionScene", "Satellites", "SmallBodies", "Scene", "Sky", "Ephemeris",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .executableTarget(
             name: "solarsystem",
             dependencies: [
-                "SolarSystemAPI", "HTTP", "Storage", "Rendering", "Horizons", "Missions", "MissionScene", "MissionKernels", "Astrodynamics", "Satellites", "SmallBodies", "Scene", "Sky", "Ephemeris", "Zlib",
+                "SolarSystemAPI", "HTTP", "HTTPCore", "HTTPClient", "Storage", "Rendering", "Horizons", "Missions", "MissionScene", "MissionKernels", "Astrodynamics", "Satellites", "SmallBodies", "Scene", "Sky", "Ephemeris", "Zlib",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -97,13 +107,13 @@ let package = Package(
         // Raw-socket client and live test server shared by the HTTP and API end-to-end tests.
         .target(
             name: "HTTPTestSupport",
-            dependencies: ["HTTP", "CZlib", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["HTTP", "HTTPCore", "HTTPClient", "CZlib", .product(name: "Logging", package: "swift-log")],
             path: "Tests/HTTPTestSupport"
         ),
-        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "HTTPTestSupport", "CZlib", "Zlib"]),
+        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "HTTPCore", "HTTPClient", "HTTPTestSupport", "CZlib", "Zlib"]),
         .testTarget(
             name: "SolarSystemAPITests",
-            dependencies: ["SolarSystemAPI", "HTTP", "HTTPTestSupport", "Storage", "Rendering", "Horizons", "Missions", "MissionScene", "Satellites", "SmallBodies", "Scene", "Sky", "Ephemeris", "CZlib",
+            dependencies: ["SolarSystemAPI", "HTTPCore", "HTTPTestSupport", "Storage", "Rendering", "Horizons", "Missions", "MissionScene", "Satellites", "SmallBodies", "Scene", "Sky", "Ephemeris", "CZlib",
                            .product(name: "Logging", package: "swift-log")],
             // Read from the repository by path (RepositoryFiles), not bundled.
             exclude: ["Fixtures"]

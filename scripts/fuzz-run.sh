@@ -16,7 +16,7 @@ fuzz_run() {
     echo "fuzz: building $out/$name"
     # (ld.gold warns about local ASan symbols it cannot export; harmless, kept in build.log.)
     # shellcheck disable=SC2086  # the flags are a list
-    swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name "$module" ${FUZZ_SWIFTC_FLAGS:-} \
+    swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name "$module" -package-name "$module" ${FUZZ_SWIFTC_FLAGS:-} \
         "$@" "$dir/main.swift" -o "$out/$name" >"$out/build.log" 2>&1 \
         || { cat "$out/build.log" >&2; exit 1; }
 

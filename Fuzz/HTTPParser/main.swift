@@ -1,5 +1,5 @@
 // libFuzzer target for the HTTP request parser (built by scripts/fuzz-http.sh together with
-// Sources/HTTP/Core/*.swift). Each input is parsed twice — whole, and split into pieces whose
+// Sources/HTTPCore/Core/*.swift). Each input is parsed twice — whole, and split into pieces whose
 // size comes from the first byte — and the two runs must agree: same requests, same error.
 // Any crash, sanitizer report or disagreement is a finding.
 

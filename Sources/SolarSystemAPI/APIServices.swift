@@ -1,6 +1,6 @@
 import Dispatch
 import Ephemeris
-import HTTP
+import HTTPCore
 import Logging
 import Missions
 import MissionScene

@@ -1,5 +1,5 @@
 import Ephemeris
-import HTTP
+import HTTPCore
 import Sky
 
 /// The parameters the eclipse and transit routes share, validated: the span, the conventions

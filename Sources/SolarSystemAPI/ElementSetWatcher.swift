@@ -3,7 +3,7 @@ import Glibc
 #endif
 import Dispatch
 import Ephemeris
-import HTTP
+import HTTPCore
 import Logging
 import Satellites
 import Synchronization

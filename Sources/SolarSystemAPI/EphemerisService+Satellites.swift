@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Ephemeris
-import HTTP
+import HTTPCore
 import Satellites
 
 /// What a positions answer says about a satellite besides its state: the element set behind it,

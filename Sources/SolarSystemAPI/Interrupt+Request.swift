@@ -1,5 +1,5 @@
 import Ephemeris
-import HTTP
+import HTTPCore
 
 extension Interrupt {
     /// Stops a computation when the request it runs for should stop (its client gone, its CPU

@@ -1,4 +1,4 @@
-import HTTP
+import HTTPCore
 import Missions
 
 /// A bad request against valid mission data is the client's problem: 404 for an id that names

@@ -1,5 +1,5 @@
 import Ephemeris
-import HTTP
+import HTTPCore
 import Scene
 
 /// The `/v1/orbits` body, whole or in pieces: `{date, jdTT, jdTDB, samples, note, [skipped],

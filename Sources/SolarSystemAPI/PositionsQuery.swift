@@ -1,5 +1,5 @@
 import Ephemeris
-import HTTP
+import HTTPCore
 
 /// Output frames of the position endpoints (docs/http.md and openapi.yaml say what each is).
 public enum OutputFrame: String, CaseIterable, Sendable {

@@ -1,4 +1,4 @@
-import HTTP
+import HTTPCore
 
 extension ProblemDetails {
     /// An id that names nothing (404), listing the valid ones.

@@ -1,4 +1,4 @@
-import HTTP
+import HTTPCore
 import Sky
 
 /// `/v1/sky?quantities=`: JPL Horizons' observer-table quantities, numbered as Horizons numbers

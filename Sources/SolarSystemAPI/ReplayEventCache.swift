@@ -1,4 +1,4 @@
-import HTTP
+import HTTPCore
 import Synchronization
 
 /// The replay events of the last few mission times, formatted once and shared by every stream

@@ -1,4 +1,4 @@
-import HTTP
+import HTTPCore
 import Synchronization
 
 /// The API's memory cache of encoded answers (identity, gzip variant and ETag together, so a

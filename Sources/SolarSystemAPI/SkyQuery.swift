@@ -1,5 +1,5 @@
 import Ephemeris
-import HTTP
+import HTTPCore
 import Sky
 
 /// The observer, atmosphere and body list every sky route reads, validated.

@@ -1,6 +1,6 @@
 import Ephemeris
 import Horizons
-import HTTP
+import HTTPCore
 import Satellites
 import Sky
 import SmallBodies

@@ -1,5 +1,5 @@
 import Foundation
-import HTTP
+import HTTPCore
 
 /// The web viewer's files (`Resources/web/`), read once at start-up and served from memory at
 /// `/`: each file an `EncodedBody` (identity, gzip variant, strong ETag) with its content type

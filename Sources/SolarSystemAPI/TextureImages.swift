@@ -1,4 +1,4 @@
-import HTTP
+import HTTPCore
 import Rendering
 import Synchronization
 

@@ -1,5 +1,5 @@
 import Ephemeris
-import HTTP
+import HTTPCore
 import Synchronization
 
 /// Body states answered, by the theory that gave them: `/metrics` serves the counts as

@@ -5,7 +5,7 @@ import Darwin
 #endif
 import Dispatch
 import Ephemeris
-import HTTP
+import HTTPCore
 import Logging
 import Missions
 import MissionScene

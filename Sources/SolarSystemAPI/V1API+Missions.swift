@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Ephemeris
-import HTTP
+import HTTPCore
 import Missions
 import MissionScene
 import Scene

@@ -1,5 +1,5 @@
 import Ephemeris
-import HTTP
+import HTTPCore
 import Satellites
 import SmallBodies
 

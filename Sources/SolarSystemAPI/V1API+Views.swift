@@ -1,6 +1,6 @@
 import Dispatch
 import Ephemeris
-import HTTP
+import HTTPCore
 import Missions
 import MissionScene
 import Rendering

@@ -1,4 +1,4 @@
-import HTTP
+import HTTPCore
 
 extension V1API {
     /// The web viewer at `/` and the files it loads, from memory (`.light`): `/` and

@@ -1,5 +1,5 @@
 import ArgumentParser
-import HTTP
+import HTTPCore
 import Logging
 
 /// `solarsystem bench http-fixture`: the server with the production router and middleware chain

@@ -1,5 +1,5 @@
 import ArgumentParser
-import HTTP
+import HTTPClient
 
 /// `solarsystem healthcheck`: exit 0 when the server answers `/healthz` with 2xx within the
 /// timeout, 1 otherwise (for Docker's HEALTHCHECK, which has no curl). With no `--url` it asks

@@ -4,6 +4,7 @@ import Foundation
 import Glibc
 #endif
 import HTTP
+import HTTPCore
 import Logging
 import Ephemeris
 import Missions

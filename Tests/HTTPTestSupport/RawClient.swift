@@ -1,5 +1,6 @@
 import Foundation
-import HTTP
+import HTTPClient
+import HTTPCore
 
 /// A failure of a test's own making (no listening line, no executable, …).
 public struct ClientError: Error, CustomStringConvertible {

@@ -1,5 +1,6 @@
 import Foundation
 import HTTP
+import HTTPCore
 import Logging
 import Synchronization
 

@@ -1,5 +1,5 @@
 import Testing
-@testable import HTTP
+@testable import HTTPCore
 
 @Suite("AcceptHeader")
 struct AcceptHeaderTests {

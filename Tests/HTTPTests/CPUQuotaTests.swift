@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import HTTP
+@testable import HTTPCore
 
 @Suite("CPU quota")
 struct CPUQuotaTests {

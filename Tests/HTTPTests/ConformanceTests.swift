@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import HTTP
+@testable import HTTPCore
 import HTTPTestSupport
 
 /// The requests the HTTP/1.1 conformance replay (issue 12) found answered wrongly, sent over a

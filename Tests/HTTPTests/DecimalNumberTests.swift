@@ -1,4 +1,4 @@
-@testable import HTTP
+@testable import HTTPCore
 import Testing
 
 @Suite("DecimalNumber")

@@ -1,5 +1,5 @@
 import Testing
-@testable import HTTP
+@testable import HTTPCore
 
 /// All the event streams together: what they hold is bounded too. Past the total the stream
 /// holding the most — the slowest reader — is dropped, and only as many as it takes.

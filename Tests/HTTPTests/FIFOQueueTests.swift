@@ -1,5 +1,5 @@
 import Testing
-@testable import HTTP
+@testable import HTTPCore
 
 @Suite("The worker pool's FIFO lanes")
 struct FIFOQueueTests {

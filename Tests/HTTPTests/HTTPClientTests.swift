@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import HTTP
+import HTTPClient
 import Testing
 
 /// A one-connection loopback server that plays a script: it accepts, then writes each piece

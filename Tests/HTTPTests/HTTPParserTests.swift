@@ -1,5 +1,5 @@
 import Testing
-@testable import HTTP
+@testable import HTTPCore
 
 /// Feeds `input` to a fresh parser, whole or one byte at a time, and collects what it says.
 private struct ParseRun {

@@ -1,6 +1,7 @@
 import Testing
 import Logging
 @testable import HTTP
+@testable import HTTPCore
 import HTTPTestSupport
 
 /// Runs `middleware` around `handler` for one request.

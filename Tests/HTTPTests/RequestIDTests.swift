@@ -1,5 +1,5 @@
 import Testing
-@testable import HTTP
+@testable import HTTPCore
 
 @Suite("Request ids and header lists")
 struct RequestIDTests {

@@ -1,6 +1,6 @@
 import Testing
 import HTTPTestSupport
-@testable import HTTP
+@testable import HTTPCore
 
 @Suite("Router")
 struct RouterTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import HTTP
+@testable import HTTPCore
 import HTTPTestSupport
 
 /// Echo routes shared by the connection tests.

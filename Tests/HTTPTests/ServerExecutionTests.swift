@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import HTTP
+@testable import HTTPCore
 import Zlib
 import HTTPTestSupport
 

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import Testing
 @testable import HTTP
+@testable import HTTPCore
 import HTTPTestSupport
 
 private let document: [UInt8] = Array(("{\"bodies\":[" + (0..<120).map { #"{"id":"b\#($0)","position":[\#($0).5,-\#($0).25,0.125]}"# }.joined(separator: ",") + "]}").utf8)

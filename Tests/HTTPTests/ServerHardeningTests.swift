@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import HTTP
+@testable import HTTPCore
 import HTTPTestSupport
 
 struct SmugglingVector: Sendable, CustomTestStringConvertible {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import HTTP
+@testable import HTTPCore
 import HTTPTestSupport
 
 @Suite("Server: offloading and shutdown")

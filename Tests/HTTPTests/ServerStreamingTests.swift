@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import HTTP
+@testable import HTTPCore
 import HTTPTestSupport
 
 /// Reads one chunk (size line, data, CRLF) off a chunked response by hand.

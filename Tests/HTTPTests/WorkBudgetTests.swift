@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
 import Testing
-@testable import HTTP
+@testable import HTTPCore
 import HTTPTestSupport
 
 /// Work on the worker pool stops when nobody wants it any more (the client closed) or when the

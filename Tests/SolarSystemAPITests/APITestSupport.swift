@@ -1,5 +1,4 @@
 import Foundation
-import HTTP
 import HTTPTestSupport
 @testable import SolarSystemAPI
 import Ephemeris

@@ -1,6 +1,6 @@
 import Ephemeris
 import Foundation
-import HTTP
+import HTTPCore
 import HTTPTestSupport
 import Logging
 import Missions

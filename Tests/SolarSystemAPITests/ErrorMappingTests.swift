@@ -1,5 +1,5 @@
 import Foundation
-import HTTP
+import HTTPCore
 import Missions
 import Rendering
 @testable import SolarSystemAPI

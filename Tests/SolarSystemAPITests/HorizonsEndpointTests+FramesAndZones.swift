@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import HTTP
+import HTTPCore
 import HTTPTestSupport
 @testable import SolarSystemAPI
 

@@ -1,6 +1,5 @@
 import Foundation
 import Testing
-import HTTP
 import HTTPTestSupport
 @testable import SolarSystemAPI
 import Ephemeris

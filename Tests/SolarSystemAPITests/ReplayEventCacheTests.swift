@@ -1,4 +1,4 @@
-import HTTP
+import HTTPCore
 import Testing
 @testable import SolarSystemAPI
 

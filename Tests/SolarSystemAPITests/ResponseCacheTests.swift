@@ -1,4 +1,4 @@
-import HTTP
+import HTTPCore
 import HTTPTestSupport
 @testable import SolarSystemAPI
 import Testing

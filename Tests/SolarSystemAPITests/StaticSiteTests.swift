@@ -1,5 +1,5 @@
 import Foundation
-import HTTP
+import HTTPCore
 import Testing
 @testable import SolarSystemAPI
 

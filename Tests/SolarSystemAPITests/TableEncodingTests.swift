@@ -1,5 +1,5 @@
 import Foundation
-import HTTP
+import HTTPCore
 import HTTPTestSupport
 import Testing
 @testable import SolarSystemAPI

@@ -1,6 +1,6 @@
 import Ephemeris
 import Foundation
-import HTTP
+import HTTPCore
 import HTTPTestSupport
 @testable import SolarSystemAPI
 import Testing

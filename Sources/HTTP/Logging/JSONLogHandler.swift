@@ -1,3 +1,4 @@
+import HTTPCore
 import Logging
 
 /// A swift-log handler writing one JSON object per line:

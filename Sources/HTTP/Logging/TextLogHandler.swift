@@ -1,3 +1,4 @@
+import HTTPCore
 import Logging
 
 /// A readable swift-log handler: `2026-11-22T10:00:00.123Z info http: request method=GET status=200 …`.

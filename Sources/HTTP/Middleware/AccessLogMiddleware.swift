@@ -1,3 +1,4 @@
+import HTTPCore
 import Logging
 
 /// One log line per request when its response completes: method, path, status, bytes,

@@ -1,3 +1,5 @@
+import HTTPCore
+
 /// CORS for browsers (Fetch standard, "CORS protocol"), on every answer whatever the request
 /// carried, because answers are cached: a URL first loaded without `Origin` (a plain `<img>`)
 /// and kept as `immutable` must still serve a later `fetch()` or `<img crossorigin>` of it.
@@ -66,15 +68,5 @@ public struct CORSMiddleware: HTTPMiddleware {
             response.headers.replaceOrAdd(name: "Access-Control-Expose-Headers", value: exposedHeaders)
         }
         return response
-    }
-}
-
-/// Adds `token` to `Vary` unless it is already listed.
-func addVary(_ token: String, to headers: inout HTTPHeaders) {
-    if headers.containsToken(token, in: "vary") || headers.containsToken("*", in: "vary") { return }
-    if let existing = headers["vary"], !existing.isEmpty {
-        headers.replaceOrAdd(name: "Vary", value: existing + ", " + token)
-    } else {
-        headers.replaceOrAdd(name: "Vary", value: token)
     }
 }

@@ -1,3 +1,5 @@
+import HTTPCore
+
 /// Strong ETags for responses that opt in (`HTTPResponse.immutable()`, `cacheable(maxAge:)` or
 /// `generatesETag`): a 128-bit hash of the identity body (`.encoded` bodies carry theirs, hashed
 /// once when they were encoded). `If-None-Match` on GET/HEAD answers
@@ -16,7 +18,7 @@ public struct ETagMiddleware: HTTPMiddleware {
         let identityTag: String
         switch response.body {
         case .bytes(let body):
-            identityTag = response.headers["etag"] ?? "\"" + ETagMiddleware.hash(body) + "\""
+            identityTag = response.headers["etag"] ?? "\"" + EncodedBody.hash(body) + "\""
         case .encoded(let e):
             identityTag = response.headers["etag"] ?? e.etag
         case .pull, .eventStream:
@@ -57,51 +59,6 @@ public struct ETagMiddleware: HTTPMiddleware {
     }
 
     private static func stripWeak(_ t: String) -> String { t.hasPrefix("W/") ? String(t.dropFirst(2)) : t }
-
-    /// 32 hex digits of a 128-bit hash of `bytes` (two independent 64-bit lanes, murmur finaliser).
-    public static func hash(_ bytes: [UInt8]) -> String {
-        var h1: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
-        var h2: UInt64 = 0xC2B2_AE3D_27D4_EB4F &+ UInt64(bytes.count)
-        bytes.withUnsafeBytes { raw in
-            var i = 0
-            let n = raw.count
-            while i + 8 <= n {
-                let w = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-                h1 = ((h1 ^ w) &* 0x87C3_7B91_1142_53D5)
-                h1 = (h1 << 31) | (h1 >> 33)
-                h2 = ((h2 ^ w) &* 0x4CF5_AD43_2745_937F)
-                h2 = ((h2 << 29) | (h2 >> 35)) &+ h1
-                i += 8
-            }
-            var tail: UInt64 = 0
-            var shift: UInt64 = 0
-            while i < n {
-                tail |= UInt64(raw[i]) << shift
-                shift += 8
-                i += 1
-            }
-            h1 = (h1 ^ tail) &* 0x87C3_7B91_1142_53D5
-            h2 = (h2 ^ (tail &+ 0x1234_5678)) &* 0x4CF5_AD43_2745_937F
-        }
-        h1 = fmix(h1 &+ h2)
-        h2 = fmix(h2 &+ h1)
-        return hex16(h1) + hex16(h2)
-    }
-
-    private static func fmix(_ k: UInt64) -> UInt64 {
-        var k = k
-        k ^= k >> 33
-        k = k &* 0xFF51_AFD7_ED55_8CCD
-        k ^= k >> 33
-        k = k &* 0xC4CE_B9FE_1A85_EC53
-        k ^= k >> 33
-        return k
-    }
-
-    private static func hex16(_ v: UInt64) -> String {
-        let s = String(v, radix: 16)
-        return String(repeating: "0", count: 16 - s.count) + s
-    }
 }
 
 extension Array where Element == String {

@@ -1,3 +1,4 @@
+import HTTPCore
 import Zlib
 
 /// gzip via zlib for responses the `CompressionPolicy` picks; `.pull` bodies are compressed as

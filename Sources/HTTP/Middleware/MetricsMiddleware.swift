@@ -1,3 +1,5 @@
+import HTTPCore
+
 /// Counts requests by route pattern, method and status, observes the latency histogram, and
 /// adds response body bytes when each response completes.
 public struct MetricsMiddleware: HTTPMiddleware {

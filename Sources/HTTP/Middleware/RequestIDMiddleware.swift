@@ -1,3 +1,4 @@
+import HTTPCore
 import Logging
 
 /// Puts the request id in the logger's metadata and on the response (`X-Request-Id`). The id

@@ -13,6 +13,7 @@ import Synchronization
 /// routes, and a graceful shutdown.
 ///
 /// ```swift
+/// import HTTP   // the initialiser with the standard middleware chain
 /// let server = HTTPServer(configuration: config, router: router, logger: logger)
 /// let address = try server.start()      // port 0 → ephemeral, reported here
 /// // … SIGTERM:
@@ -26,35 +27,14 @@ public final class HTTPServer: @unchecked Sendable {
     public var registry: MetricsRegistry { metrics.registry }
     let core: ServerCore
 
-    /// - Parameters:
-    ///   - middleware: the chain, outermost first; nil gives `standardMiddleware`.
-    ///   - metrics: where the server's series go (default: a new registry).
-    public init(
-        configuration: HTTPServerConfiguration, router: Router, middleware: [any HTTPMiddleware]? = nil,
-        metrics: HTTPMetrics? = nil, logger: Logger = Logger(label: "http")
-    ) {
+    /// The server around a composed chain. The HTTP module's
+    /// `init(configuration:router:middleware:metrics:logger:)` builds the chain (its standard
+    /// middleware unless given one) and calls this.
+    public init(configuration: HTTPServerConfiguration, router: Router, responder: Responder, metrics: HTTPMetrics, logger: Logger) {
         self.configuration = configuration
         self.router = router
-        let metrics = metrics ?? HTTPMetrics(registry: MetricsRegistry())
         self.metrics = metrics
-        let chain = middleware ?? HTTPServer.standardMiddleware(configuration: configuration, metrics: metrics, logger: logger)
-        core = ServerCore(configuration: configuration, router: router, responder: Responder(middleware: chain), metrics: metrics, logger: logger)
-    }
-
-    /// The default chain, outermost first: request id, metrics, access log, CORS, errors →
-    /// problem+json, gzip, ETag. (Gzip must stay outside ETag: the ETag middleware predicts
-    /// the representation the gzip middleware will choose.)
-    public static func standardMiddleware(configuration: HTTPServerConfiguration, metrics: HTTPMetrics, logger: Logger, accessLog: Bool = true) -> [any HTTPMiddleware] {
-        let policy = CompressionPolicy(minimumSize: configuration.gzipMinimumSize, level: configuration.gzipLevel, streamLevel: configuration.gzipStreamLevel)
-        var chain: [any HTTPMiddleware] = [RequestIDMiddleware(), MetricsMiddleware(metrics: metrics)]
-        if accessLog { chain.append(AccessLogMiddleware(logger: logger)) }
-        chain += [
-            CORSMiddleware(allowedOrigins: configuration.corsAllowedOrigins),
-            ErrorMiddleware(),
-            GzipMiddleware(policy: policy),
-            ETagMiddleware(policy: policy),
-        ]
-        return chain
+        core = ServerCore(configuration: configuration, router: router, responder: responder, metrics: metrics, logger: logger)
     }
 
     /// Binds, listens and starts accepting. Returns the bound address (the real port when 0 was asked).

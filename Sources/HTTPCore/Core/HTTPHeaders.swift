@@ -95,7 +95,7 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, C
 
 /// ASCII case-insensitive equality without allocating.
 @inlinable
-func asciiCaseInsensitiveEquals<A: StringProtocol, B: StringProtocol>(_ a: A, _ b: B) -> Bool {
+package func asciiCaseInsensitiveEquals<A: StringProtocol, B: StringProtocol>(_ a: A, _ b: B) -> Bool {
     let au = a.utf8, bu = b.utf8
     guard au.count == bu.count else { return false }
     // Native strings (header names, nearly always): compared over their contiguous bytes.
@@ -122,14 +122,14 @@ func asciiCaseInsensitiveEquals<A: StringProtocol, B: StringProtocol>(_ a: A, _ 
     return true
 }
 
-func asciiLowercased<S: StringProtocol>(_ s: S) -> String {
+package func asciiLowercased<S: StringProtocol>(_ s: S) -> String {
     var bytes = Array(s.utf8)
     for i in bytes.indices where bytes[i] >= 0x41 && bytes[i] <= 0x5A { bytes[i] |= 0x20 }
     return String(decoding: bytes, as: UTF8.self)
 }
 
 /// Trims optional whitespace (SP / HTAB) from both ends.
-func trimOWS(_ s: Substring) -> Substring {
+package func trimOWS(_ s: Substring) -> Substring {
     var s = s
     while let f = s.utf8.first, f == 0x20 || f == 0x09 { s = s.dropFirst() }
     while let l = s.utf8.last, l == 0x20 || l == 0x09 { s = s.dropLast() }

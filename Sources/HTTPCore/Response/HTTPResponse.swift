@@ -141,3 +141,13 @@ private final class IteratorBox<I: IteratorProtocol>: @unchecked Sendable {
     var iterator: I
     init(_ iterator: I) { self.iterator = iterator }
 }
+
+/// Adds `token` to `Vary` unless it is already listed.
+package func addVary(_ token: String, to headers: inout HTTPHeaders) {
+    if headers.containsToken(token, in: "vary") || headers.containsToken("*", in: "vary") { return }
+    if let existing = headers["vary"], !existing.isEmpty {
+        headers.replaceOrAdd(name: "Vary", value: existing + ", " + token)
+    } else {
+        headers.replaceOrAdd(name: "Vary", value: token)
+    }
+}

@@ -6,7 +6,7 @@ import Darwin
 import Synchronization
 
 /// IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`) for the `Date` header, formatted once per second.
-enum HTTPDate {
+package enum HTTPDate {
     private static let cache = Mutex<(second: Int, bytes: [UInt8])>((-1, []))
     private static let days: [String] = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
     private static let months: [String] = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
@@ -32,7 +32,7 @@ enum HTTPDate {
     }
 
     /// `2026-11-22T10:11:12.345Z` appended as bytes (log lines: no intermediate strings).
-    static func appendISO8601Now(to out: inout [UInt8]) {
+    package static func appendISO8601Now(to out: inout [UInt8]) {
         var ts = timespec()
         clock_gettime(CLOCK_REALTIME, &ts)
         var tt = ts.tv_sec
@@ -59,7 +59,7 @@ enum HTTPDate {
     }
 
     /// `2026-11-22T10:11:12.345Z` for log lines.
-    static func iso8601Now() -> String {
+    package static func iso8601Now() -> String {
         var ts = timespec()
         clock_gettime(CLOCK_REALTIME, &ts)
         var tt = ts.tv_sec

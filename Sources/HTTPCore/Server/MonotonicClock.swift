@@ -6,7 +6,7 @@ import Darwin
 
 /// Monotonic time in nanoseconds (CLOCK_MONOTONIC), for timeouts and durations.
 @inline(__always)
-func monotonicNanos() -> UInt64 {
+package func monotonicNanos() -> UInt64 {
     var ts = timespec()
     clock_gettime(CLOCK_MONOTONIC, &ts)
     return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)

@@ -3,9 +3,9 @@
 /// cardinality stays bounded whatever clients send.
 public final class HTTPMetrics: Sendable {
     public let registry: MetricsRegistry
-    let requests: Counter
-    let duration: Histogram
-    let responseBytes: Counter
+    package let requests: Counter
+    package let duration: Histogram
+    package let responseBytes: Counter
     let shedConnections: Counter
     let droppedStreams: Counter
     let offloadRejected: Counter
@@ -30,7 +30,7 @@ public final class HTTPMetrics: Sendable {
 
     static let standardMethods: Set<String> = ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE", "CONNECT"]
 
-    static func methodLabel(_ m: HTTPMethod) -> String {
+    package static func methodLabel(_ m: HTTPMethod) -> String {
         standardMethods.contains(m.rawValue) ? m.rawValue : "OTHER"
     }
 }

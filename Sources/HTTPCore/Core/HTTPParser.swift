@@ -614,7 +614,7 @@ func isFieldVisibleOrSpace(_ b: UInt8) -> Bool { b == HTAB || (b >= 0x20 && b !=
 
 /// RFC 9110 tchar.
 @inline(__always)
-func isTokenChar(_ b: UInt8) -> Bool {
+package func isTokenChar(_ b: UInt8) -> Bool {
     switch b {
     case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: return true
     case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"),

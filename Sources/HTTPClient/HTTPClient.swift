@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import HTTPCore
 
 /// A minimal blocking HTTP/1.1 client on one TCP connection: what `solarsystem healthcheck` and
 /// the end-to-end tests use to talk to a server. Every read waits at most `timeout` seconds, and a
