@@ -6,8 +6,9 @@ import PackageDescription
 // or any file's imports differ from it. Lower modules never import upper ones.
 let package = Package(
     name: "SolarSystem",
-    // Linux only (no platform is claimed): Socket+Glibc.swift opens sockets with Linux's
-    // SOCK_NONBLOCK | SOCK_CLOEXEC flags and imports Glibc; no Darwin build is made or tested.
+    // Linux only (no platform is claimed): every module imports Glibc directly, the event
+    // loops are epoll and eventfd (CLinux), sockets open with Linux's SOCK_NONBLOCK |
+    // SOCK_CLOEXEC; there are no Darwin branches, and no Darwin build is made or tested.
     products: [
         .executable(name: "solarsystem", targets: ["solarsystem"]),
     ],

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Ephemeris
 
 /// An adaptive explicit Runge–Kutta integrator of order 8 with dense output: Dormand & Prince's

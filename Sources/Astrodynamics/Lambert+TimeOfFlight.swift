@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 extension Lambert {
     /// Izzo's non-dimensional time of flight T(x; λ, N), its derivatives, the initial guesses

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A body's reference spheroid: equatorial and polar radii, km, from the IAU Working Group on
 /// Cartographic Coordinates and Rotational Elements 2015 (Archinal et al. 2018, Celest. Mech.

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// One vector per Galilean satellite. Positions are km, velocities km/day (see the function
 /// that returned it), jovicentric, mean ecliptic and equinox of J2000.

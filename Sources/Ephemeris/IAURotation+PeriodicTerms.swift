@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The periodic ("nutation–precession") terms of the IAU WGCCRE 2015 rotation models, in the
 /// layout of NAIF's text PCK: each argument θ = θ0 + θ1·T (degrees, T in Julian centuries of

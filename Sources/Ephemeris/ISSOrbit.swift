@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The ISS without element sets: an illustrative circular orbit (the catalogue's 6,779 km radius, i.e.
 /// 408 km altitude; 51.6° inclination; 92.7 min period). The plane is inclined to the Earth's

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// One moment, held as a TT Julian date split into whole days and a fraction (so sub-millisecond
 /// precision survives), with the UTC it was built from kept for the echo in responses.

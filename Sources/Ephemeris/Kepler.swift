@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Kepler's equation for elliptic orbits, M = E − e·sin E.
 public enum Kepler {

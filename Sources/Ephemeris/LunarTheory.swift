@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The geocentric Moon from Meeus, *Astronomical Algorithms* (2nd ed., 1998), chapter 47: the
 /// truncated ELP-2000/82 of Chapront-Touzé & Chapront (tables 47.A and 47.B in

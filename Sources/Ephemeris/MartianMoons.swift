@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Phobos and Deimos as precessing Keplerian ellipses on their local Laplace planes, from JPL's
 /// "Planetary Satellite Mean Orbital Parameters" (ssd.jpl.nasa.gov/?sat_elem, Mars table: solution

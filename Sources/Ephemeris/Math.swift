@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 @inlinable public func sinDeg(_ d: Double) -> Double { sin(d * Angle.radiansPerDegree) }
 @inlinable public func cosDeg(_ d: Double) -> Double { cos(d * Angle.radiansPerDegree) }

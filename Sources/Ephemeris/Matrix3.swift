@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A 3×3 rotation (or general) matrix in row-major order: `m * v` rotates column vector `v`.
 public struct Matrix3: Hashable, Sendable {

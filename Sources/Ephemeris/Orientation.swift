@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// How a body is turned at an instant: its north pole in ICRF, its prime meridian angle, and the
 /// rotation from body-fixed coordinates (IAU: +z north pole, +x prime meridian) into the

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Gravitational parameters for two-body (osculating) orbits.
 public enum GravitationalParameter {

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Heliocentric Pluto from Meeus, *Astronomical Algorithms* (2nd ed., 1998), chapter 37: a
 /// 43-term periodic series in the mean longitudes of Jupiter (J), Saturn (S) and Pluto (P), which

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A unit quaternion `[x, y, z, w]` (scalar last, as in the HTTP contract) representing a
 /// proper rotation. `q.rotate(v)` equals `q.matrix * v`.

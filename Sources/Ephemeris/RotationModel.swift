@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Which rotation model serves a body.
 public enum RotationModelKind: String, Sendable {

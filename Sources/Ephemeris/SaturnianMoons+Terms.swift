@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 // Mean elements and perturbations of Saturn's satellites, Meeus, *Astronomical Algorithms*
 // (2nd ed., 1998), chapter 46 (Harper & Taylor 1993, after Dourneau 1987).

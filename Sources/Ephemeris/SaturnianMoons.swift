@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// One vector per major satellite of Saturn (Hyperion and Phoebe are not in the catalogue).
 /// Positions are km, velocities km/day (see the function that returned it), saturnicentric,

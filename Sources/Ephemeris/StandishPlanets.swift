@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Heliocentric planets from E. M. Standish's "Keplerian Elements for Approximate Positions of
 /// the Major Planets" (JPL, 1992; fit to DE405): table 1 inside 1800–2050 (the catalogue's

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// One naked-eye star (Yale Bright Star Catalogue, 5th ed.), at its J2000 catalogue place.
 public struct Star: Sendable, Hashable {

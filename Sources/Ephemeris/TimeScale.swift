@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Builds ``Instant`` values from UTC: owns the leap-second table and the ΔT model.
 ///

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Heliocentric planets from a truncated VSOP87A: rectangular X, Y, Z in au, mean ecliptic and
 /// equinox of J2000 (the engine's frame, no rotation needed), geometric, TDB.

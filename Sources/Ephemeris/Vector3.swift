@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A 3-vector of doubles. Frame and unit live in the name of whatever holds it
 /// (`positionAU`, `velocityKmPerSecond`), never in the type, so the maths stays one type.

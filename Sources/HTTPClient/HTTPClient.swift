@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import HTTPCore
 
 /// A minimal blocking HTTP/1.1 client on one TCP connection: what `solarsystem healthcheck` and

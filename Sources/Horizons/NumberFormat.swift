@@ -162,8 +162,4 @@ enum NumberFormat {
     }
 }
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif

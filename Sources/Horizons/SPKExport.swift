@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Ephemeris
 
 /// SPK files of the positions the server serves (NAIF "SPK Required Reading"), for CSPICE,

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Mission-time arithmetic: MET strings, the event-label window, the automatic replay speed.
 public enum MissionClock {

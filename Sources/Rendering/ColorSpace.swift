@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// sRGB transfer function (IEC 61966-2-1) as lookup tables: lighting is computed in linear
 /// light, textures and output are sRGB-encoded bytes.

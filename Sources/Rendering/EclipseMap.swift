@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A solar eclipse drawn on a world map (equirectangular: longitude −180°…180° left to right,
 /// latitude 90°…−90° top to bottom): the Earth's surface map, the curves of the path, the point

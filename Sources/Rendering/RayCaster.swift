@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Dispatch
 import Ephemeris
 import Scene
@@ -62,11 +58,7 @@ public struct RayCaster: Sendable {
 /// Processor count without Foundation.
 enum ProcessInfoLite {
     static let activeProcessorCount: Int = {
-        #if canImport(Glibc)
         let n = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
-        #else
-        let n = Int(sysconf(_SC_NPROCESSORS_ONLN))
-        #endif
         return max(1, n)
     }()
 }

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Ephemeris
 
 /// Saturn's ring strips collapsed to one radial profile (u = 0 inner edge … 1 outer edge):

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Ephemeris
 
 /// IAU 1980 nutation (Wahr 1981; Seidelmann 1982), the model SGP4's TEME is defined with, in the

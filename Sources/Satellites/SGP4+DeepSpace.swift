@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 extension SGP4 {
     /// SDP4's deep-space terms for orbits of 225 minutes or longer (Hujsak 1979, as revised by

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Ephemeris
 
 /// SGP4's output frame, TEME ("true equator, mean equinox"), and the rotations out of it.

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Ephemeris
 
 /// A 4×4 matrix acting on column vectors (`m * (x, y, z, 1)`), stored by rows.

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Ephemeris
 
 /// The scene scaling every drawing shares (the viewer, `/v1/scene`, the pictures): log distances, square-root radii, compressed moon

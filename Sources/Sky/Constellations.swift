@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Ephemeris
 
 /// The constellation a direction lies in: the IAU's boundaries (Delporte 1930), drawn along

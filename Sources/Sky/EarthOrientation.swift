@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Ephemeris
 
 /// How the Earth is turned at one instant: frame bias, IAU 2006 precession (Capitaine et al.

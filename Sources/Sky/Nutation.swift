@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Ephemeris
 
 /// Nutation in longitude and obliquity, IAU 2000B (McCarthy & Luzum 2003): the 77 largest

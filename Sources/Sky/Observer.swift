@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Ephemeris
 
 /// A place on the WGS 84 ellipsoid: geodetic latitude and longitude (east positive), height

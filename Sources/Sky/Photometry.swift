@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Ephemeris
 
 /// Visual magnitudes: the planets by Mallama & Hilton (2018, *Astronomy and Computing* 25, 10,

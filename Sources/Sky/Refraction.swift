@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Ephemeris
 
 /// Atmospheric refraction: Bennett (1982) for an apparent altitude, scaled for temperature and

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Ephemeris
 
 /// A Moon quarter: 0 new, 1 first quarter, 2 full, 3 last quarter.

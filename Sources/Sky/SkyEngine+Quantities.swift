@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Ephemeris
 
 /// Observer-table quantities (JPL Horizons' definitions, quoted in docs/horizons.md) from the

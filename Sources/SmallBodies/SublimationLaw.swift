@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The radial dependence g(r) of a non-gravitational acceleration: α (r/r₀)^−m (1 + (r/r₀)^n)^−k,
 /// r in AU (Marsden, Sekanina & Yeomans 1973). JPL's SBDB answers name the parameters `ALN`

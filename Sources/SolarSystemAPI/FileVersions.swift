@@ -1,6 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// When to read a file the operator replaces while the server runs (`--tle`, the kernels): the
 /// rules, without the clock or the disk, so they are tested as a table.

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Opening the operator's files so that nothing on the disk can hang the server: every file is
 /// opened with `O_NONBLOCK` (a FIFO opens at once instead of waiting for a writer, for ever),

@@ -151,11 +151,7 @@ public final class Database: @unchecked Sendable {
 
     /// The calling thread's id, for `queueThread`.
     private static var currentThread: UInt {
-        #if canImport(Glibc)
         UInt(pthread_self())
-        #else
-        UInt(bitPattern: pthread_self())
-        #endif
     }
 
     /// Runs `body` with exclusive use of the connection: no other thread's call on this

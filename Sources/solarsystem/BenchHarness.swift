@@ -1,9 +1,5 @@
 import Dispatch
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The one timing harness of `solarsystem bench …`: every command times its work through
 /// `Bench.run`, `Bench.Samples.time` or `Bench.time`, so the clocks are read, and the median

@@ -1,8 +1,6 @@
 import ArgumentParser
 import Foundation
-#if canImport(Glibc)
 import Glibc
-#endif
 import HTTP
 import HTTPCore
 import Logging

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Dispatch
 import Foundation
 import Synchronization
@@ -153,9 +149,5 @@ public final class LogOutput: Sendable {
 
 @inline(__always)
 func systemWrite(_ fd: Int32, _ p: UnsafeRawPointer, _ n: Int) -> Int {
-    #if canImport(Glibc)
-    return Glibc.write(fd, p, n)
-    #else
-    return Darwin.write(fd, p, n)
-    #endif
+    Glibc.write(fd, p, n)
 }

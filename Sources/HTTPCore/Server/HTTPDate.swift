@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Synchronization
 
 /// IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`) for the `Date` header, formatted once per second.

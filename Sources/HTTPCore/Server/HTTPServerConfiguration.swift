@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Everything the server can be told. Defaults follow DESIGN.md.
 public struct HTTPServerConfiguration: Sendable {

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Monotonic time in nanoseconds (CLOCK_MONOTONIC), for timeouts and durations.
 @inline(__always)

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A connection's unsent output: small pieces (heads, small bodies, chunk framing) are copied
 /// into an owned tail buffer; large bodies are queued by reference (an array is a shared,

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Dispatch
 import Synchronization
 
@@ -31,26 +27,20 @@ public enum ServerProcess {
     /// allocator is not glibc's (nothing changes).
     @discardableResult
     public static func limitAllocatorRetention() -> Bool {
-        #if canImport(Glibc)
         // mallopt is not in Glibc's Swift module map; look it up. Constants from <malloc.h>.
         typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
         guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") else { return false }
         let mallopt = unsafeBitCast(symbol, to: Mallopt.self)
         let trimThreshold: Int32 = -1, mmapThreshold: Int32 = -3, arenaMax: Int32 = -8
         return mallopt(arenaMax, 2) == 1 && mallopt(trimThreshold, 128 * 1024) == 1 && mallopt(mmapThreshold, 128 * 1024) == 1
-        #else
-        return false
-        #endif
     }
 
     /// Returns memory freed so far (start-up's parsing buffers) to the system (glibc only).
     public static func releaseFreedMemory() {
-        #if canImport(Glibc)
         typealias MallocTrim = @convention(c) (Int) -> Int32
         if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") {
             _ = unsafeBitCast(symbol, to: MallocTrim.self)(0)
         }
-        #endif
     }
 
     /// Blocks SIGTERM and SIGINT in the calling thread and in every thread it starts from now
@@ -79,9 +69,6 @@ public enum ServerProcess {
     public static func onTerminationSignal(_ handler: @escaping @Sendable (Int32) -> Void) -> [any DispatchSourceSignal] {
         blockTerminationSignals()
         return [SIGTERM, SIGINT].map { sig in
-            #if canImport(Darwin)
-            signal(sig, SIG_IGN) // kqueue reports signals without consuming them
-            #endif
             let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
             source.setEventHandler { handler(sig) }
             source.resume()

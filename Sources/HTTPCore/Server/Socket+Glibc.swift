@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A socket call that failed, with its errno.
 public struct SocketError: Error, CustomStringConvertible, Sendable {

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Dispatch
 import Foundation
 import Synchronization
@@ -155,10 +151,8 @@ final class WorkerPool: Sendable {
     }
 
     private func run(_ index: Int) {
-        #if os(Linux)
         // On Linux the nice value is per thread; 0 names the calling thread.
         _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 5)
-        #endif
         while true {
             let next: (Job, isHeavy: Bool)? = state.withLock { s in
                 if let j = s.next(heavyConcurrency: heavyConcurrency) { return j }

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Ephemeris
 
 /// Besselian elements of one solar eclipse (Explanatory Supplement 1992, ch. 8): the Moon's

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A smooth function of time over [a, b] interpolated at the Chebyshev nodes: the eclipse
 /// elements over their window (degree 10 over 9 hours: far below a millimetre for the Moon).

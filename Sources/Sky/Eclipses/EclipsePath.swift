@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Ephemeris
 
 /// Where a solar eclipse falls on the Earth: the central line with its times, the limits of

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Ephemeris
 
 /// A transit of Mercury or Venus across the Sun, seen from the Earth's centre (as Espenak's

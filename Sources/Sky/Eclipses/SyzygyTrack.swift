@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Ephemeris
 
 /// The geocentric Sun and Moon around one new or full Moon: their astrometric positions (light
