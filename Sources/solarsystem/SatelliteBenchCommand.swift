@@ -7,7 +7,7 @@ import SolarSystemAPI
 /// `solarsystem bench satellites`: the median time of one SGP4 evaluation (budget ≤ 2 µs) for a
 /// near-Earth set (the bundled ISS) and a deep-space one (Molniya 1-36 of the verification set,
 /// 12 h resonant), of the full fix (TEME, ICRF, Earth-fixed, ground point), of the engine's
-/// 25-body snapshot with the ISS from SGP4 and with the seed circle, and of a day of one-second ISS positions computed
+/// 25-body snapshot with the ISS from SGP4 and with the catalogue's circular orbit (the "seed circle" of its output), and of a day of one-second ISS positions computed
 /// and written as CSV the way the server streams them (budget ≤ 0.2 s).
 struct SatelliteBenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

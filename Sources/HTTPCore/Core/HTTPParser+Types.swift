@@ -1,5 +1,5 @@
-/// Size limits the parser enforces (DESIGN.md: request line 8 KiB, headers 32 KiB / 100 fields,
-/// body 1 MiB).
+/// Size limits the parser enforces (the HTTP contract, docs/http.md: request line 8 KiB,
+/// headers 32 KiB / 100 fields, body 1 MiB).
 public struct HTTPParserLimits: Sendable, Equatable {
     /// Longest request line (method, target, version) before 414.
     public var maxRequestLineBytes: Int = 8 * 1024

@@ -1,6 +1,7 @@
 import Glibc
 
-/// Everything the server can be told. Defaults follow DESIGN.md.
+/// Everything the server can be told. The defaults are the limits and budgets docs/http.md
+/// states (and `serve --help` prints).
 public struct HTTPServerConfiguration: Sendable {
     /// Address to listen on: `0.0.0.0`, `::` (dual-stack), `127.0.0.1`, `::1`, `localhost`.
     public var host: String = "0.0.0.0"
