@@ -28,7 +28,7 @@ extension FlybyChain {
         /// Departure at the periapsis of an escape hyperbola this far from the body's centre.
         case escape(radiusKm: Double)
         /// Departure from, or arrival at, the body's centre (no hyperbola).
-        case bodyCentre
+        case bodyCenter
         /// Departure from, or arrival at, the chain's own centre: the leg's perigee at this
         /// distance.
         case centralPerigee(radiusKm: Double)
@@ -94,8 +94,8 @@ extension FlybyChain {
         let ephemeris: Ephemeris
         let nodes: [FlybyNode]
         let legPlans: [FlybyPlan.Leg]
-        let centreMu: Double
-        let centreRadiusKm: Double
+        let centerMu: Double
+        let centerRadiusKm: Double
         let modes: [Mode]
         let mu: [Double]
         let soi: [Double]
@@ -107,7 +107,7 @@ extension FlybyChain {
         init(plan: FlybyPlan, ephemeris: Ephemeris) throws(FlybyChainError) {
             self.plan = plan
             self.ephemeris = ephemeris
-            let bodies = BodyStates(ephemeris: ephemeris, centre: plan.centre)
+            let bodies = BodyStates(ephemeris: ephemeris, center: plan.center)
             self.bodies = bodies
             let nodes = plan.nodes
             self.nodes = nodes
@@ -138,10 +138,10 @@ extension FlybyChain {
                 default: break
                 }
             }
-            let centreMu = GravityConstants.gm(plan.centre)
-            guard centreMu > 0 else { throw fail(0, .structure("the centre \(plan.centre) has no gravity")) }
-            self.centreMu = centreMu
-            self.centreRadiusKm = ephemeris.catalogue[plan.centre].radiusKm
+            let centerMu = GravityConstants.gm(plan.center)
+            guard centerMu > 0 else { throw fail(0, .structure("the centre \(plan.center) has no gravity")) }
+            self.centerMu = centerMu
+            self.centerRadiusKm = ephemeris.catalogue[plan.center].radiusKm
             // Times: finite, increasing, inside the ephemeris.
             let served = bodies.servedSeconds
             for k in 0..<nodes.count {
@@ -164,15 +164,15 @@ extension FlybyChain {
             for (k, node) in nodes.enumerated() {
                 let body = node.body
                 let radius = ephemeris.catalogue[body].radiusKm
-                let atCentre = body == plan.centre
-                if !atCentre {
-                    let orbitsCentre = body.parent == plan.centre
-                    guard orbitsCentre else { throw fail(k, .structure("\(body) does not orbit the chain's centre \(plan.centre)")) }
+                let atCenter = body == plan.center
+                if !atCenter {
+                    let orbitsCenter = body.parent == plan.center
+                    guard orbitsCenter else { throw fail(k, .structure("\(body) does not orbit the chain's centre \(plan.center)")) }
                 }
                 let bodyMu = GravityConstants.gm(body)
                 guard bodyMu > 0 else { throw fail(k, .structure("\(body) has no gravity to fly by")) }
-                let distanceFromCentre = bodies.state(body, seconds: node.seconds).position.length
-                let sphere = atCentre ? .infinity : FlybyGeometry.sphereOfInfluenceKm(distanceKm: distanceFromCentre, mu: bodyMu, centralMu: centreMu)
+                let distanceFromCenter = bodies.state(body, seconds: node.seconds).position.length
+                let sphere = atCenter ? .infinity : FlybyGeometry.sphereOfInfluenceKm(distanceKm: distanceFromCenter, mu: bodyMu, centralMu: centerMu)
                 func checkDistance(_ d: Double, _ what: String) throws(FlybyChainError) {
                     guard d.isFinite, d > 0 else { throw fail(k, .invalidDistance("\(what) \(d) km must be finite and positive")) }
                     guard d >= radius else { throw fail(k, .belowSurface(distanceKm: d, radiusKm: radius)) }
@@ -180,8 +180,8 @@ extension FlybyChain {
                 }
                 let mode: Mode
                 if let point = node.pointKm {
-                    guard atCentre, node.kind != .flyby else {
-                        throw fail(k, .structure("a departure or arrival at a point is relative to the chain's centre \(plan.centre)"))
+                    guard atCenter, node.kind != .flyby else {
+                        throw fail(k, .structure("a departure or arrival at a point is relative to the chain's centre \(plan.center)"))
                     }
                     guard point.isFinite, point.length >= radius else { throw fail(k, .belowSurface(distanceKm: point.length, radiusKm: radius)) }
                     modes.append(.point(point))
@@ -195,20 +195,20 @@ extension FlybyChain {
                     if let altitude = node.distanceKm {
                         guard altitude.isFinite, altitude >= 0 else { throw fail(k, .invalidDistance("injection altitude \(altitude) km must be finite and not negative")) }
                         try checkDistance(radius + altitude, "injection radius")
-                        mode = atCentre ? .centralPerigee(radiusKm: radius + altitude) : .escape(radiusKm: radius + altitude)
+                        mode = atCenter ? .centralPerigee(radiusKm: radius + altitude) : .escape(radiusKm: radius + altitude)
                     } else {
-                        guard !atCentre else { throw fail(k, .structure("a departure from the chain's centre needs an injection altitude")) }
-                        mode = .bodyCentre
+                        guard !atCenter else { throw fail(k, .structure("a departure from the chain's centre needs an injection altitude")) }
+                        mode = .bodyCenter
                     }
                 case .flyby:
-                    guard !atCentre else { throw fail(k, .structure("a flyby of the chain's own centre")) }
+                    guard !atCenter else { throw fail(k, .structure("a flyby of the chain's own centre")) }
                     guard let rp = node.distanceKm else { throw fail(k, .invalidDistance("a flyby needs its closest-approach distance")) }
                     try checkDistance(rp, "closest approach")
                     mode = k == last ? .finalFlyby(periapsisKm: rp) : .flyby(periapsisKm: rp)
                 case .arrival:
                     if let endRadius = node.distanceKm {
                         try checkDistance(endRadius, "end radius")
-                        if atCentre {
+                        if atCenter {
                             mode = .centralPerigee(radiusKm: endRadius)
                         } else {
                             let periapsis = node.periapsisKm ?? endRadius
@@ -218,8 +218,8 @@ extension FlybyChain {
                             mode = .approach(endRadiusKm: endRadius, periapsisKm: periapsis)
                         }
                     } else {
-                        guard !atCentre else { throw fail(k, .structure("an arrival at the chain's centre needs an end radius")) }
-                        mode = .bodyCentre
+                        guard !atCenter else { throw fail(k, .structure("an arrival at the chain's centre needs an end radius")) }
+                        mode = .bodyCenter
                     }
                 }
                 modes.append(mode)
@@ -321,7 +321,7 @@ extension FlybyChain {
                 case .escape: list.append((k, false))
                 case .flyby: list.append((k, true)); list.append((k, false))
                 case .finalFlyby, .approach: list.append((k, true))
-                case .bodyCentre, .centralPerigee, .point: break
+                case .bodyCenter, .centralPerigee, .point: break
                 }
             }
             return list
@@ -451,7 +451,7 @@ extension FlybyChain {
             let t = node.seconds
             var s = NodeSolution()
             switch modes[k] {
-            case .bodyCentre:
+            case .bodyCenter:
                 let b = body(k, t)
                 let patch = Patch(seconds: t, position: b.position, velocity: nil)
                 if node.kind == .departure { s.outPatch = patch } else { s.inPatch = patch }
@@ -469,7 +469,7 @@ extension FlybyChain {
                 guard let dt = FlybyGeometry.secondsToRadius(position: position, velocity: velocity, mu: mu[k], radiusKm: soi[k], forward: true) else {
                     throw fail(k, .geometry("the escape hyperbola does not reach the sphere of influence"))
                 }
-                let segment = Segment(kind: .escape, startSeconds: t, endSeconds: t + dt, centre: node.body, mu: mu[k], epochSeconds: t, positionKm: position, velocityKmS: velocity)
+                let segment = Segment(kind: .escape, startSeconds: t, endSeconds: t + dt, center: node.body, mu: mu[k], epochSeconds: t, positionKm: position, velocityKmS: velocity)
                 s.segments = [segment]
                 s.outPatch = patch(of: segment, at: t + dt, body: k)
             case .flyby(let rp):
@@ -502,10 +502,10 @@ extension FlybyChain {
                     segments.append(outbound)
                     let exit = outbound.conicState(atSeconds: outbound.endSeconds)
                     let b = body(k, outbound.endSeconds)
-                    segments.append(Segment(kind: .coast, startSeconds: outbound.endSeconds, endSeconds: endSeconds, centre: plan.centre, mu: centreMu,
+                    segments.append(Segment(kind: .coast, startSeconds: outbound.endSeconds, endSeconds: endSeconds, center: plan.center, mu: centerMu,
                                             epochSeconds: outbound.endSeconds, positionKm: b.position + exit.position, velocityKmS: b.velocity + exit.velocity))
                 } else {
-                    segments.append(Segment(kind: .outbound(node: k), startSeconds: t, endSeconds: endSeconds, centre: node.body, mu: mu[k],
+                    segments.append(Segment(kind: .outbound(node: k), startSeconds: t, endSeconds: endSeconds, center: node.body, mu: mu[k],
                                             epochSeconds: t, positionKm: p * rp, velocityKmS: velocity))
                 }
                 s.segments = segments
@@ -526,7 +526,7 @@ extension FlybyChain {
                 guard let dt = FlybyGeometry.secondsToRadius(position: position, velocity: velocity, mu: mu[k], radiusKm: soi[k], forward: false) else {
                     throw fail(k, .geometry("the approach hyperbola does not reach the sphere of influence"))
                 }
-                let segment = Segment(kind: .approach, startSeconds: periapsisSeconds + dt, endSeconds: t, centre: node.body, mu: mu[k],
+                let segment = Segment(kind: .approach, startSeconds: periapsisSeconds + dt, endSeconds: t, center: node.body, mu: mu[k],
                                       epochSeconds: periapsisSeconds, positionKm: position, velocityKmS: velocity)
                 s.segments = [segment]
                 s.inPatch = patch(of: segment, at: segment.startSeconds, body: k)
@@ -543,9 +543,9 @@ extension FlybyChain {
                   let ahead = FlybyGeometry.secondsToRadius(position: position, velocity: departing, mu: mu[k], radiusKm: soi[k], forward: true) else {
                 throw fail(k, .geometry("the flyby hyperbola does not reach the sphere of influence"))
             }
-            let inbound = Segment(kind: .inbound(node: k), startSeconds: t + back, endSeconds: t, centre: nodes[k].body, mu: mu[k],
+            let inbound = Segment(kind: .inbound(node: k), startSeconds: t + back, endSeconds: t, center: nodes[k].body, mu: mu[k],
                                   epochSeconds: t, positionKm: position, velocityKmS: arriving)
-            let outbound = Segment(kind: .outbound(node: k), startSeconds: t, endSeconds: t + ahead, centre: nodes[k].body, mu: mu[k],
+            let outbound = Segment(kind: .outbound(node: k), startSeconds: t, endSeconds: t + ahead, center: nodes[k].body, mu: mu[k],
                                    epochSeconds: t, positionKm: position, velocityKmS: departing)
             return (inbound, outbound)
         }
@@ -613,7 +613,7 @@ extension FlybyChain {
             }
             let solution: LambertSolution
             do {
-                solution = try Lambert.solution(mu: centreMu, from: start.position, to: end.position, seconds: end.seconds - start.seconds,
+                solution = try Lambert.solution(mu: centerMu, from: start.position, to: end.position, seconds: end.seconds - start.seconds,
                                                 direction: leg.direction, revolutions: choice.revolutions, branch: choice.branch ?? .left)
             } catch let .noSolution(n, maximum) {
                 throw fail(i, .noLambertSolution(revolutions: n, maximum: maximum))
@@ -644,7 +644,7 @@ extension FlybyChain {
             func point(_ phi: Double) -> Vector3 { (e1 * cos(phi) + e2 * sin(phi)) * radius }
             func solve(_ phi: Double) -> LambertSolution? {
                 let p = point(phi)
-                return try? Lambert.solution(mu: centreMu, from: atStart ? p : other.position, to: atStart ? other.position : p, seconds: tof,
+                return try? Lambert.solution(mu: centerMu, from: atStart ? p : other.position, to: atStart ? other.position : p, seconds: tof,
                                              direction: leg.direction, revolutions: revolutions, branch: branch, referenceNormal: planeNormal)
             }
             func radial(_ phi: Double) -> Double? {
@@ -674,7 +674,7 @@ extension FlybyChain {
                     if let s = solve(root) {
                         let v = atStart ? s.v1 : s.v2
                         // A perigee, not an apogee: faster than the circular speed there.
-                        if v.lengthSquared > centreMu / radius, best == nil || v.length < best!.speed {
+                        if v.lengthSquared > centerMu / radius, best == nil || v.length < best!.speed {
                             best = (root, v.length, s)
                         }
                     }
@@ -703,7 +703,7 @@ extension FlybyChain {
                 case .escape, .flyby, .finalFlyby, .approach:
                     let vInfinity = (v - body(k, nodes[k].seconds).velocity).length
                     return vInfinity * vInfinity > 2 * mu[k] / soi[k]
-                case .bodyCentre, .centralPerigee, .point:
+                case .bodyCenter, .centralPerigee, .point:
                     return true
                 }
             }
@@ -717,12 +717,12 @@ extension FlybyChain {
         func chooseSolutions() throws(FlybyChainError) -> (legs: [LegSolution], periapsisDirections: [Vector3?]) {
             let count = nodes.count
             // Patch points at the centres.
-            var centres: [Patch?] = []
+            var centers: [Patch?] = []
             for k in 0..<count {
-                if case .centralPerigee = modes[k] { centres.append(nil); continue }
-                if case .point(let p) = modes[k] { centres.append(Patch(seconds: nodes[k].seconds, position: p, velocity: nil)); continue }
+                if case .centralPerigee = modes[k] { centers.append(nil); continue }
+                if case .point(let p) = modes[k] { centers.append(Patch(seconds: nodes[k].seconds, position: p, velocity: nil)); continue }
                 let b = body(k, nodes[k].seconds)
-                centres.append(Patch(seconds: nodes[k].seconds, position: b.position, velocity: nil))
+                centers.append(Patch(seconds: nodes[k].seconds, position: b.position, velocity: nil))
             }
             var candidates: [[LegSolution]] = []
             for i in 0..<(count - 1) {
@@ -730,13 +730,13 @@ extension FlybyChain {
                 switch legPlans[i].revolutions {
                 case let .exactly(n, branch):
                     let template = LegSolution(startSeconds: 0, endSeconds: 0, start: .zero, end: .zero, v1: .zero, v2: .zero, revolutions: n, branch: n == 0 ? nil : branch)
-                    list.append(try solveLeg(i, from: centres[i], to: centres[i + 1], choice: template, near: nil))
+                    list.append(try solveLeg(i, from: centers[i], to: centers[i + 1], choice: template, near: nil))
                 case .leastDeltaV(let maxRevolutions):
                     for n in 0...maxRevolutions {
                         for branch in n == 0 ? [LambertBranch.left] : LambertBranch.allCases {
                             let template = LegSolution(startSeconds: 0, endSeconds: 0, start: .zero, end: .zero, v1: .zero, v2: .zero, revolutions: n, branch: n == 0 ? nil : branch)
                             do {
-                                list.append(try solveLeg(i, from: centres[i], to: centres[i + 1], choice: template, near: nil))
+                                list.append(try solveLeg(i, from: centers[i], to: centers[i + 1], choice: template, near: nil))
                             } catch {
                                 if case .noLambertSolution = error.problem { continue }
                                 if case .geometry = error.problem, n > 0 { continue }

@@ -13,10 +13,10 @@ extension FlybyChain.Builder {
         for k in 0..<count {
             if k > 0 {
                 let leg = legs[k - 1]
-                let segment = Segment(kind: .leg(k - 1), startSeconds: leg.startSeconds, endSeconds: leg.endSeconds, centre: plan.centre, mu: centreMu,
+                let segment = Segment(kind: .leg(k - 1), startSeconds: leg.startSeconds, endSeconds: leg.endSeconds, center: plan.center, mu: centerMu,
                                       epochSeconds: leg.startSeconds, positionKm: leg.start, velocityKmS: leg.v1)
                 let minimum = Self.minimumDistance(of: segment, revolutions: leg.revolutions)
-                guard minimum >= centreRadiusKm else { throw fail(k - 1, .legInsideCentre(minimumKm: minimum, radiusKm: centreRadiusKm)) }
+                guard minimum >= centerRadiusKm else { throw fail(k - 1, .legInsideCenter(minimumKm: minimum, radiusKm: centerRadiusKm)) }
                 segments.append(segment)
                 legReports.append(FlybyChain.LegReport(index: k - 1, revolutions: leg.revolutions, branch: leg.branch, direction: legPlans[k - 1].direction,
                                                       startSeconds: leg.startSeconds, endSeconds: leg.endSeconds, minimumDistanceKm: minimum))

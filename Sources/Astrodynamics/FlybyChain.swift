@@ -113,7 +113,7 @@ public struct FlybyChain: Sendable {
         public let startSeconds: Double
         public let endSeconds: Double
         /// The body the conic is about.
-        public let centre: BodyID
+        public let center: BodyID
         public let mu: Double
         public let epochSeconds: Double
         public let positionKm: Vector3
@@ -126,8 +126,8 @@ public struct FlybyChain: Sendable {
 
         func state(atSeconds seconds: Double, bodies: BodyStates) -> OrbitalState {
             let s = conicState(atSeconds: seconds)
-            guard centre != bodies.centre else { return OrbitalState(seconds: seconds, positionKm: s.position, velocityKmS: s.velocity) }
-            let b = bodies.state(centre, seconds: seconds)
+            guard center != bodies.center else { return OrbitalState(seconds: seconds, positionKm: s.position, velocityKmS: s.velocity) }
+            let b = bodies.state(center, seconds: seconds)
             return OrbitalState(seconds: seconds, positionKm: b.position + s.position, velocityKmS: b.velocity + s.velocity)
         }
     }
@@ -240,21 +240,21 @@ public struct FlybyChain: Sendable {
 /// elsewhere.
 struct BodyStates: Sendable {
     let ephemeris: Ephemeris
-    let centre: BodyID
+    let center: BodyID
 
     func state(_ body: BodyID, seconds: Double) -> (position: Vector3, velocity: Vector3) {
-        if body == centre { return (.zero, .zero) }
+        if body == center { return (.zero, .zero) }
         if let k = ephemeris.kernel, k.spanSeconds.contains(seconds) {
-            if centre == .sun, !body.isSatellite {
+            if center == .sun, !body.isSatellite {
                 let s = k.heliocentricState(body, secondsPastJ2000: seconds)
                 return (s.positionAU * Constants.auKm, s.velocityAUPerDay * (Constants.auKm / Constants.secondsPerDay))
             }
-            if centre == .earth, body == .moon {
+            if center == .earth, body == .moon {
                 let m = k.moonGeocentricState(secondsPastJ2000: seconds)
                 return (m.positionKm, m.velocityKmPerDay / Constants.secondsPerDay)
             }
         }
-        let s = ephemeris.state(body, relativeTo: centre, at: TimeScale.instant(tdbSecondsPastJ2000: seconds))
+        let s = ephemeris.state(body, relativeTo: center, at: TimeScale.instant(tdbSecondsPastJ2000: seconds))
         return (s.positionAU * Constants.auKm, s.velocityAUPerDay * (Constants.auKm / Constants.secondsPerDay))
     }
 

@@ -23,7 +23,7 @@ public struct FlybyChainError: Error, Sendable, Equatable, CustomStringConvertib
         /// before it starts (seconds at both patch points).
         case overlappingSpheres(exitSeconds: Double, entrySeconds: Double)
         /// The leg from this node passes within `minimumKm` of the centre, inside its radius.
-        case legInsideCentre(minimumKm: Double, radiusKm: Double)
+        case legInsideCenter(minimumKm: Double, radiusKm: Double)
         /// No periapsis joins the two asymptotes, or an injection point could not be found.
         case geometry(String)
         /// The patch points did not settle: the largest velocity mismatch left (km/s).
@@ -51,7 +51,7 @@ public struct FlybyChainError: Error, Sendable, Equatable, CustomStringConvertib
         case let .noLambertSolution(n, m): what = "the leg from here has no solution with \(n) revolutions (at most \(m) fit)"
         case .lambert(let e): what = "the leg from here: \(e)"
         case let .overlappingSpheres(x, e): what = "the leg from here would leave a sphere of influence at \(Self.date(x)) after entering the next at \(Self.date(e))"
-        case let .legInsideCentre(m, r): what = "the leg from here passes \(m) km from the centre, inside its radius \(r) km"
+        case let .legInsideCenter(m, r): what = "the leg from here passes \(m) km from the centre, inside its radius \(r) km"
         case .geometry(let s): what = s
         case .notConverged(let m): what = "the patch points did not converge (velocity mismatch \(m) km/s)"
         }

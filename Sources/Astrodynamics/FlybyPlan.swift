@@ -14,15 +14,15 @@ import Ephemeris
 public struct FlybyPlan: Sendable, Hashable {
     /// The body the legs are conics about: the Sun for interplanetary chains, the Earth for a
     /// lunar free return. Flyby and arrival bodies must orbit it directly.
-    public var centre: BodyID
+    public var center: BodyID
     public var nodes: [FlybyNode]
     /// One per pair of consecutive nodes; empty means every leg is ``Leg/direct``.
     public var legs: [Leg]
     /// A ballistic coast after the last node, which must then be a flyby.
     public var openEnd: OpenEnd?
 
-    public init(centre: BodyID = .sun, nodes: [FlybyNode], legs: [Leg] = [], openEnd: OpenEnd? = nil) {
-        self.centre = centre
+    public init(center: BodyID = .sun, nodes: [FlybyNode], legs: [Leg] = [], openEnd: OpenEnd? = nil) {
+        self.center = center
         self.nodes = nodes
         self.legs = legs
         self.openEnd = openEnd
@@ -129,15 +129,15 @@ public struct FlybyNode: Sendable, Hashable {
     /// kernel's last state, coasted on) hands over to the chain. The leg's velocity there
     /// (``FlybyChain/state(atSeconds:)`` at the node, or ``FlybyChain/DepartureReport/vInfinity``)
     /// minus the path's is the impulse that joins them; the chain does not list it.
-    public static func departure(fromPointKm positionKm: Vector3, seconds: Double, about centre: BodyID = .sun, name: String? = nil) -> FlybyNode {
-        FlybyNode(kind: .departure, body: centre, seconds: seconds, distanceKm: nil, periapsisKm: nil, name: name, pointKm: positionKm)
+    public static func departure(fromPointKm positionKm: Vector3, seconds: Double, about center: BodyID = .sun, name: String? = nil) -> FlybyNode {
+        FlybyNode(kind: .departure, body: center, seconds: seconds, distanceKm: nil, periapsisKm: nil, name: name, pointKm: positionKm)
     }
 
     /// Ends at the point `positionKm` (relative to the chain's centre `centre`) at `seconds`
     /// with whatever velocity the last leg arrives with: where the chain hands over to a known
     /// path (see ``departure(fromPointKm:seconds:about:name:)``).
-    public static func arrival(atPointKm positionKm: Vector3, seconds: Double, about centre: BodyID = .sun, name: String? = nil) -> FlybyNode {
-        FlybyNode(kind: .arrival, body: centre, seconds: seconds, distanceKm: nil, periapsisKm: nil, name: name, pointKm: positionKm)
+    public static func arrival(atPointKm positionKm: Vector3, seconds: Double, about center: BodyID = .sun, name: String? = nil) -> FlybyNode {
+        FlybyNode(kind: .arrival, body: center, seconds: seconds, distanceKm: nil, periapsisKm: nil, name: name, pointKm: positionKm)
     }
 
     /// Ends at `seconds`, `endRadiusKm` from `body`'s centre on an approach hyperbola with

@@ -94,11 +94,11 @@ extension GravityModel {
             let mE = GravityConstants.earthGM, mM = GravityConstants.moonGM
             let emb = (earth.positionAU * mE + moon.positionAU * mM) / (mE + mM)
             let embV = (earth.velocityAUPerDay * mE + moon.velocityAUPerDay * mM) / (mE + mM)
-            let barycentre = orbitTerm(.earth, r: emb * Constants.auKm, v: embV * kmPerSecond, mu: GravityConstants.sunGM + mE + mM)
+            let barycenter = orbitTerm(.earth, r: emb * Constants.auKm, v: embV * kmPerSecond, mu: GravityConstants.sunGM + mE + mM)
             let m = ephemeris.parentRelativeState(.moon, at: j2000)
             let month = orbitTerm(.moon, r: m.positionKm, v: m.velocityKmPerDay / Constants.secondsPerDay, mu: mE + mM)
             let share = body == .earth ? -mM / (mE + mM) : mE / (mE + mM)
-            return [barycentre, MotionTerm(key: .moon, amplitudeKm: month.amplitudeKm * share, rateRadS: month.rateRadS)]
+            return [barycenter, MotionTerm(key: .moon, amplitudeKm: month.amplitudeKm * share, rateRadS: month.rateRadS)]
         default:
             let s = ephemeris.state(body, at: j2000)
             return [orbitTerm(body, r: s.positionAU * Constants.auKm, v: s.velocityAUPerDay * kmPerSecond,

@@ -3,7 +3,7 @@
 /// (``MoonAnchor``); and the giant planets' centres their moons hang from.
 extension Ephemeris {
     /// Each body's GM as a share of its planet's system (zero for the planets themselves): the
-    /// weights of ``barycentreToCentre(_:at:)``.
+    /// weights of ``barycenterToCenter(_:at:)``.
     static let massShare: [Double] = BodyID.allCases.map { body in
         guard body.isSatellite, let parent = body.parent, parent == .jupiter || parent == .saturn else { return 0 }
         return GravityConstants.gm(body) / GravityConstants.gm(parent)
@@ -27,21 +27,21 @@ extension Ephemeris {
 
     /// A snapshot's planet-relative moon positions and giant-planet centres (km), moved where
     /// kernels or anchors serve.
-    func adjustMoons(_ rel: inout [Vector3], centre: inout [Vector3], at t: Instant) {
+    func adjustMoons(_ rel: inout [Vector3], center: inout [Vector3], at t: Instant) {
         let seconds = t.daysSinceJ2000TDB * Constants.secondsPerDay
         for moon in SatelliteKernels.replaceable {
             rel[moon.index] = adjustedMoon(moon, (rel[moon.index], .zero), seconds: seconds).positionKm
         }
         guard let k = satelliteKernels else { return }
         for planet in [BodyID.jupiter, .saturn] {
-            if let c = k.centreFromBarycentre(planet, seconds: seconds, ephemeris: self) { centre[planet.index] = c.positionKm }
+            if let c = k.centerFromBarycenter(planet, seconds: seconds, ephemeris: self) { center[planet.index] = c.positionKm }
         }
     }
 
     /// A giant planet's centre from its barycentre (km, km/day), from its moons' theory states
     /// at hand (`moons`: body, km, km/day), or a kernel's where one gives the centre.
-    func centreOffset(_ planet: BodyID, _ moons: [(BodyID, Vector3, Vector3)], seconds: Double) -> (Vector3, Vector3) {
-        if let k = satelliteKernels, let c = k.centreFromBarycentre(planet, seconds: seconds, ephemeris: self) {
+    func centerOffset(_ planet: BodyID, _ moons: [(BodyID, Vector3, Vector3)], seconds: Double) -> (Vector3, Vector3) {
+        if let k = satelliteKernels, let c = k.centerFromBarycenter(planet, seconds: seconds, ephemeris: self) {
             return (c.positionKm, c.velocityKmS * Constants.secondsPerDay)
         }
         var p = Vector3.zero, v = Vector3.zero

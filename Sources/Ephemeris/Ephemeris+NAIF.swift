@@ -6,19 +6,19 @@ extension Ephemeris {
     public func naifState(_ id: Int, at t: Instant) -> (positionKm: Vector3, velocityKmS: Vector3)? {
         guard let known = NAIFBody.known(id) else { return nil }
         switch known {
-        case .solarSystemBarycentre:
-            return solarSystemBarycentre(at: t)
+        case .solarSystemBarycenter:
+            return solarSystemBarycenter(at: t)
         case let .body(b):
             // A moon of Jupiter or Saturn hangs from its planet's centre already (`state`).
             return Self.kilometres(state(b, at: t))
-        case .earthMoonBarycentre:
+        case .earthMoonBarycenter:
             let earth = Self.kilometres(state(.earth, at: t))
             let moon = parentRelativeState(.moon, at: t)
             return (earth.positionKm + moon.positionKm * Self.emratFactor,
                     earth.velocityKmS + moon.velocityKmPerDay * (Self.emratFactor / Constants.secondsPerDay))
-        case let .planetCentre(p):
+        case let .planetCenter(p):
             let s = Self.kilometres(state(p, at: t))
-            let offset = barycentreToCentre(p, at: t)
+            let offset = barycenterToCenter(p, at: t)
             return (s.positionKm + offset.positionKm, s.velocityKmS + offset.velocityKmS)
         }
     }
@@ -31,7 +31,7 @@ extension Ephemeris {
     /// inside its span; outside it (or without one), Σ GM·r / Σ GM over the Sun and the planetary
     /// systems from the analytical theories (good to the theories' own errors times the mass
     /// ratios: kilometres).
-    public func solarSystemBarycentre(at t: Instant) -> (positionKm: Vector3, velocityKmS: Vector3) {
+    public func solarSystemBarycenter(at t: Instant) -> (positionKm: Vector3, velocityKmS: Vector3) {
         if let k = kernel, let seconds = kernelSeconds(t) {
             let sun = k.sunBarycentricState(secondsPastJ2000: seconds)
             return (-sun.positionKm, -sun.velocityKmPerSecond)
@@ -55,8 +55,8 @@ extension Ephemeris {
     /// moons the engine has — up to about 200 km for Jupiter (Ganymede and Callisto) and 290 km
     /// for Saturn (Titan). Zero for the other planets (Phobos and Deimos move Mars by 20 cm; the
     /// engine has no moons of Uranus, Neptune or Pluto).
-    public func barycentreToCentre(_ planet: BodyID, at t: Instant) -> (positionKm: Vector3, velocityKmS: Vector3) {
-        if let k = satelliteKernels, let c = k.centreFromBarycentre(planet, seconds: t.daysSinceJ2000TDB * Constants.secondsPerDay, ephemeris: self) {
+    public func barycenterToCenter(_ planet: BodyID, at t: Instant) -> (positionKm: Vector3, velocityKmS: Vector3) {
+        if let k = satelliteKernels, let c = k.centerFromBarycenter(planet, seconds: t.daysSinceJ2000TDB * Constants.secondsPerDay, ephemeris: self) {
             return c
         }
         let system = GravityConstants.gm(planet)
@@ -84,13 +84,13 @@ extension Ephemeris {
     /// (heliocentric, ecliptic J2000), and how far, from the moons' positions at hand
     /// (``satellitePositionsKm(of:at:)``), with the planet's centre found from
     /// `planetBarycentreKm` (its system's barycentre, where the kernel puts it) as
-    /// ``barycentreToCentre(_:at:)`` finds it. What a telemetry tick asks near a giant planet, for
+    /// ``barycenterToCenter(_:at:)`` finds it. What a telemetry tick asks near a giant planet, for
     /// a fraction of what a ``naifState(_:at:)`` call per moon costs.
-    public func nearestMoon(of planet: BodyID, to positionKm: Vector3, planetBarycentreKm: Vector3,
+    public func nearestMoon(of planet: BodyID, to positionKm: Vector3, planetBarycenterKm: Vector3,
                             moonsKm moons: [(body: BodyID, km: Vector3)]) -> (body: BodyID, distanceKm: Double)? {
         guard planet == .mars || planet == .jupiter || planet == .saturn, !moons.isEmpty else { return nil }
-        let centre = planet == .mars ? planetBarycentreKm : planetBarycentreKm + Self.centreOffsetKm(planet, moonsKm: moons)
-        let relative = positionKm - centre
+        let center = planet == .mars ? planetBarycenterKm : planetBarycenterKm + Self.centerOffsetKm(planet, moonsKm: moons)
+        let relative = positionKm - center
         return moons.map { ($0.body, (relative - $0.km).length) }.min { $0.1 < $1.1 }
     }
 
@@ -129,7 +129,7 @@ extension Ephemeris {
     /// its planet's pull, `−½·h·a` with `a = −GM·r/r³`, which is put back: within 2 cm/s of a
     /// central difference over ±20 s (the theories' positions are Doubles good to a centimetre
     /// today — Mimas's mean longitude is 2·10⁷° — about a cm/s over the step), closer than the
-    /// ±P/1000 differences of ``barycentreToCentre(_:at:)`` and ``parentRelativeState(_:at:)``
+    /// ±P/1000 differences of ``barycenterToCenter(_:at:)`` and ``parentRelativeState(_:at:)``
     /// (Mimas: 0.1 m/s).
     /// Nil for other planets and for bodies not among `moonsKm`.
     public func systemMemberState(_ body: BodyID, of planet: BodyID, moonsKm: [(body: BodyID, km: Vector3)],
@@ -154,9 +154,9 @@ extension Ephemeris {
         guard body == planet || member != nil, later.count == moonsKm.count else { return nil }
         // The step as the Julian dates hold it: jd + step rounds by up to 20 µs, 3·10⁻⁶ of 8 s.
         let h = ((jd + step) - jd) * Constants.secondsPerDay
-        let offset = Self.centreOffsetKm(planet, moonsKm: moonsKm), ahead = Self.centreOffsetKm(planet, moonsKm: later)
-        let barycentre = Self.kilometres(state(planet, at: t))
-        var position = barycentre.positionKm + offset, velocity = barycentre.velocityKmS + (ahead - offset) / h
+        let offset = Self.centerOffsetKm(planet, moonsKm: moonsKm), ahead = Self.centerOffsetKm(planet, moonsKm: later)
+        let barycenter = Self.kilometres(state(planet, at: t))
+        var position = barycenter.positionKm + offset, velocity = barycenter.velocityKmS + (ahead - offset) / h
         if let i = member {
             let r = moonsKm[i].km, distance = r.length
             let pull = r * (-GravityConstants.gm(planet) / (distance * distance * distance))
@@ -168,8 +168,8 @@ extension Ephemeris {
 
     /// The planet's centre from its system's barycentre, km, given its moons' planet-relative
     /// positions: −Σ (GM_moon / GM_system) r_moon, the position part of
-    /// ``barycentreToCentre(_:at:)``.
-    static func centreOffsetKm(_ planet: BodyID, moonsKm: [(body: BodyID, km: Vector3)]) -> Vector3 {
+    /// ``barycenterToCenter(_:at:)``.
+    static func centerOffsetKm(_ planet: BodyID, moonsKm: [(body: BodyID, km: Vector3)]) -> Vector3 {
         let system = GravityConstants.gm(planet)
         return moonsKm.reduce(Vector3.zero) { $0 - $1.km * (GravityConstants.gm($1.body) / system) }
     }

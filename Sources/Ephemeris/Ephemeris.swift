@@ -130,7 +130,7 @@ public struct Ephemeris: Sendable {
             let r = parentRelativeState(body, at: t)
             // The theories give a moon from its planet's centre, which for Jupiter and Saturn is
             // up to 200 and 290 km from the system barycentre the engine places as the planet.
-            let c = barycentreToCentre(parent, at: t)
+            let c = barycenterToCenter(parent, at: t)
             return StateVector(positionAU: p.positionAU + (r.positionKm + c.positionKm) / Constants.auKm,
                                velocityAUPerDay: p.velocityAUPerDay + (r.velocityKmPerDay + c.velocityKmS * Constants.secondsPerDay) / Constants.auKm)
         }
@@ -227,7 +227,7 @@ public struct Ephemeris: Sendable {
         switch id {
         case .mercury: .mercury
         case .venus: .venus
-        case .earth: .earthMoonBarycentre
+        case .earth: .earthMoonBarycenter
         case .mars: .mars
         case .jupiter: .jupiter
         case .saturn: .saturn
@@ -320,12 +320,12 @@ public struct Ephemeris: Sendable {
         for body in GalileanPositions.bodies { rel[body.index] = galilean.positionsKm[body] }
         for body in SaturnianPositions.bodies { rel[body.index] = saturnian.positionsKm[body] }
         // Each giant planet's centre from its barycentre, from the theories' moons at hand.
-        var centre = [Vector3](repeating: .zero, count: BodyID.count)
-        for body in GalileanPositions.bodies { centre[BodyID.jupiter.index] -= rel[body.index] * Self.massShare[body.index] }
-        for body in SaturnianPositions.bodies { centre[BodyID.saturn.index] -= rel[body.index] * Self.massShare[body.index] }
-        if adjustsMoons { adjustMoons(&rel, centre: &centre, at: t) }
+        var center = [Vector3](repeating: .zero, count: BodyID.count)
+        for body in GalileanPositions.bodies { center[BodyID.jupiter.index] -= rel[body.index] * Self.massShare[body.index] }
+        for body in SaturnianPositions.bodies { center[BodyID.saturn.index] -= rel[body.index] * Self.massShare[body.index] }
+        if adjustsMoons { adjustMoons(&rel, center: &center, at: t) }
         for s in Self.satellites {
-            helio[s.index] = helio[s.parent] + (rel[s.index] + centre[s.parent]) / Constants.auKm
+            helio[s.index] = helio[s.parent] + (rel[s.index] + center[s.parent]) / Constants.auKm
         }
 
         let orientations = Self.bodies.map { body -> Orientation in
@@ -372,12 +372,12 @@ extension Ephemeris {
         let earth = out[BodyID.earth.index]
         let seconds = t.daysSinceJ2000TDB * Constants.secondsPerDay
         // Moons hang from their planet's centre: the barycentre plus `centre` (km, km/day).
-        var centre: [BodyID: (Vector3, Vector3)] = [:]
+        var center: [BodyID: (Vector3, Vector3)] = [:]
         func place(_ body: BodyID, km p: Vector3, kmPerDay v: Vector3) {
             guard let parent = body.parent else { return }
             let ps = out[parent.index]
             let (p, v) = adjustsMoons && body != .iss ? adjustedMoon(body, (p, v), seconds: seconds) : (p, v)
-            let (cp, cv) = centre[parent] ?? (.zero, .zero)
+            let (cp, cv) = center[parent] ?? (.zero, .zero)
             out[body.index] = StateVector(positionAU: ps.positionAU + (p + cp) / Constants.auKm, velocityAUPerDay: ps.velocityAUPerDay + (v + cv) / Constants.auKm)
         }
         out[BodyID.moon.index] = StateVector(positionAU: earth.positionAU + moon.positionAU, velocityAUPerDay: earth.velocityAUPerDay + moon.velocityAUPerDay)
@@ -387,10 +387,10 @@ extension Ephemeris {
             place(body, km: MartianMoons.planetocentricPositionKm(body, jdTDB: jd), kmPerDay: MartianMoons.planetocentricVelocityKmPerDay(body, jdTDB: jd))
         }
         let gp = GalileanMoons.planetocentricPositionsKm(jdTDB: jd), gv = GalileanMoons.planetocentricVelocitiesKmPerDay(jdTDB: jd)
-        centre[.jupiter] = centreOffset(.jupiter, GalileanPositions.bodies.map { ($0, gp[$0], gv[$0]) }, seconds: seconds)
+        center[.jupiter] = centerOffset(.jupiter, GalileanPositions.bodies.map { ($0, gp[$0], gv[$0]) }, seconds: seconds)
         for body in [BodyID.io, .europa, .ganymede, .callisto] { place(body, km: gp[body], kmPerDay: gv[body]) }
         let sp = SaturnianMoons.planetocentricPositionsKm(jdTDB: jd), sv = SaturnianMoons.planetocentricVelocitiesKmPerDay(jdTDB: jd)
-        centre[.saturn] = centreOffset(.saturn, SaturnianPositions.bodies.map { ($0, sp[$0], sv[$0]) }, seconds: seconds)
+        center[.saturn] = centerOffset(.saturn, SaturnianPositions.bodies.map { ($0, sp[$0], sv[$0]) }, seconds: seconds)
         for body in [BodyID.mimas, .enceladus, .tethys, .dione, .rhea, .titan, .iapetus] { place(body, km: sp[body], kmPerDay: sv[body]) }
         return out
     }

@@ -172,8 +172,8 @@ public final class KernelBodies: Sendable {
         let seconds = t.daysSinceJ2000TDB * Constants.secondsPerDay
         let e = try coveringSegment(of: id, at: seconds)
         let local = relativeState(e, seconds: seconds, at: t, ephemeris: ephemeris)
-        let centre = try place(e.center, at: t, seconds: seconds, ephemeris: ephemeris, depth: 1, for: id)
-        return try finite(State(positionKm: centre.positionKm + local.positionKm, velocityKmS: centre.velocityKmS + local.velocityKmS, segment: e),
+        let center = try place(e.center, at: t, seconds: seconds, ephemeris: ephemeris, depth: 1, for: id)
+        return try finite(State(positionKm: center.positionKm + local.positionKm, velocityKmS: center.velocityKmS + local.velocityKmS, segment: e),
                           id: id, seconds: seconds)
     }
 
@@ -212,19 +212,19 @@ public final class KernelBodies: Sendable {
                 : (relativePosition(e, seconds: seconds, ephemeris: ephemeris), .zero)
         }
         var local = segmentState(first)
-        var centre = first.center, depth = 1
-        while centre != origin {
+        var center = first.center, depth = 1
+        while center != origin {
             guard depth < 16 else { throw .chainTooLong(id: id) }
-            if let e = segment(of: centre, at: seconds) {
+            if let e = segment(of: center, at: seconds) {
                 let s = segmentState(e)
                 local = (local.positionKm + s.positionKm, local.velocityKmS + s.velocityKmS)
-                centre = e.center
+                center = e.center
                 depth += 1
                 continue
             }
             let rest: (positionKm: Vector3, velocityKmS: Vector3)
             let jdTDB = Constants.jdJ2000 + seconds / Constants.secondsPerDay
-            if centre == NAIFBody.id(.moon), origin == NAIFBody.id(.earth), let k = ephemeris.kernel,
+            if center == NAIFBody.id(.moon), origin == NAIFBody.id(.earth), let k = ephemeris.kernel,
                let kernelSeconds = ephemeris.kernelSeconds(jdTDB: jdTDB, daysSinceJ2000TDB: seconds / Constants.secondsPerDay) {
                 if velocity {
                     let moon = k.moonGeocentricState(secondsPastJ2000: kernelSeconds)
@@ -234,8 +234,8 @@ public final class KernelBodies: Sendable {
                 }
             } else {
                 let t = at()
-                guard let c = ephemeris.naifState(centre, at: t) else {
-                    throw .centreNotCovered(id: id, center: centre, seconds: seconds, spans: coverage(of: centre))
+                guard let c = ephemeris.naifState(center, at: t) else {
+                    throw .centerNotCovered(id: id, center: center, seconds: seconds, spans: coverage(of: center))
                 }
                 let o = try place(origin, at: t, seconds: seconds, ephemeris: ephemeris, depth: 1, for: id)
                 rest = (c.positionKm - o.positionKm, velocity ? c.velocityKmS - o.velocityKmS : .zero)
@@ -256,7 +256,7 @@ public final class KernelBodies: Sendable {
             return (c.positionKm + local.positionKm, c.velocityKmS + local.velocityKmS)
         }
         if let s = ephemeris.naifState(id, at: t) { return s }
-        throw .centreNotCovered(id: body, center: id, seconds: seconds, spans: coverage(of: id))
+        throw .centerNotCovered(id: body, center: id, seconds: seconds, spans: coverage(of: id))
     }
 
     /// One segment's position in ecliptic J2000 axes, relative to its centre, km.
@@ -307,7 +307,7 @@ public enum KernelBodyError: Error, Sendable, Equatable, CustomStringConvertible
     /// The body's segments do not cover the instant.
     case notCovered(id: Int, seconds: Double, spans: [ClosedRange<Double>])
     /// The body's segment hangs from a centre nothing places then.
-    case centreNotCovered(id: Int, center: Int, seconds: Double, spans: [ClosedRange<Double>])
+    case centerNotCovered(id: Int, center: Int, seconds: Double, spans: [ClosedRange<Double>])
     /// Segment centres that never reach a body the engine knows.
     case chainTooLong(id: Int)
     /// The body's segment gives a state that is not a number there (a damaged file).
@@ -317,7 +317,7 @@ public enum KernelBodyError: Error, Sendable, Equatable, CustomStringConvertible
         switch self {
         case let .unknown(id): return "no loaded kernel has a segment for NAIF \(id)"
         case let .notCovered(id, seconds, spans): return "NAIF \(id) is not covered at \(Self.date(seconds)); covered: \(Self.list(spans))"
-        case let .centreNotCovered(id, center, seconds, spans):
+        case let .centerNotCovered(id, center, seconds, spans):
             return "NAIF \(id) is given relative to \(NAIFBody.name(center)) (\(center)), which nothing places at \(Self.date(seconds)); \(center) is covered: \(Self.list(spans))"
         case let .chainTooLong(id): return "the segment centres of NAIF \(id) never reach a body the server places"
         case let .notFinite(id, segment, seconds): return "NAIF \(id)'s \(segment) gives no finite state at \(Self.date(seconds)): the kernel is damaged there"

@@ -5,24 +5,24 @@ public enum NAIFBody {
     /// What the engine knows for a NAIF id.
     public enum Known: Sendable, Hashable {
         /// The solar-system barycentre (0).
-        case solarSystemBarycentre
+        case solarSystemBarycenter
         /// A body of the engine as it places it (the planets Mercury … Pluto as their system
         /// barycentres 1–9, which the engine also answers for 199, 299, 499, 799, 899 and 999:
-        /// see ``centreOffsetKnown(_:)``).
+        /// see ``centerOffsetKnown(_:)``).
         case body(BodyID)
         /// The Earth–Moon barycentre (3).
-        case earthMoonBarycentre
+        case earthMoonBarycenter
         /// A planet's own centre where it differs from its system barycentre by more than a few
         /// metres and the engine knows the moons that make the difference: Jupiter (599) and
         /// Saturn (699).
-        case planetCentre(BodyID)
+        case planetCenter(BodyID)
     }
 
     /// The engine's answer for a NAIF id, nil for ids it does not place.
     public static func known(_ id: Int) -> Known? {
         switch id {
-        case 0: return .solarSystemBarycentre
-        case 3: return .earthMoonBarycentre
+        case 0: return .solarSystemBarycenter
+        case 3: return .earthMoonBarycenter
         case 10: return .body(.sun)
         case 1, 199: return .body(.mercury)
         case 2, 299: return .body(.venus)
@@ -33,13 +33,13 @@ public enum NAIFBody {
         case 401: return .body(.phobos)
         case 402: return .body(.deimos)
         case 5: return .body(.jupiter)
-        case 599: return .planetCentre(.jupiter)
+        case 599: return .planetCenter(.jupiter)
         case 501: return .body(.io)
         case 502: return .body(.europa)
         case 503: return .body(.ganymede)
         case 504: return .body(.callisto)
         case 6: return .body(.saturn)
-        case 699: return .planetCentre(.saturn)
+        case 699: return .planetCenter(.saturn)
         case 601: return .body(.mimas)
         case 602: return .body(.enceladus)
         case 603: return .body(.tethys)
@@ -61,7 +61,7 @@ public enum NAIFBody {
 
     /// Whether the engine's place for `id` is only its system's barycentre standing in for the
     /// body (Uranus, Neptune, Pluto and their centres).
-    public static func isBarycentreStandIn(_ id: Int) -> Bool {
+    public static func isBarycenterStandIn(_ id: Int) -> Bool {
         [799, 899, 999].contains(id)
     }
 

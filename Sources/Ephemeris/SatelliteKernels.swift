@@ -7,7 +7,7 @@
 /// to the system barycentre (4, 5, 6); a moon relative to its planet is the difference, summed
 /// down the segments' centres by ``KernelBodies``. Where a kernel has a moon but not the planet's
 /// centre, the centre comes from the engine (the theories' moons weighted by mass,
-/// ``Ephemeris/barycentreToCentre(_:at:)``).
+/// ``Ephemeris/barycenterToCenter(_:at:)``).
 ///
 /// ```swift
 /// let eph = Ephemeris(catalogue: catalogue, kernel: de440, satellites: try KernelBodies([sat441]))
@@ -18,7 +18,7 @@ public struct SatelliteKernels: Sendable {
     /// The engine's moons some kernel has a segment for.
     public let moons: Set<BodyID>
     /// The planets whose centre some kernel gives (relative to anything).
-    let centres: Set<BodyID>
+    let centers: Set<BodyID>
 
     /// The moons a kernel may take over: every satellite the engine places by a theory (the
     /// Moon comes from the DE kernel; the ISS from element sets).
@@ -28,8 +28,8 @@ public struct SatelliteKernels: Sendable {
     public init?(_ bodies: KernelBodies) {
         self.bodies = bodies
         moons = Set(Self.replaceable.filter { !bodies.segments(of: NAIFBody.id($0)).isEmpty })
-        centres = Set([BodyID.mars, .jupiter, .saturn].filter { !bodies.segments(of: NAIFBody.id($0)).isEmpty })
-        guard !moons.isEmpty || !centres.isEmpty else { return nil }
+        centers = Set([BodyID.mars, .jupiter, .saturn].filter { !bodies.segments(of: NAIFBody.id($0)).isEmpty })
+        guard !moons.isEmpty || !centers.isEmpty else { return nil }
     }
 
     /// Whether a segment covers `body` (a moon or a planet's centre) at TDB seconds past J2000.
@@ -48,9 +48,9 @@ public struct SatelliteKernels: Sendable {
 
     /// A planet's centre relative to its system's barycentre (km, km/s), nil where no segment
     /// gives the centre then.
-    func centreFromBarycentre(_ planet: BodyID, seconds: Double, ephemeris: Ephemeris) -> (positionKm: Vector3, velocityKmS: Vector3)? {
-        guard centres.contains(planet), covers(planet, seconds: seconds), let barycentre = NAIFBody.planetaryKernelID(planet) else { return nil }
-        guard let s = try? bodies.state(NAIFBody.id(planet), relativeTo: barycentre, tdbSecondsPastJ2000: seconds, ephemeris: ephemeris)
+    func centerFromBarycenter(_ planet: BodyID, seconds: Double, ephemeris: Ephemeris) -> (positionKm: Vector3, velocityKmS: Vector3)? {
+        guard centers.contains(planet), covers(planet, seconds: seconds), let barycenter = NAIFBody.planetaryKernelID(planet) else { return nil }
+        guard let s = try? bodies.state(NAIFBody.id(planet), relativeTo: barycenter, tdbSecondsPastJ2000: seconds, ephemeris: ephemeris)
         else { return nil }
         return (s.positionKm, s.velocityKmS)
     }

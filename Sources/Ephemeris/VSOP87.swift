@@ -33,7 +33,7 @@ public enum VSOP87 {
     /// The bodies VSOP87A gives. The Earth itself is the barycentre minus the Moon's share
     /// (`Ephemeris.state(.earth…)` does that); VSOP87A's own Earth series are not carried.
     public enum Planet: Int, CaseIterable, Sendable {
-        case mercury, venus, earthMoonBarycentre, mars, jupiter, saturn, uranus, neptune
+        case mercury, venus, earthMoonBarycenter, mars, jupiter, saturn, uranus, neptune
     }
 
     static let daysPerJulianMillennium = 365_250.0 // VSOP87 time unit (Bretagnon & Francou 1988)

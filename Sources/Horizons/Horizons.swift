@@ -97,11 +97,11 @@ public enum Horizons {
         guard tb > ta else { throw HorizonsFailure.stopBeforeStart }
         // Horizons' SPK files hold a small body relative to the Sun; other bodies are written
         // relative to the solar-system barycentre.
-        let centre = target.kind == .smallBody ? 10 : 0
-        guard let centreBody = c.majorBody(centre) else { throw HorizonsFailure(" No centre body") }
+        let center = target.kind == .smallBody ? 10 : 0
+        guard let centerBody = c.majorBody(center) else { throw HorizonsFailure(" No centre body") }
         let span = ta.daysSinceJ2000TDB * Constants.secondsPerDay...tb.daysSinceJ2000TDB * Constants.secondsPerDay
         do {
-            let export = try SPKExport.plan([SPKExport.Request(body: target, center: centreBody)], span: span, kind: .automatic, context: c)
+            let export = try SPKExport.plan([SPKExport.Request(body: target, center: centerBody)], span: span, kind: .automatic, context: c)
             let id = String(target.id)
             return .spk(export, fileID: id)
         } catch {

@@ -8,7 +8,7 @@ import SmallBodies
 /// is written).
 public struct HorizonsBody: Sendable {
     public enum Kind: Sendable, Hashable {
-        case barycentre, sun, planet, satelliteOfPlanet, spacecraft, earthSatellite, smallBody
+        case barycenter, sun, planet, satelliteOfPlanet, spacecraft, earthSatellite, smallBody
     }
 
     public let kind: Kind

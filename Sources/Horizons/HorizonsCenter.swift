@@ -16,7 +16,7 @@ struct HorizonsCenter: Sendable {
     let geodetic: String
     let cylindrical: String
 
-    var isGeocentre: Bool { observer == nil && body.id == 399 }
+    var isGeocenter: Bool { observer == nil && body.id == 399 }
 
     /// A Horizons-style failure naming the centre it could not read.
     static func failure(_ raw: String, _ why: String) -> HorizonsFailure {
@@ -39,11 +39,11 @@ extension HorizonsContext {
         }
         guard let bodyPart else {
             // No `@`: a site on the Earth by code, the geocentre, or a body named alone.
-            if ["geo", "geocentric", "geocenter", "500"].contains(lower) { return try bodyCentre(399, raw: raw) }
+            if ["geo", "geocentric", "geocenter", "500"].contains(lower) { return try bodyCenter(399, raw: raw) }
             if lower == "coord" { return try coordinates(raw, siteCoord: siteCoord, coordType: coordType) }
             if let s = observatories[text], text.count == 3 { return try earthSite(s, raw: raw) }
-            if let id = Int(text) { return try bodyCentre(id, raw: raw) }
-            return try namedCentre(text, raw: raw)
+            if let id = Int(text) { return try bodyCenter(id, raw: raw) }
+            return try namedCenter(text, raw: raw)
         }
         let bodyID: Int
         if bodyPart.isEmpty {
@@ -58,7 +58,7 @@ extension HorizonsContext {
             }
             bodyID = m.id
         }
-        if site.isEmpty || site == "500" { return try bodyCentre(bodyID, raw: raw) }
+        if site.isEmpty || site == "500" { return try bodyCenter(bodyID, raw: raw) }
         guard bodyID == 399 else {
             throw HorizonsCenter.failure(raw, "this server places sites on the Earth only (site@399); use @\(bodyID) for the body's centre")
         }
@@ -69,7 +69,7 @@ extension HorizonsContext {
         return try earthSite(s, raw: raw)
     }
 
-    func bodyCentre(_ id: Int, raw: String) throws(HorizonsFailure) -> HorizonsCenter {
+    func bodyCenter(_ id: Int, raw: String) throws(HorizonsFailure) -> HorizonsCenter {
         guard let b = majorBody(id) else {
             throw HorizonsCenter.failure(raw, "\(id) is not a body this server places (the major bodies are listed by COMMAND='MB')")
         }
@@ -77,24 +77,24 @@ extension HorizonsContext {
         return HorizonsCenter(body: b, observer: nil, siteName: id == 399 ? "GEOCENTRIC" : "BODY CENTER", geodetic: zero, cylindrical: zero)
     }
 
-    func namedCentre(_ name: String, raw: String) throws(HorizonsFailure) -> HorizonsCenter {
+    func namedCenter(_ name: String, raw: String) throws(HorizonsFailure) -> HorizonsCenter {
         let lower = name.lowercased()
-        if lower == "ssb" { return try bodyCentre(0, raw: raw) }
-        if lower == "sun" { return try bodyCentre(10, raw: raw) }
+        if lower == "ssb" { return try bodyCenter(0, raw: raw) }
+        if lower == "sun" { return try bodyCenter(10, raw: raw) }
         let matches = majorMatches(name)
         let exact = matches.filter { $0.name.lowercased() == lower || $0.aliases.lowercased() == lower }
         guard let m = exact.count == 1 ? exact[0] : (matches.count == 1 ? matches[0] : nil) else {
             throw HorizonsCenter.failure(raw, matches.isEmpty ? "no observatory code or major body matches \"\(name)\"" : "\"\(name)\" matches \(matches.count) major bodies; use the ID#")
         }
-        return try bodyCentre(m.id, raw: raw)
+        return try bodyCenter(m.id, raw: raw)
     }
 
     func earthSite(_ s: ObservatoryCodes.Site, raw: String) throws(HorizonsFailure) -> HorizonsCenter {
-        if s.code == "500" { return try bodyCentre(399, raw: raw) }
+        if s.code == "500" { return try bodyCenter(399, raw: raw) }
         guard let o = s.observer, let lon = s.longitudeDeg, let c = s.rhoCosPhi, let z = s.rhoSinPhi else {
             throw HorizonsCenter.failure(raw, "site \(s.code) (\(s.name)) is not on the Earth's surface; this server has no orbit for it")
         }
-        let earth = try bodyCentre(399, raw: raw).body
+        let earth = try bodyCenter(399, raw: raw).body
         let geodetic = "\(HorizonsText.fixed(lon, 8)),\(HorizonsText.fixed(o.latitudeDeg, 8)),\(HorizonsText.fixed(o.elevationM / 1000, 7))"
         let cylindrical = "\(HorizonsText.fixed(lon, 8)),\(HorizonsText.fixed(c * ObservatoryCodes.earthRadiusKm, 8)),\(HorizonsText.fixed(z * ObservatoryCodes.earthRadiusKm, 8))"
         return HorizonsCenter(body: earth, observer: o, siteName: s.name, geodetic: geodetic, cylindrical: cylindrical)
@@ -108,7 +108,7 @@ extension HorizonsContext {
         guard v.count == 3, let a = v[0], let b = v[1], let c = v[2], a.isFinite, b.isFinite, c.isFinite else {
             throw HorizonsFailure.badValue("SITE_COORD", siteCoord, accepted: coordType == "CYLINDRICAL" ? "'E-lon(deg),Dxy(km),Dz(km)'" : "'E-lon(deg),Lat(deg),Alt(km)'")
         }
-        let earth = try bodyCentre(399, raw: raw).body
+        let earth = try bodyCenter(399, raw: raw).body
         let observer: Observer
         do {
             if coordType == "CYLINDRICAL" {
@@ -138,7 +138,7 @@ extension HorizonsContext {
 
     /// The centre's heliocentric ecliptic J2000 state (km, km/s) at TDB seconds: a body's, or a
     /// site's (the Earth's centre plus the site turned with the Earth at that instant).
-    func centreState(_ c: HorizonsCenter, seconds: Double) -> (positionKm: Vector3, velocityKmS: Vector3) {
+    func centerState(_ c: HorizonsCenter, seconds: Double) -> (positionKm: Vector3, velocityKmS: Vector3) {
         guard let o = c.observer else { return c.body.stateKm(seconds) }
         let t = TimeScale.instant(tdbSecondsPastJ2000: seconds)
         let site = sky.siteState(o, at: sky.time(t))

@@ -92,11 +92,11 @@ public struct HorizonsContext: Sendable {
         var engine: BodyID?
         var kind = HorizonsBody.Kind.planet
         switch known {
-        case .solarSystemBarycentre?, .earthMoonBarycentre?: kind = .barycentre
+        case .solarSystemBarycenter?, .earthMoonBarycenter?: kind = .barycenter
         case let .body(b)?:
             engine = b
-            if b == .sun { kind = .sun } else if b.isSatellite { kind = .satelliteOfPlanet } else if id < 10 { kind = .barycentre }
-        case let .planetCentre(b)?: engine = b
+            if b == .sun { kind = .sun } else if b.isSatellite { kind = .satelliteOfPlanet } else if id < 10 { kind = .barycenter }
+        case let .planetCenter(b)?: engine = b
         case nil: break
         }
         let kernel = eph.kernel
@@ -104,7 +104,7 @@ public struct HorizonsContext: Sendable {
         // instant to build); anything else through the engine's NAIF chain.
         let direct: BodyID? = {
             guard let b = engine, !b.isSatellite, kernel != nil else { return nil }
-            if case .planetCentre? = known { return nil }
+            if case .planetCenter? = known { return nil }
             return b
         }()
         let state: @Sendable (Double) -> (positionKm: Vector3, velocityKmS: Vector3) = { s in
@@ -122,7 +122,7 @@ public struct HorizonsContext: Sendable {
         var orientation: (@Sendable (Double) -> Matrix3)?
         var west = true
         var primary: BodyID?
-        if let b = engine, kind != .barycentre {
+        if let b = engine, kind != .barycenter {
             radii = BodyShapes.radiiKm(b, catalogue: eph.catalogue)
             orientation = { s in eph.orientation(b, at: TimeScale.instant(tdbSecondsPastJ2000: s)).bodyToEquatorial }
             west = BodyShapes.westLongitudes(b, rotation: eph.iauElements(b))
@@ -146,7 +146,7 @@ public struct HorizonsContext: Sendable {
         }
         return HorizonsBody(kind: kind, id: id, name: name, targetName: "\(name) (\(id))", source: source, engineBody: engine, smallBody: nil,
                             radiiKm: radii, gm: gm, coverage: nil, state: state, orientation: orientation, primeMeridianKnown: true, westLongitudes: west,
-                            brightness: kind == .barycentre ? .none : brightness, primary: primary)
+                            brightness: kind == .barycenter ? .none : brightness, primary: primary)
     }
 
     func kernelBody(_ id: Int, kernels: KernelBodies) -> HorizonsBody {

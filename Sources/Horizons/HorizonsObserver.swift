@@ -162,7 +162,7 @@ enum HorizonsObserver {
     /// The site a table is seen from.
     static func site(_ center: HorizonsCenter, context c: HorizonsContext) -> QuantitySite {
         if let o = center.observer { return .earth(o) }
-        if center.body.id == 399 { return .geocentre }
+        if center.body.id == 399 { return .geocenter }
         let body = center.body
         let toICRF = Precession.eclipticToEquatorialJ2000
         return .body(name: body.name, isSun: body.id == 10) { s in

@@ -14,7 +14,7 @@ extension HorizonsContext {
     /// barycentric velocity (`LT+S`).
     func relative(_ target: HorizonsBody, _ center: HorizonsCenter, seconds s: Double,
                   correction: HorizonsSettings.Correction) -> (positionKm: Vector3, velocityKmS: Vector3, lightTimeS: Double) {
-        let c = centreState(center, seconds: s)
+        let c = centerState(center, seconds: s)
         guard correction != .none else {
             let t = target.stateKm(s)
             let p = t.positionKm - c.positionKm

@@ -52,7 +52,7 @@ extension FlybyRecipe {
             }
             return [PathPiece(name: "Coast to \(short) (two-body)", notes: note, startSeconds: t, endSeconds: h, center: 10) { coast.state(at: $0) },
                     PathPiece(name: "\(FlybyRecipe.display(body)) hyperbola to \(short)", notes: note, startSeconds: h, endSeconds: span.startSeconds,
-                              center: FlybyRecipe.centreID(body), maxStepSeconds: 3_600) { coast.state(at: $0) }]
+                              center: FlybyRecipe.centerID(body), maxStepSeconds: 3_600) { coast.state(at: $0) }]
         }
 
         /// The coast from the data's last state to the impulse at `t`.
@@ -63,7 +63,7 @@ extension FlybyRecipe {
                 return [PathPiece(name: "Coast after \(short) (two-body)", notes: note, startSeconds: span.endSeconds, endSeconds: t, center: 10) { coast.state(at: $0) }]
             }
             return [PathPiece(name: "\(FlybyRecipe.display(body)) hyperbola after \(short)", notes: note, startSeconds: span.endSeconds, endSeconds: h,
-                              center: FlybyRecipe.centreID(body), maxStepSeconds: 3_600) { coast.state(at: $0) },
+                              center: FlybyRecipe.centerID(body), maxStepSeconds: 3_600) { coast.state(at: $0) },
                     PathPiece(name: "Coast after \(short) (two-body)", notes: note, startSeconds: h, endSeconds: t, center: 10) { coast.state(at: $0) }]
         }
     }
@@ -335,7 +335,7 @@ extension FlybyRecipe {
                 legs.append(d.leg)
                 arrival = p
             }
-            let chain = try FlybyChain(plan: FlybyPlan(centre: .sun, nodes: nodes, legs: legs, openEnd: open), ephemeris: ephemeris)
+            let chain = try FlybyChain(plan: FlybyPlan(center: .sun, nodes: nodes, legs: legs, openEnd: open), ephemeris: ephemeris)
             var cost = chain.burns.reduce(0) { $0 + $1.deltaVKmS }
             var after: Join?, before: Join?
             if let p = departure {

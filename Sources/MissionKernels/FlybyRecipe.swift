@@ -74,7 +74,7 @@ public struct FlybyRecipe: MissionRecipe {
 
     /// The NAIF id a conic about `body` is written relative to: the Sun, the Earth itself, the
     /// other planets as their system barycentres (where the engine and DE440 place them).
-    static func centreID(_ body: BodyID) -> Int {
+    static func centerID(_ body: BodyID) -> Int {
         let id = NAIFBody.id(body)
         return body != .earth && id > 100 && id % 100 == 99 ? id / 100 : id
     }
@@ -145,7 +145,7 @@ public struct FlybyRecipe: MissionRecipe {
                     pieces.append(data.piece)
                 }
             case let .shooting(shooting, solution):
-                if n == 0, let escape = solution.arcs.first, escape.centre == .earth {
+                if n == 0, let escape = solution.arcs.first, escape.center == .earth {
                     let v = solution.departureVInfinityKmS
                     let mu = GravityConstants.gm(.earth), r0 = eph.catalogue[.earth].radiusKm + injectionAltitudeKm
                     notes.append(Self.departureNote(vInfinity: v, injectionSpeed: v.map { ($0 * $0 + 2 * mu / r0).squareRoot() }, exit: escape.endSeconds))
@@ -217,9 +217,9 @@ public struct FlybyRecipe: MissionRecipe {
         for e in c.mission.events where e.key.map({ !stopKeys.contains($0) }) ?? false {
             guard let f = e.fact, let body = f.body, f.distanceKm != nil || f.altitudeKm != nil else { continue }
             let t = e.date.daysSinceJ2000TDB * Constants.secondsPerDay
-            let centre = e.timeFromClosestApproach ? t + 43_200 : t
-            guard centre - 2 * 86_400 > path.startSeconds, centre + 2 * 86_400 < path.endSeconds else { continue }
-            let ca = try Self.closestApproach(body: body, around: centre, within: 2 * 86_400, ephemeris: eph) { try path.state(at: $0) }
+            let center = e.timeFromClosestApproach ? t + 43_200 : t
+            guard center - 2 * 86_400 > path.startSeconds, center + 2 * 86_400 < path.endSeconds else { continue }
+            let ca = try Self.closestApproach(body: body, around: center, within: 2 * 86_400, ephemeris: eph) { try path.state(at: $0) }
             let speed = try path.state(at: ca.seconds).velocityKmS.length
             notes.append("Check, \(e.name) (not imposed): published \(Self.published(e, radiusKm: eph.catalogue[body].radiusKm))\(f.speedKmS.map { String(format: ", %.1f km/s", $0) } ?? "") \(e.timeFromClosestApproach ? "on \(e.date.iso8601.prefix(10))" : "at \(e.date.iso8601)"); the path: \(Self.kilometres(ca.km)) at \(Self.iso(ca.seconds)), \(String(format: "%.1f", speed)) km/s.")
         }
@@ -287,7 +287,7 @@ public struct FlybyRecipe: MissionRecipe {
             let name: String, notes: [String], step: Double
             switch s.kind {
             case .escape:
-                name = "Escape hyperbola from \(display(s.centre))"
+                name = "Escape hyperbola from \(display(s.center))"
                 notes = ["Two-body hyperbola about the Earth from the injection point, in the plane through the escape asymptote least inclined to the equator."]
                 step = 3_600
             case .leg(let k):
@@ -297,7 +297,7 @@ public struct FlybyRecipe: MissionRecipe {
             case .inbound(let node), .outbound(let node):
                 if case .inbound = s.kind, i + 1 < segments.count, segments[i + 1].kind == .outbound(node: node), !powered.contains(node) { last = i + 1 }
                 name = "\(names[node]) flyby hyperbola"
-                notes = ["Two-body hyperbola about \(display(s.centre)) with its closest approach at the published distance and time."]
+                notes = ["Two-body hyperbola about \(display(s.center)) with its closest approach at the published distance and time."]
                 step = 6 * 3_600
             case .approach:
                 name = "\(names[names.count - 1]) approach hyperbola"
@@ -311,7 +311,7 @@ public struct FlybyRecipe: MissionRecipe {
             let first = i, final = last
             let start = segments[first].startSeconds, stop = segments[final].endSeconds
             let boundary = segments[first].endSeconds
-            pieces.append(PathPiece(name: name, notes: notes, startSeconds: start, endSeconds: stop, center: centreID(s.centre), maxStepSeconds: step) { t in
+            pieces.append(PathPiece(name: name, notes: notes, startSeconds: start, endSeconds: stop, center: centerID(s.center), maxStepSeconds: step) { t in
                 let index = t <= boundary ? first : final
                 let local = chain.state(atSeconds: t, segment: index)
                 return local
@@ -354,7 +354,7 @@ public struct FlybyRecipe: MissionRecipe {
                 notes = ["Two-body conic about the Sun between a sphere of influence and an impulse (\(label): modelled)."]
                 step = 10 * 86_400
             }
-            return PathPiece(name: title, notes: notes, startSeconds: arc.startSeconds, endSeconds: arc.endSeconds, center: centreID(arc.centre),
+            return PathPiece(name: title, notes: notes, startSeconds: arc.startSeconds, endSeconds: arc.endSeconds, center: centerID(arc.center),
                              maxStepSeconds: step) { shooting.state(arc, at: $0) }
         }
     }
@@ -365,7 +365,7 @@ public struct FlybyRecipe: MissionRecipe {
                                 state: (Double) throws -> OrbitalState) throws -> (km: Double, seconds: Double) {
         func distance(_ t: Double) throws -> Double {
             let s = try state(t)
-            let b = ephemeris.naifState(centreID(body), at: TimeScale.instant(tdbSecondsPastJ2000: t)) ?? (.zero, .zero)
+            let b = ephemeris.naifState(centerID(body), at: TimeScale.instant(tdbSecondsPastJ2000: t)) ?? (.zero, .zero)
             return (s.positionKm - b.positionKm).length
         }
         return try minimise(from: around - within, to: around + within, step: 600, f: distance)

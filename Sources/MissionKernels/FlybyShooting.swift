@@ -109,7 +109,7 @@ public struct FlybyShooting: Sendable {
         }
 
         public let kind: Kind
-        public let centre: BodyID
+        public let center: BodyID
         public let startSeconds: Double
         public let endSeconds: Double
         let conic: KeplerArc
@@ -153,9 +153,9 @@ public struct FlybyShooting: Sendable {
     /// Flyby `k`'s closest approach in solver time.
     func tau(_ k: Int) -> Double { direction * flybys[k].seconds }
 
-    /// A body's heliocentric state at solver time `tau` (the kernels' placement: ``FlybyRecipe/centreID(_:)``).
+    /// A body's heliocentric state at solver time `tau` (the kernels' placement: ``FlybyRecipe/centerID(_:)``).
     func place(_ body: BodyID, _ tau: Double) -> (positionKm: Vector3, velocityKmS: Vector3) {
-        let s = ephemeris.naifState(FlybyRecipe.centreID(body), at: TimeScale.instant(tdbSecondsPastJ2000: direction * tau)) ?? (.zero, .zero)
+        let s = ephemeris.naifState(FlybyRecipe.centerID(body), at: TimeScale.instant(tdbSecondsPastJ2000: direction * tau)) ?? (.zero, .zero)
         return (s.positionKm, s.velocityKmS * direction)
     }
 
@@ -379,11 +379,11 @@ public struct FlybyShooting: Sendable {
     }
 
     /// An arc in solver time, turned into a forward one.
-    func arc(_ kind: Arc.Kind, _ centre: BodyID, from a: Double, to b: Double, conic: KeplerArc, epoch: Double) -> Arc {
-        guard reversed else { return Arc(kind: kind, centre: centre, startSeconds: a, endSeconds: b, conic: conic, epochSeconds: epoch) }
+    func arc(_ kind: Arc.Kind, _ center: BodyID, from a: Double, to b: Double, conic: KeplerArc, epoch: Double) -> Arc {
+        guard reversed else { return Arc(kind: kind, center: center, startSeconds: a, endSeconds: b, conic: conic, epochSeconds: epoch) }
         var k = kind
         if case let .cruise(from, to) = kind { k = .cruise(from: to, to: from) }
-        return Arc(kind: k, centre: centre, startSeconds: -b, endSeconds: -a,
+        return Arc(kind: k, center: center, startSeconds: -b, endSeconds: -a,
                    conic: KeplerArc(mu: conic.mu, position: conic.position, velocity: -conic.velocity, epochHours: 0), epochSeconds: -epoch)
     }
 
@@ -522,8 +522,8 @@ public struct FlybyShooting: Sendable {
     /// The heliocentric state on `arc` at `t` (forwards time).
     public func state(_ arc: Arc, at t: Double) -> OrbitalState {
         let s = arc.local(at: t)
-        guard arc.centre != .sun else { return OrbitalState(seconds: t, positionKm: s.position, velocityKmS: s.velocity) }
-        let b = ephemeris.naifState(FlybyRecipe.centreID(arc.centre), at: TimeScale.instant(tdbSecondsPastJ2000: t)) ?? (.zero, .zero)
+        guard arc.center != .sun else { return OrbitalState(seconds: t, positionKm: s.position, velocityKmS: s.velocity) }
+        let b = ephemeris.naifState(FlybyRecipe.centerID(arc.center), at: TimeScale.instant(tdbSecondsPastJ2000: t)) ?? (.zero, .zero)
         return OrbitalState(seconds: t, positionKm: s.position + b.positionKm, velocityKmS: s.velocity + b.velocityKmS)
     }
 }

@@ -71,7 +71,7 @@ public struct HorizonsVectors: Sendable {
             let p = file.pv[(6 * k)..<(6 * k + 6)].map { $0 }
             guard p.allSatisfy(\.isFinite) else { throw ReadError(description: "\(name): epoch \(jd) has a non-finite number") }
             // Barycentric → heliocentric: subtract the Sun's barycentric state.
-            let ssb = ephemeris.solarSystemBarycentre(at: t)
+            let ssb = ephemeris.solarSystemBarycenter(at: t)
             seconds.append(t.daysSinceJ2000TDB * Constants.secondsPerDay)
             positions.append(toEcliptic * Vector3(p[0], p[1], p[2]) * au + ssb.positionKm)
             velocities.append(toEcliptic * Vector3(p[3], p[4], p[5]) * perDay + ssb.velocityKmS)
@@ -88,7 +88,7 @@ public struct HorizonsVectors: Sendable {
         func header(_ key: String) -> String? {
             lines.first { $0.hasPrefix(key) }.map { String($0.dropFirst(key.count)).trimmingCharacters(in: .whitespaces) }
         }
-        guard let centre = header("Center body name:"), centre.hasPrefix("Earth (399)") else {
+        guard let center = header("Center body name:"), center.hasPrefix("Earth (399)") else {
             throw ReadError(description: "\(name): the centre must be Earth (399); the header says \(header("Center body name:") ?? "nothing")")
         }
         guard let frame = header("Reference frame :"), frame.hasPrefix("Ecliptic of J2000.0") else {

@@ -48,8 +48,8 @@ public struct SurfaceSite: Sendable, Hashable {
         let h = 10.0
         let before = turn(seconds - h) * fixed
         let after = turn(seconds + h) * fixed
-        let centre = ephemeris.naifState(NAIFBody.id(body), at: t) ?? (.zero, .zero)
-        return OrbitalState(seconds: seconds, positionKm: centre.positionKm + m * fixed, velocityKmS: centre.velocityKmS + (after - before) / (2 * h))
+        let center = ephemeris.naifState(NAIFBody.id(body), at: t) ?? (.zero, .zero)
+        return OrbitalState(seconds: seconds, positionKm: center.positionKm + m * fixed, velocityKmS: center.velocityKmS + (after - before) / (2 * h))
     }
 
     // Launch pads (geodetic WGS 84 coordinates as the ranges publish them; Wikipedia's pad

@@ -255,8 +255,8 @@ public struct LunarRecipe: MissionRecipe {
         // converges where it does not on the injection velocity itself.
         let moonAtArrival = frames.moon(arrival)
         func injection(_ park: OrbitalState) throws -> (velocity: Vector3, coast: Arc, ca: (seconds: Double, radius: Double, state: OrbitalState)) {
-        let toCentre = KeplerArc.lambert(mu: muE, from: park.positionKm, to: moonAtArrival.positionKm, seconds: arrival - tliMid, longWay: false)!
-        let vInf0 = toCentre.v2 - moonAtArrival.velocityKmS
+        let toCenter = KeplerArc.lambert(mu: muE, from: park.positionKm, to: moonAtArrival.positionKm, seconds: arrival - tliMid, longWay: false)!
+        let vInf0 = toCenter.v2 - moonAtArrival.velocityKmS
         let s0 = vInf0.normalized
         let t0 = s0.cross(Vector3(0, 0, 1)).normalized, r0 = s0.cross(t0)
         func velocity(_ aim: [Double]) throws -> Vector3 {

@@ -71,7 +71,7 @@ public struct PatchedCoast: Sendable {
     /// A body's heliocentric state as the kernels place it (`NAIFBody`: the planets as their
     /// system barycentres, the Earth itself).
     static func place(_ body: BodyID, _ seconds: Double, _ ephemeris: Ephemeris) -> (positionKm: Vector3, velocityKmS: Vector3) {
-        ephemeris.naifState(FlybyRecipe.centreID(body), at: TimeScale.instant(tdbSecondsPastJ2000: seconds)) ?? (.zero, .zero)
+        ephemeris.naifState(FlybyRecipe.centerID(body), at: TimeScale.instant(tdbSecondsPastJ2000: seconds)) ?? (.zero, .zero)
     }
 
     /// The heliocentric state at `t` (on the anchor's side of the handover about the planet,

@@ -41,9 +41,9 @@ public struct StateTable: Sendable {
 
     /// The table moved by a centre's motion: `centre(t)` added to every state (for tables kept
     /// relative to a body).
-    public func offset(by centre: (Double) -> (positionKm: Vector3, velocityKmS: Vector3)) throws -> StateTable {
+    public func offset(by center: (Double) -> (positionKm: Vector3, velocityKmS: Vector3)) throws -> StateTable {
         try StateTable(states.map { s in
-            let c = centre(s.seconds)
+            let c = center(s.seconds)
             return OrbitalState(seconds: s.seconds, positionKm: s.positionKm + c.positionKm, velocityKmS: s.velocityKmS + c.velocityKmS)
         })
     }

@@ -134,12 +134,12 @@ public struct VehiclePhase: Sendable, Hashable {
 /// from the last state the kernels give.
 public enum ExtrapolationCenter: Sendable, Hashable {
     /// The solar-system barycentre with the mass of the whole system (deep space).
-    case solarSystemBarycentre
+    case solarSystemBarycenter
     case body(BodyID)
 
     public var naifID: Int {
         switch self {
-        case .solarSystemBarycentre: 0
+        case .solarSystemBarycenter: 0
         case let .body(b): NAIFBody.id(b)
         }
     }

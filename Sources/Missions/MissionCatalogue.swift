@@ -230,7 +230,7 @@ enum MissionValidator {
             var extrapolation: ExtrapolationCenter?
             if let about = v.extrapolateAbout {
                 if about == "ssb" {
-                    extrapolation = .solarSystemBarycentre
+                    extrapolation = .solarSystemBarycenter
                 } else if let b = BodyID(rawValue: about) {
                     extrapolation = .body(b)
                 } else {

@@ -141,7 +141,7 @@ extension MissionEngine {
             let hill = Self.hillRadiusKm(planet, heliocentricKm: q.length)
             if (p - q).length < hill {
                 moons = ephemeris.satellitePositionsKm(of: planet, at: s.instant)
-                if let m = ephemeris.nearestMoon(of: planet, to: p, planetBarycentreKm: q, moonsKm: moons), m.distanceKm < best.distance {
+                if let m = ephemeris.nearestMoon(of: planet, to: p, planetBarycenterKm: q, moonsKm: moons), m.distanceKm < best.distance {
                     best = (m.body, m.distanceKm)
                 }
             }

@@ -112,30 +112,30 @@ public struct MissionEngine: Sendable {
         if let end = v.endHours, dataEndHours < end - edgeSlackSeconds / 3600 {
             throw fail("vehicle \"\(v.id)\" (NAIF \(v.naifID)) is in the kernels only to \(KernelBodyError.date(span.upperBound)), before its end \(KernelBodyError.date(mission.tdbSeconds(atHours: end))); covered: \(KernelBodyError.list(spans))")
         }
-        guard v.endHours == nil, let center = v.extrapolation else {
+        guard v.endHours == nil, let about = v.extrapolation else {
             return VehicleTrack(vehicle: v, dataEndHours: min(dataEndHours, v.endHours ?? dataEndHours), dataSeconds: span, extrapolation: nil)
         }
         // The last covered state, relative to the centre, starts the two-body arc.
         let t = TimeScale.instant(tdbSecondsPastJ2000: span.upperBound)
         let state: KernelBodies.State
-        let centre: (positionKm: Vector3, velocityKmS: Vector3)
+        let center: (positionKm: Vector3, velocityKmS: Vector3)
         do {
             state = try kernels.state(v.naifID, at: t, ephemeris: ephemeris)
-            centre = try Self.centerState(center, at: t, ephemeris: ephemeris)
+            center = try Self.centerState(about, at: t, ephemeris: ephemeris)
         } catch {
             throw fail("vehicle \"\(v.id)\" cannot be placed at the end of its data, \(t.iso8601): \(error)")
         }
-        let arc = KeplerArc(mu: Self.gm(center), position: state.positionKm - centre.positionKm, velocity: state.velocityKmS - centre.velocityKmS,
+        let arc = KeplerArc(mu: Self.gm(about), position: state.positionKm - center.positionKm, velocity: state.velocityKmS - center.velocityKmS,
                             epochHours: dataEndHours)
-        let about = center == .solarSystemBarycentre ? "the solar-system barycentre" : NAIFBody.name(center.naifID)
-        let source = "two-body extrapolation about \(about) from the last state of \(state.segment.name) (\(t.iso8601))"
-        return VehicleTrack(vehicle: v, dataEndHours: dataEndHours, dataSeconds: span, extrapolation: .init(center: center, arc: arc, source: source))
+        let name = about == .solarSystemBarycenter ? "the solar-system barycentre" : NAIFBody.name(about.naifID)
+        let source = "two-body extrapolation about \(name) from the last state of \(state.segment.name) (\(t.iso8601))"
+        return VehicleTrack(vehicle: v, dataEndHours: dataEndHours, dataSeconds: span, extrapolation: .init(center: about, arc: arc, source: source))
     }
 
     /// GM of an extrapolation centre: the whole solar system's for its barycentre.
     static func gm(_ c: ExtrapolationCenter) -> Double {
         switch c {
-        case .solarSystemBarycentre:
+        case .solarSystemBarycenter:
             return GravityConstants.sunGM + BodyID.heliocentric.reduce(0) { $0 + ($1 == .earth ? GravityConstants.earthGM + GravityConstants.moonGM : GravityConstants.gm($1)) }
         case let .body(b):
             return GravityConstants.gm(b)

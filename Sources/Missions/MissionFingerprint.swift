@@ -34,7 +34,7 @@ extension Mission {
             for p in v.phases { h.add(p.name); h.add(p.kind.rawValue); h.add(p.startHours); h.add(p.endHours); h.add(p.body?.rawValue) }
             switch v.extrapolation {
             case nil: h.add(nil as String?)
-            case .solarSystemBarycentre?: h.add("ssb")
+            case .solarSystemBarycenter?: h.add("ssb")
             case let .body(b)?: h.add(b.rawValue)
             }
         }

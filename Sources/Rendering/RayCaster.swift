@@ -104,7 +104,7 @@ struct SurfaceSampler {
 /// One body prepared for tracing.
 struct TraceBody {
     let id: BodyID
-    let centre: Vector3
+    let center: Vector3
     let radius: Double
     /// Scene → model rotation (the inverse of the body's scene quaternion).
     let toModel: Matrix3
@@ -164,10 +164,10 @@ struct Frame: @unchecked Sendable {
         for b in scene.bodies {
             if b.emissive { sunBody = b }
             let bound = b.ring.map { max(b.radius, $0.outerRadius) } ?? b.radius
-            guard let box = Frame.screenBounds(centre: b.position, radius: bound, camera: cam) else { continue }
+            guard let box = Frame.screenBounds(center: b.position, radius: bound, camera: cam) else { continue }
             let c = b.color
             bodies.append(TraceBody(
-                id: b.id, centre: b.position, radius: b.radius, toModel: b.quaternion.conjugate.matrix,
+                id: b.id, center: b.position, radius: b.radius, toModel: b.quaternion.conjugate.matrix,
                 map: caster.textures.surfaces[b.id].map { SurfaceSampler($0) },
                 baseLinear: SIMD3(ColorSpace.linear(c.r), ColorSpace.linear(c.g), ColorSpace.linear(c.b)),
                 emissive: b.emissive, ring: b.ring, x0: box.x0, x1: box.x1, y0: box.y0, y1: box.y1,
@@ -187,8 +187,8 @@ struct Frame: @unchecked Sendable {
     /// Exact pixel bounds of a sphere's projection: the tangent planes through the eye that
     /// contain the camera's up (for x) or right (for y) axis; nil when it is wholly behind the
     /// camera or off screen.
-    static func screenBounds(centre: Vector3, radius: Double, camera cam: ViewCamera) -> (x0: Int, x1: Int, y0: Int, y1: Int)? {
-        let v = cam.viewSpace(centre)
+    static func screenBounds(center: Vector3, radius: Double, camera cam: ViewCamera) -> (x0: Int, x1: Int, y0: Int, y1: Int)? {
+        let v = cam.viewSpace(center)
         func range(_ lateral: Double, scale: Double) -> (Double, Double)? {
             let fwd = -v.z
             let d = (lateral * lateral + fwd * fwd).squareRoot()
@@ -287,14 +287,14 @@ struct Frame: @unchecked Sendable {
         for i in candidates {
             let b = bodies[i]
             guard x >= b.x0 && x <= b.x1 else { continue }
-            let oc = b.centre - eye
+            let oc = b.center - eye
             let tca = oc.dot(d)
             if let ring = b.ring {
                 let denom = d.dot(ring.normal)
                 if abs(denom) > 1e-12 {
                     let t = oc.dot(ring.normal) / denom
                     if t > 0, t < ringT {
-                        let r = (eye + d * t - b.centre).length
+                        let r = (eye + d * t - b.center).length
                         // A pixel's footprint on the ring plane, stretched as the ring turns edge-on.
                         let footprint = (t / ppu) / max(abs(denom), 0.02)
                         if r >= ring.innerRadius - footprint / 2 && r <= ring.outerRadius + footprint / 2 {
@@ -319,11 +319,11 @@ struct Frame: @unchecked Sendable {
             } else {
                 t = tca
                 let q = eye + d * tca
-                p = b.centre + (q - b.centre).normalized * b.radius
+                p = b.center + (q - b.center).normalized * b.radius
             }
             if t < bestT {
                 bestT = t; best = i; bestCoverage = coverage; bestPoint = p
-                bestNormal = (p - b.centre) / b.radius
+                bestNormal = (p - b.center) / b.radius
             }
         }
         var behind = background
@@ -368,9 +368,9 @@ struct Frame: @unchecked Sendable {
         if ndl > 0, let ring = b.ring, let rp = rings {
             let denom = toSun.dot(ring.normal)
             if abs(denom) > 1e-9 {
-                let t = (b.centre - p).dot(ring.normal) / denom
+                let t = (b.center - p).dot(ring.normal) / denom
                 if t > 0 {
-                    let r = (p + toSun * t - b.centre).length
+                    let r = (p + toSun * t - b.center).length
                     if r >= ring.innerRadius && r <= ring.outerRadius {
                         let a = ringAlpha(rp, u: (r - ring.innerRadius) / (ring.outerRadius - ring.innerRadius))
                         ndl *= 1 - RayCaster.Tuning.ringShadowDepth * a
@@ -432,7 +432,7 @@ struct Frame: @unchecked Sendable {
         let sunSide = toSun.dot(ring.normal), eyeSide = (camera.eye - p).dot(ring.normal)
         if sunSide * eyeSide < 0 { light = RayCaster.Tuning.ringUnlitFaceLight }
         // The planet's shadow.
-        let oc = p - b.centre
+        let oc = p - b.center
         let bq = oc.dot(toSun)
         if bq < 0, bq * bq - (oc.lengthSquared - b.radius * b.radius) > 0 { light = ambient * 2 }
         return under * (1 - alpha) + color * (light * exposure * alpha)
@@ -494,8 +494,8 @@ struct Frame: @unchecked Sendable {
                 // Point of the segment at this major coordinate.
                 let t0 = steep ? (abs(dy) > 1e-12 ? (mc - a.y) / dy : 0) : (abs(dx) > 1e-12 ? (mc - a.x) / dx : 0)
                 let tc = max(0, min(1, t0))
-                let centre = steep ? a.x + dx * tc : a.y + dy * tc
-                let lo = Int(centre) - across, hi = Int(centre) + across
+                let center = steep ? a.x + dx * tc : a.y + dy * tc
+                let lo = Int(center) - across, hi = Int(center) + across
                 for n in lo...hi {
                     let x = steep ? n : m, y = steep ? m : n
                     guard x >= 0, y >= 0, x < px.width, y < px.height else { continue }
@@ -543,7 +543,7 @@ struct Frame: @unchecked Sendable {
             let minR = b.id.isSatellite ? minMoonPx : minPlanetPx
             guard b.screenRadius < minR else { continue }
             if occluded(x: s.x, y: s.y, depth: s.depth, except: b.id) { continue }
-            let toSun = (sun - b.centre).normalized, toEye = (camera.eye - b.centre).normalized
+            let toSun = (sun - b.center).normalized, toEye = (camera.eye - b.center).normalized
             let phase = Float((1 + toSun.dot(toEye)) / 2)
             let albedo = b.map?.meanLinear ?? b.baseLinear
             // Brighten toward the catalogue look: a dot stands for a whole lit disc.

@@ -32,7 +32,7 @@ public struct QuantitySet: Sendable, Hashable, Sequence {
 /// Where an observer table is taken from.
 public enum QuantitySite: Sendable {
     /// The Earth's centre (Horizons' `500@399`, `500`).
-    case geocentre
+    case geocenter
     /// A place on the Earth (an MPC observatory code, `coord@399`).
     case earth(Observer)
     /// A body's centre or a spacecraft: its heliocentric ICRF position (AU) and velocity (AU/day)

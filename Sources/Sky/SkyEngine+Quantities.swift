@@ -271,7 +271,7 @@ extension SkyEngine {
     /// A place on the Earth (or its centre), heliocentric ICRF: AU and AU/day.
     public func siteState(_ observer: Observer?, at time: SkyTime) -> (positionAU: Vector3, velocityAUPerDay: Vector3) {
         let seconds = time.instant.daysSinceJ2000TDB * Constants.secondsPerDay
-        return QuantityGeometry.station(sky: self, site: observer.map { .earth($0) } ?? .geocentre, seconds: seconds,
+        return QuantityGeometry.station(sky: self, site: observer.map { .earth($0) } ?? .geocenter, seconds: seconds,
                                         orientation: EarthOrientation(time: time), gastShift: 0)
     }
 
@@ -434,7 +434,7 @@ struct QuantityGeometry {
         switch site {
         case let .body(_, _, state):
             return state(s)
-        case .geocentre, .earth:
+        case .geocenter, .earth:
             let toICRF = Precession.eclipticToEquatorialJ2000
             let earth: StateVector
             if let k = sky.ephemeris.kernel, k.spanSeconds.contains(s) {

@@ -75,7 +75,7 @@ enum MissionEncoding {
 
     static func centerName(_ c: ExtrapolationCenter) -> String {
         switch c {
-        case .solarSystemBarycentre: "ssb"
+        case .solarSystemBarycenter: "ssb"
         case let .body(b): b.rawValue
         }
     }

@@ -135,7 +135,7 @@ public final class EphemerisService: Sendable {
         var p = ProblemDetails(status: .unprocessableContent, title: "Outside the loaded kernels", detail: "body \(name): \(error.description)")
         let spans: [ClosedRange<Double>]
         switch error {
-        case let .notCovered(_, _, s), let .centreNotCovered(_, _, _, s): spans = s
+        case let .notCovered(_, _, s), let .centerNotCovered(_, _, _, s): spans = s
         default: spans = []
         }
         p.extensions.append(("body", .string(name)))
@@ -312,7 +312,7 @@ public final class EphemerisService: Sendable {
     /// barycentre (the DE kernel inside its span, the theories' mass-weighted sum outside).
     func origin(_ s: FrameSelection, at t: Instant) -> StateVector {
         if s.barycentric {
-            let b = ephemeris.solarSystemBarycentre(at: t)
+            let b = ephemeris.solarSystemBarycenter(at: t)
             return StateVector(positionAU: b.positionKm / Constants.auKm, velocityAUPerDay: b.velocityKmS * (Constants.secondsPerDay / Constants.auKm))
         }
         return s.center == .sun ? StateVector(positionAU: .zero, velocityAUPerDay: .zero) : ephemeris.state(s.center, at: t)

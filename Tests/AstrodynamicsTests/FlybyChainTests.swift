@@ -41,15 +41,15 @@ struct FlybyChainTests {
             t += near ? fine : coarse
         }
         times.append(chain.endSeconds)
-        let centreMu = GravityConstants.gm(chain.plan.centre)
+        let centerMu = GravityConstants.gm(chain.plan.center)
         var w = Walk()
         var previous: (OrbitalState, Double)?
         for time in times {
             guard let s = chain.state(atSeconds: time) else { continue }
             w.samples += 1
             w.maxSpeedKmS = max(w.maxSpeedKmS, s.velocityKmS.length)
-            var acceleration = centreMu / s.positionKm.lengthSquared
-            w.clearanceKm[chain.plan.centre] = min(w.clearanceKm[chain.plan.centre] ?? .infinity, s.positionKm.length - radius(chain.plan.centre))
+            var acceleration = centerMu / s.positionKm.lengthSquared
+            w.clearanceKm[chain.plan.center] = min(w.clearanceKm[chain.plan.center] ?? .infinity, s.positionKm.length - radius(chain.plan.center))
             for b in bodies {
                 let d = (s.positionKm - chain.bodyStates.state(b, seconds: time).position).length
                 w.clearanceKm[b] = min(w.clearanceKm[b] ?? .infinity, d - radius(b))
@@ -115,7 +115,7 @@ struct FlybyChainTests {
 
     // MARK: - A synthetic chain
 
-    static let synthetic = FlybyPlan(centre: .sun, nodes: [
+    static let synthetic = FlybyPlan(center: .sun, nodes: [
         .departure(.earth, seconds: t(2006, 1, 19, 19, 45), injectionAltitudeKm: 300, name: "launch"),
         .flyby(.jupiter, seconds: t(2007, 2, 28, 5, 43, 40), closestApproachKm: 3_000_000, name: "Jupiter flyby"),
         .flyby(.pluto, seconds: t(2015, 7, 14, 11, 49, 57), closestApproachKm: 20_000, name: "Pluto flyby"),
@@ -167,7 +167,7 @@ struct FlybyChainTests {
     func unpoweredChain() throws {
         let launch = Self.t(2006, 1, 19, 19, 45), jupiter = Self.t(2007, 2, 28, 5, 43, 40)
         func plan(_ rp: Double, _ arrival: Double) -> FlybyPlan {
-            FlybyPlan(centre: .sun, nodes: [
+            FlybyPlan(center: .sun, nodes: [
                 .departure(.earth, seconds: launch, injectionAltitudeKm: 300),
                 .flyby(.jupiter, seconds: jupiter, closestApproachKm: rp),
                 .arrival(.pluto, seconds: arrival),
@@ -205,7 +205,7 @@ struct FlybyChainTests {
 
     // MARK: - A geocentric chain
 
-    static let freeReturn = FlybyPlan(centre: .earth, nodes: [
+    static let freeReturn = FlybyPlan(center: .earth, nodes: [
         .departure(.earth, seconds: t(2024, 3, 1, 12), injectionAltitudeKm: 185, name: "TLI"),
         .flyby(.moon, seconds: t(2024, 3, 4, 12), closestApproachKm: 1_737.4 + 250, name: "lunar flyby"),
         .arrival(.earth, seconds: t(2024, 3, 7, 12), endRadiusKm: 6_378.137 + 122, name: "entry interface"),
@@ -299,7 +299,7 @@ struct FlybyChainTests {
             FlybyPlan(nodes: [base[0], .flyby(.sun, seconds: base[1].seconds, closestApproachKm: 1e7)], openEnd: open),
             FlybyPlan(nodes: [base[0], .flyby(.moon, seconds: base[1].seconds, closestApproachKm: 5_000)], openEnd: open),
             FlybyPlan(nodes: base, legs: [.direct], openEnd: open),
-            FlybyPlan(centre: .earth, nodes: [.departure(.earth, seconds: base[0].seconds), .flyby(.moon, seconds: base[0].seconds + 3 * 86_400, closestApproachKm: 3_000)],
+            FlybyPlan(center: .earth, nodes: [.departure(.earth, seconds: base[0].seconds), .flyby(.moon, seconds: base[0].seconds + 3 * 86_400, closestApproachKm: 3_000)],
                       openEnd: FlybyPlan.OpenEnd(seconds: base[0].seconds + 6 * 86_400)),
             FlybyPlan(nodes: [base[0]]),
             FlybyPlan(nodes: [.departure(.earth, seconds: .nan), base[1], base[2]], openEnd: open),

@@ -58,25 +58,25 @@ struct LambertTests {
     @Test("every solution of random problems, propagated by KeplerArc, arrives at r2 with v2")
     func randomGeometries() throws {
         var rng = SplitMix64(seed: 0x1A3B_E7)
-        let centres: [(mu: Double, unitKm: Double)] = [
+        let centers: [(mu: Double, unitKm: Double)] = [
             (GravityConstants.sunGM, Constants.auKm), (GravityConstants.earthGM, 20_000), (GravityConstants.moonGM, 4_000),
         ]
         var problems = 0, solutions = 0, multiRevolution = 0, hyperbolic = 0, divers = 0
         var worstPosition = 0.0, worstVelocity = 0.0
         for _ in 0..<3_000 {
-            let centre = centres[Int(rng.next() % 3)]
-            let r1 = rng.direction() * (centre.unitKm * rng.uniform(0.3, 5))
-            var r2 = rng.direction() * (centre.unitKm * rng.uniform(0.3, 5))
+            let center = centers[Int(rng.next() % 3)]
+            let r1 = rng.direction() * (center.unitKm * rng.uniform(0.3, 5))
+            var r2 = rng.direction() * (center.unitKm * rng.uniform(0.3, 5))
             if rng.next() % 8 == 0 {
                 // Near 180°: r2 opposite r1, tilted by 1e-9…1e-2 rad.
                 let tilt = pow(10, rng.uniform(-9, -2))
                 r2 = (-r1.normalized + rng.direction() * tilt).normalized * r2.length
             }
             let rMean = (r1.length + r2.length) / 2
-            let period = 2 * Double.pi * (rMean * rMean * rMean / centre.mu).squareRoot()
+            let period = 2 * Double.pi * (rMean * rMean * rMean / center.mu).squareRoot()
             let seconds = period * pow(10, rng.uniform(-2.5, 0.9))
             let direction: LambertDirection = rng.next() % 2 == 0 ? .prograde : .retrograde
-            let all = try Lambert.solutions(mu: centre.mu, from: r1, to: r2, seconds: seconds, direction: direction, maxRevolutions: 5)
+            let all = try Lambert.solutions(mu: center.mu, from: r1, to: r2, seconds: seconds, direction: direction, maxRevolutions: 5)
             problems += 1
             for s in all {
                 // A hyperbola faster than ten times the circular speed (x > 10: 300 km/s and
@@ -89,18 +89,18 @@ struct LambertTests {
                 let h = r1.cross(s.v1)
                 // The sense of motion is the one asked for.
                 #expect((h.z > 0) == (direction == .prograde) || abs(h.normalized.z) < 1e-9)
-                let e = (s.v1.cross(h) / centre.mu - r1.normalized).length
-                let periapsis = h.lengthSquared / (centre.mu * (1 + e))
+                let e = (s.v1.cross(h) / center.mu - r1.normalized).length
+                let periapsis = h.lengthSquared / (center.mu * (1 + e))
                 let diving = s.x > 10 || (s.x > 1 && r1.dot(s.v1) < 0 && r2.dot(s.v2) > 0 && periapsis < 0.02 * min(r1.length, r2.length))
                 if diving {
-                    let check = Self.hyperbolicConsistency(mu: centre.mu, r1: r1, v1: s.v1, r2: r2, v2: s.v2, seconds: seconds)
+                    let check = Self.hyperbolicConsistency(mu: center.mu, r1: r1, v1: s.v1, r2: r2, v2: s.v2, seconds: seconds)
                     #expect(check.elements < 1e-10 && abs(check.timeError) < 1e-6 * max(1, seconds * 1e-9), "x \(s.x): \(check)")
                     divers += 1
                     solutions += 1
                     hyperbolic += 1
                     continue
                 }
-                let end = KeplerArc(mu: centre.mu, position: r1, velocity: s.v1, epochHours: 0).state(afterSeconds: seconds)
+                let end = KeplerArc(mu: center.mu, position: r1, velocity: s.v1, epochHours: 0).state(afterSeconds: seconds)
                 let dr = (end.position - r2).length, dv = (end.velocity - s.v2).length
                 worstPosition = max(worstPosition, dr)
                 worstVelocity = max(worstVelocity, dv)

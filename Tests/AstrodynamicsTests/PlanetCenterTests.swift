@@ -25,7 +25,7 @@ struct PlanetCenterTests {
     }
 
     @Test("planet and moons weighted by GM put the system's centre of mass at the barycentre", arguments: [BodyID.jupiter, .saturn])
-    func barycentre(planet: BodyID) {
+    func barycenter(planet: BodyID) {
         var checked = 0
         for t in times {
             let states = PlanetCenter.moonStates(planet, seconds: t)

@@ -197,9 +197,9 @@ struct DE440AccuracyTests {
             // Io hangs from Jupiter's centre: DE440's Jupiter barycentre, moved by the moons' pull
             // (the same origin telemetry measures from, NAIF 599).
             let io = e.state(.io, at: t).positionAU - e.state(.jupiter, at: t).positionAU
-            let centre = e.barycentreToCentre(.jupiter, at: t).positionKm
-            #expect(centre.length > 1 && centre.length < 250, "\(centre.length) km")
-            #expect((io * Constants.auKm - centre - e.parentRelativeState(.io, at: t).positionKm).length < 1e-3)
+            let center = e.barycenterToCenter(.jupiter, at: t).positionKm
+            #expect(center.length > 1 && center.length < 250, "\(center.length) km")
+            #expect((io * Constants.auKm - center - e.parentRelativeState(.io, at: t).positionKm).length < 1e-3)
             let naif = try #require(e.naifState(501, at: t)), jupiter = try #require(e.naifState(599, at: t))
             #expect(((naif.positionKm - jupiter.positionKm) - e.parentRelativeState(.io, at: t).positionKm).length < 1e-3)
         }

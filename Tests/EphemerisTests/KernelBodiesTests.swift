@@ -123,7 +123,7 @@ struct KernelBodiesTests {
             _ = try bodies.state(-6, at: Self.instant(1.5e6), ephemeris: eph)
             Issue.record("placed -6 without its centre")
         } catch {
-            guard case let .centreNotCovered(id, center, _, spans) = error else { Issue.record("\(error)"); return }
+            guard case let .centerNotCovered(id, center, _, spans) = error else { Issue.record("\(error)"); return }
             #expect(id == -6 && center == -5 && spans == [0...1e6])
             #expect(error.description.contains("covered: 2000-01-01T11:58:55.816Z…2000-01-13T01:45:35.816Z"), "\(error)")
         }
@@ -131,7 +131,7 @@ struct KernelBodiesTests {
             _ = try bodies.state(-7, at: Self.instant(10), ephemeris: eph)
             Issue.record("placed -7 without its centre")
         } catch {
-            guard case let .centreNotCovered(id, center, _, spans) = error else { Issue.record("\(error)"); return }
+            guard case let .centerNotCovered(id, center, _, spans) = error else { Issue.record("\(error)"); return }
             #expect(id == -7 && center == -999 && spans.isEmpty)
         }
     }
@@ -176,36 +176,36 @@ struct KernelBodiesTests {
     }
 
     @Test("centre 0 is the solar-system barycentre: the DE kernel's inside its span, the planets' mass-weighted mean outside")
-    func barycentre() throws {
+    func barycenter() throws {
         let k = try Self.kernel([Self.segment(-8, from: 0, Vector3(0, 0, 0), start: 0, end: 3e9)], file: "b.bsp")
         let bodies = try KernelBodies([k])
         let t = try TimeScale.parse("2026-11-26T00:00:00Z")
         let s = try bodies.state(-8, at: t, ephemeris: eph)
-        let ssb = eph.solarSystemBarycentre(at: t)
+        let ssb = eph.solarSystemBarycenter(at: t)
         #expect((s.positionKm - ssb.positionKm).length < 1e-6)
         // The Sun wanders about a solar radius from the barycentre.
         #expect((200_000...2_200_000).contains(ssb.positionKm.length))
         // From the analytical theories alone: the same point to the theories' errors.
-        let analytic = TestEngine.ephemeris.solarSystemBarycentre(at: t)
+        let analytic = TestEngine.ephemeris.solarSystemBarycenter(at: t)
         #expect((analytic.positionKm - ssb.positionKm).length < 2_000, "\((analytic.positionKm - ssb.positionKm).length) km")
         #expect((analytic.velocityKmS - ssb.velocityKmS).length < 1e-4)
     }
 
     @Test("Jupiter's and Saturn's centres lie a few hundred km from their barycentres; their moons hang from the centres")
-    func planetCentres() throws {
+    func planetCenters() throws {
         let t = try TimeScale.parse("2016-07-05T03:00:00Z")
-        let j = eph.barycentreToCentre(.jupiter, at: t).positionKm.length
-        let s = eph.barycentreToCentre(.saturn, at: t).positionKm.length
+        let j = eph.barycenterToCenter(.jupiter, at: t).positionKm.length
+        let s = eph.barycenterToCenter(.saturn, at: t).positionKm.length
         #expect((10...250).contains(j), "Jupiter \(j) km")
         #expect((100...350).contains(s), "Saturn \(s) km")
-        #expect(eph.barycentreToCentre(.mars, at: t).positionKm == .zero)
-        let centre = try #require(eph.naifState(599, at: t)), io = try #require(eph.naifState(501, at: t))
+        #expect(eph.barycenterToCenter(.mars, at: t).positionKm == .zero)
+        let center = try #require(eph.naifState(599, at: t)), io = try #require(eph.naifState(501, at: t))
         let rel = eph.parentRelativeState(.io, at: t).positionKm
-        #expect(((io.positionKm - centre.positionKm) - rel).length < 1e-6)
+        #expect(((io.positionKm - center.positionKm) - rel).length < 1e-6)
     }
 
     @Test("the telemetry's shortcuts agree with naifState: a giant planet's centre and moons, and the moon nearest a point", arguments: [BodyID.jupiter, .saturn, .mars])
-    func planetCentreShortcuts(_ planet: BodyID) throws {
+    func planetCenterShortcuts(_ planet: BodyID) throws {
         var checked = 0, fastChecked = 0
         for date in ["2004-07-01T02:39:00Z", "2016-07-05T03:00:00Z", "2023-12-30T08:36:00Z"] {
             let t = try TimeScale.parse(date)
@@ -232,11 +232,11 @@ struct KernelBodiesTests {
                 }
             }
             // From a point beside each moon in turn, that moon is the nearest, at the distance naifState gives.
-            let barycentre = eph.state(planet, at: t).positionAU * Constants.auKm
+            let barycenter = eph.state(planet, at: t).positionAU * Constants.auKm
             for m in moons {
                 let moon = try #require(eph.naifState(NAIFBody.id(m.body), at: t))
                 let point = moon.positionKm + Vector3(0, 0, 10)
-                let found = try #require(eph.nearestMoon(of: planet, to: point, planetBarycentreKm: barycentre, moonsKm: moons))
+                let found = try #require(eph.nearestMoon(of: planet, to: point, planetBarycenterKm: barycenter, moonsKm: moons))
                 #expect(found.body == m.body && abs(found.distanceKm - 10) < 1e-6, "\(m.body): \(found)")
                 checked += 1
             }
@@ -253,7 +253,7 @@ struct KernelBodiesTests {
             let id = NAIFBody.id(body)
             switch NAIFBody.known(id) {
             case .body(let b)?: #expect(b == body)
-            case .planetCentre(let b)?: #expect(b == body)
+            case .planetCenter(let b)?: #expect(b == body)
             default: Issue.record("\(body) → \(id) is not known")
             }
             #expect(eph.naifState(id, at: t) != nil)

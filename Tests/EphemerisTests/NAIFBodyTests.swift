@@ -19,7 +19,7 @@ struct NAIFBodyTests {
         for body in BodyID.allCases {
             let id = NAIFBody.id(body)
             switch NAIFBody.known(id) {
-            case .body(let b)?, .planetCentre(let b)?: #expect(b == body, "\(body) → \(id)")
+            case .body(let b)?, .planetCenter(let b)?: #expect(b == body, "\(body) → \(id)")
             default: Issue.record("\(body) → \(id) is not known")
             }
             if let k = NAIFBody.planetaryKernelID(body) {

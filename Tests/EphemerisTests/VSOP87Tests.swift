@@ -15,7 +15,7 @@ struct VSOP87Tests {
     static let bounds: [(planet: Planet, body: String, aAU: Double, arcsec: Double, distance: Double, velocity: Double)] = [
         (.mercury, "mercury", 0.387, 12, 4e-5, 3e-4),
         (.venus, "venus", 0.723, 8, 3e-5, 1e-4),
-        (.earthMoonBarycentre, "earth", 1.000, 7, 3e-5, 1e-4),
+        (.earthMoonBarycenter, "earth", 1.000, 7, 3e-5, 1e-4),
         (.mars, "mars", 1.524, 13, 6e-5, 1.5e-4),
         (.jupiter, "jupiter", 5.203, 20, 1.2e-4, 4e-4),
         (.saturn, "saturn", 9.537, 42, 1.3e-4, 4e-4),

@@ -94,7 +94,7 @@ struct FlybyShootingTests {
             Self.checkPath(shooting, solution)
             // In time order: the escape from the injection point first, the impulse leaving
             // the known path last.
-            #expect(solution.arcs.first?.centre == .earth && abs(solution.arcs[0].startSeconds - injection) < seconds(1e-3))
+            #expect(solution.arcs.first?.center == .earth && abs(solution.arcs[0].startSeconds - injection) < seconds(1e-3))
             #expect(solution.arcs.last?.endSeconds == Self.t(2018, 11, 1))
             #expect(solution.impulses.map(\.leg).sorted() == [0, 1])
             let end = shooting.state(solution.arcs[solution.arcs.count - 1], at: Self.t(2018, 11, 1))

@@ -24,7 +24,7 @@ enum FlybyTestData {
 
     /// A body's heliocentric ecliptic state as the kernels place it.
     static func place(_ body: BodyID, _ t: Double) -> (positionKm: Vector3, velocityKmS: Vector3) {
-        ephemeris.naifState(FlybyRecipe.centreID(body), at: TimeScale.instant(tdbSecondsPastJ2000: t)) ?? (.zero, .zero)
+        ephemeris.naifState(FlybyRecipe.centerID(body), at: TimeScale.instant(tdbSecondsPastJ2000: t)) ?? (.zero, .zero)
     }
 }
 

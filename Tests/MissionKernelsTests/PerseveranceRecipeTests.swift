@@ -139,12 +139,12 @@ struct PerseveranceRecipeTests {
             .mars: try HorizonsPath.model(.mars, frame: .heliocentric, ephemeris: eph),
         ]
         func state(_ t: Double) throws -> KernelBodies.State { try bodies.state(-168, at: TimeScale.instant(tdbSecondsPastJ2000: t), ephemeris: eph) }
-        func centre(_ b: BodyID, _ t: Double) -> (positionKm: Vector3, velocityKmS: Vector3) {
+        func center(_ b: BodyID, _ t: Double) -> (positionKm: Vector3, velocityKmS: Vector3) {
             HorizonsPath.centerState(b, model: models[b]!, frame: .heliocentric, seconds: t, ephemeris: eph)
         }
         // The body whose gravity dominates within a million km, else the Sun.
         func dominant(_ p: Vector3, _ t: Double) -> BodyID {
-            for b in [BodyID.earth, .mars] where (p - centre(b, t).positionKm).length < 1e6 { return b }
+            for b in [BodyID.earth, .mars] where (p - center(b, t).positionKm).length < 1e6 { return b }
             return .sun
         }
         var fastest = 0.0
@@ -160,7 +160,7 @@ struct PerseveranceRecipeTests {
             let quiet = !M2020.spans(.powered).contains { $0.overlaps(t...(t + 60)) } && !M2020.spans(.landed).contains { $0.overlaps(t...(t + 60)) }
             if !M2020.within(.landed, t + 60) {
                 for b in [BodyID.earth, .moon, .mars] {
-                    let c = b == .moon ? eph.naifState(301, at: TimeScale.instant(tdbSecondsPastJ2000: t + 60))! : centre(b, t + 60)
+                    let c = b == .moon ? eph.naifState(301, at: TimeScale.instant(tdbSecondsPastJ2000: t + 60))! : center(b, t + 60)
                     let above = (next.positionKm - c.positionKm).length - eph.catalogue[b].radiusKm
                     lowest[b] = min(lowest[b] ?? .infinity, above)
                 }
@@ -171,7 +171,7 @@ struct PerseveranceRecipeTests {
                 // Δv about the dominant body against Simpson's rule on the model's acceleration.
                 let b = dominant(mid.positionKm, t + 30)
                 func local(_ s: KernelBodies.State, _ at: Double) -> (Vector3, Vector3) {
-                    let c = centre(b, at)
+                    let c = center(b, at)
                     return (s.positionKm - c.positionKm, s.velocityKmS - c.velocityKmS)
                 }
                 let (r0, v0) = local(previous, t), (rm, _) = local(mid, t + 30), (r1, v1) = local(next, t + 60)
@@ -191,7 +191,7 @@ struct PerseveranceRecipeTests {
             for s in stride(from: span.lowerBound + 0.02, through: span.upperBound - 0.02, by: 1) {
                 let p = try state(s).positionKm
                 for b in [BodyID.earth, .mars] {
-                    lowest[b] = min(lowest[b] ?? .infinity, (p - centre(b, s).positionKm).length - eph.catalogue[b].radiusKm)
+                    lowest[b] = min(lowest[b] ?? .infinity, (p - center(b, s).positionKm).length - eph.catalogue[b].radiusKm)
                 }
             }
         }

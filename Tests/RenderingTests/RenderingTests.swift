@@ -171,7 +171,7 @@ struct RayCasterTests {
     }
 
     @Test("a body's centre projects onto the centre of its traced disc (±1 px)")
-    func discCentre() throws {
+    func discCenter() throws {
         // Off-centre in the frame: a camera aimed away from Jupiter so its disc sits to one side.
         let t = try TimeScale.parse("2026-11-22T00:00:00Z")
         let jupiter = SceneTestPositions.position(.jupiter, at: t)

@@ -212,7 +212,7 @@ struct HorizonsEndpointTests {
 }
 
 @Suite("center=ssb in /v1")
-struct BarycentreCenterTests {
+struct BarycenterCenterTests {
     @Test("/v1/positions?center=ssb: the Sun's barycentric state added to every heliocentric one, from the DE kernel; the series agrees; not with the scene frame")
     func barycentric() throws {
         let helio = try APIServer.get("/v1/positions?date=2026-01-01&bodies=sun,mars,naif:-31")

@@ -54,8 +54,8 @@ struct MoonFlybyTests {
                 #expect(abs(served - published) <= 0.1 * published, "\(f.mission) \(f.key): \(served) km, published \(published)")
             }
             // One origin: /v1/positions measures the vehicle from the same moon as telemetry.
-            let centred = try APIServer.get("/v1/positions?date=\(f.date)&bodies=\(f.vehicle)&center=\(f.moon)&units=km").objects("bodies").first
-            let apart = number(centred?["distance"]) ?? .nan
+            let centered = try APIServer.get("/v1/positions?date=\(f.date)&bodies=\(f.vehicle)&center=\(f.moon)&units=km").objects("bodies").first
+            let apart = number(centered?["distance"]) ?? .nan
             #expect(abs(apart - (number(nearest["distanceKm"]) ?? .nan)) < 0.5, "\(f.mission) \(f.key): positions \(apart) km, telemetry \(nearest)")
             // The moon's theory says where it was moved, and by how much.
             let theory = try APIServer.get("/v1/positions?date=\(f.date)&bodies=\(f.moon)").objects("bodies").first?["theory"] as? String

@@ -16,9 +16,9 @@ struct MoonKernelTests {
         let moon: String
         let utc: String
         /// From the system's barycentre (the engine's `saturn` and `jupiter`).
-        let moonFromBarycentreKm: Vector3
+        let moonFromBarycenterKm: Vector3
         let moonVelocityKmS: Vector3
-        let moonFromPlanetCentreKm: Vector3
+        let moonFromPlanetCenterKm: Vector3
         let craftFromMoonKm: Double
     }
 
@@ -30,8 +30,8 @@ struct MoonKernelTests {
               let list = root["cases"] as? [[String: Any]] else { fatalError("moon kernel fixture unreadable") }
         return list.map { c in
             Case(flyby: c["flyby"] as? String ?? "", moon: c["moon"] as? String ?? "", utc: c["utc"] as? String ?? "",
-                 moonFromBarycentreKm: vector(c["moonFromBarycentreKm"]) ?? .zero, moonVelocityKmS: vector(c["moonVelocityKmS"]) ?? .zero,
-                 moonFromPlanetCentreKm: vector(c["moonFromPlanetCentreKm"]) ?? .zero,
+                 moonFromBarycenterKm: vector(c["moonFromBarycentreKm"]) ?? .zero, moonVelocityKmS: vector(c["moonVelocityKmS"]) ?? .zero,
+                 moonFromPlanetCenterKm: vector(c["moonFromPlanetCentreKm"]) ?? .zero,
                  craftFromMoonKm: number(c["craftFromMoonKm"]) ?? 0)
         }
     }()
@@ -71,7 +71,7 @@ struct MoonKernelTests {
             let body = try #require(r.objects("bodies").first, "\(c.utc): \(r.bodyText)")
             let p = try #require(vector(body["position"]))
             // The fixture's TDB follows NAIF's two-term formula: microseconds from the server's.
-            #expect((p - c.moonFromBarycentreKm).length < 0.05, "\(c.flyby) \(c.utc): \((p - c.moonFromBarycentreKm).length) km from CSPICE")
+            #expect((p - c.moonFromBarycenterKm).length < 0.05, "\(c.flyby) \(c.utc): \((p - c.moonFromBarycenterKm).length) km from CSPICE")
             let v = try #require(vector(body["velocity"]))
             #expect((v - c.moonVelocityKmS).length < 1e-5, "\(c.flyby) \(c.utc)")
             #expect((body["theory"] as? String)?.contains(Self.fileName) == true, "\(body["theory"] ?? "")")
@@ -82,8 +82,8 @@ struct MoonKernelTests {
         // The planet's centre, from the same kernel: the moon hangs from it.
         let c = Self.cases[5]
         let both = try Self.server.get("/v1/positions?date=\(c.utc)&bodies=titan,naif:699&center=saturn&units=km").objects("bodies")
-        let titan = try #require(vector(both.first?["position"])), centre = try #require(vector(both.last?["position"]))
-        #expect(((titan - centre) - c.moonFromPlanetCentreKm).length < 0.05, "\(((titan - centre) - c.moonFromPlanetCentreKm).length) km")
+        let titan = try #require(vector(both.first?["position"])), center = try #require(vector(both.last?["position"]))
+        #expect(((titan - center) - c.moonFromPlanetCenterKm).length < 0.05, "\(((titan - center) - c.moonFromPlanetCenterKm).length) km")
         // Beyond the kernel's three days the theory serves again, and says so.
         let outside = try Self.server.get("/v1/positions?date=2012-12-01&bodies=titan").objects("bodies").first
         #expect((outside?["theory"] as? String)?.hasPrefix("Harper & Taylor") == true)
