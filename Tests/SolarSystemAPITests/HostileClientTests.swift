@@ -47,16 +47,20 @@ struct HostileClientTests {
         let sent = Recorder<Bool>()
         let completed = Recorder<Int>()
         let finished = Recorder<Bool>()
+        // Threads of their own, not the global queue: with the whole suite running in parallel
+        // the global queue's threads can all be busy, and a client that has not started yet
+        // would leave no probe counted.
         for (i, target) in heavy.enumerated() {
-            DispatchQueue.global().async(group: done) {
-                defer { finished.append(true) }
+            done.enter()
+            Thread {
+                defer { finished.append(true); done.leave() }
                 guard let c = try? RawClient(port: port, receiveTimeout: 120) else { return }
                 defer { c.close() }
                 let gzip = i < 8 ? "Accept-Encoding: gzip\r\n" : ""
                 guard (try? c.send("GET \(target) HTTP/1.1\r\nHost: t\r\n\(gzip)\r\n")) != nil else { return }
                 sent.append(true)
                 if let r = try? c.readResponse(), r.status == 200 { completed.append(r.body.count) }
-            }
+            }.start()
         }
         // Order, not speed: a /healthz sent after every heavy request was sent is answered while
         // more than two of them are still unanswered. Queued behind them on two workers it could
