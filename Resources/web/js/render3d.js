@@ -339,6 +339,64 @@ export function loadImage(url) {
 /** Whether `id` has a map at /v1/textures/{id}.png. */
 export const hasTexture = (id) => TEXTURED.has(id) || id === 'saturn-rings';
 
+/** The clear colour, #03040c (render.js's BACKGROUND). */
+const BACKGROUND = [3 / 255, 4 / 255, 12 / 255, 1];
+/** Texture units: a body's map, and the rings' strip (read by the sphere for the rings' shadow). */
+const UNIT = { map: 0, rings: 1 };
+/**
+ * The depth range of a frame (scene units along the view axis), from the bodies in front of the
+ * camera, bounded by the eye's distance to its target (`dist`):
+ * near = max(dist · nearMinOfTarget, nearMin, min(nearest · nearShare, dist · nearMaxOfTarget)),
+ * far = max(farthest · farShare, dist · farMinOfTarget, farMin).
+ */
+const DEPTH = {
+  nearShare: 0.5, // the near plane half-way to the nearest body's near side…
+  nearMaxOfTarget: 0.5, // …and never past half-way to the target,
+  nearMinOfTarget: 1e-4, // but not nearer than this share of the distance to it (depth precision goes as far/near)
+  nearMin: 1e-6, // nor than this (scene units)
+  farShare: 2, // the far plane at twice the farthest body's far side (orbit lines and paths are not measured),
+  farMinOfTarget: 4, // at least four times the distance to the target,
+  farMin: 400, // and at least this (scene units; the log scale puts 100 AU at 79.5 from the Sun)
+};
+/** The Sun's glow reaches this many Sun radii (the seeds' outermost corona shell, GLOW_FS). */
+const GLOW_RADII = 4;
+
+/** How much a body's drawn disc is enlarged over its true size (the Sun keeps a minimum size; planets are 1). */
+const enlargement = (s) => s.r / Math.max(s.trueR, 1e-12);
+
+/** Near and far planes for the bodies in `screen` seen through `view` (DEPTH). */
+function depthRange(view, screen) {
+  let nearest = Infinity;
+  let farthest = 0;
+  for (const s of screen.values()) {
+    const reach = Math.max(s.entry.sceneRadius, s.entry.ringPlane?.outerRadius ?? 0) * enlargement(s);
+    nearest = Math.min(nearest, s.depth - reach);
+    farthest = Math.max(farthest, s.depth + reach);
+  }
+  const dist = Math.hypot(...sub(view.eye, view.target));
+  const near = Math.max(dist * DEPTH.nearMinOfTarget, DEPTH.nearMin, Math.min(nearest * DEPTH.nearShare, dist * DEPTH.nearMaxOfTarget));
+  const far = Math.max(farthest * DEPTH.farShare, dist * DEPTH.farMinOfTarget, DEPTH.farMin);
+  return { near, far };
+}
+
+/** The perspective projection (column-major) of `view`'s scales between `near` and `far`. */
+function projection(view, near, far) {
+  return new Float32Array([
+    view.xScale, 0, 0, 0,
+    0, view.yScale, 0, 0,
+    0, 0, (far + near) / (near - far), -1,
+    0, 0, (2 * far * near) / (near - far), 0,
+  ]);
+}
+
+/** The view rotation: rows right, up, back (column-major). */
+function viewRotation(view) {
+  const r = view.right;
+  const u = view.up;
+  const b = view.back;
+  return new Float32Array([r[0], u[0], b[0], r[1], u[1], b[1], r[2], u[2], b[2]]);
+}
+
 const linearColor = (c) => c.map((v) => (v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4));
 
 export class GLRenderer {
@@ -491,7 +549,10 @@ export class GLRenderer {
 
   /**
    * Draws the frame: `screen` is render.js projectBodies' for it, `overlay` its overlayContent
-   * (labels, markers) or null. Nothing is drawn while the context is lost.
+   * (labels, markers) or null. Nothing is drawn while the context is lost. In order: the stars
+   * (at the far plane), the opaque bodies far to near, then what is blended and tested against
+   * their depth without writing it (orbits, trajectories, rings, the Sun's glow), then the
+   * overlay over everything.
    */
   draw(frame, screen, overlay) {
     const gl = this.gl;
@@ -500,51 +561,52 @@ export class GLRenderer {
     const W = this.canvas.width;
     const H = this.canvas.height;
     const eye = view.eye;
-
-    // Depth range from what is in front of the camera.
-    let nearest = Infinity;
-    let farthest = 0;
-    for (const s of screen.values()) {
-      const reach = Math.max(s.entry.sceneRadius, s.entry.ringPlane?.outerRadius ?? 0) * (s.r / Math.max(s.trueR, 1e-12));
-      nearest = Math.min(nearest, s.depth - reach);
-      farthest = Math.max(farthest, s.depth + reach);
-    }
-    const dist = Math.hypot(...sub(eye, view.target));
-    const near = Math.max(dist * 1e-4, 1e-6, Math.min(nearest * 0.5, dist * 0.5));
-    const far = Math.max(farthest * 2, dist * 4, 400);
-    const proj = new Float32Array([
-      view.xScale, 0, 0, 0,
-      0, view.yScale, 0, 0,
-      0, 0, (far + near) / (near - far), -1,
-      0, 0, (2 * far * near) / (near - far), 0,
-    ]);
-    // View rotation: rows right, up, back (column-major).
-    const r = view.right;
-    const u = view.up;
-    const b = view.back;
-    const rot = new Float32Array([r[0], u[0], b[0], r[1], u[1], b[1], r[2], u[2], b[2]]);
+    const { near, far } = depthRange(view, screen);
+    const proj = projection(view, near, far);
+    const rot = viewRotation(view);
     this.lastMatrix = { proj, view: rot, eye }; // copied to plain arrays only when the check reads them
 
-    if (this.fxaa) gl.bindFramebuffer(gl.FRAMEBUFFER, this.offscreen(W, H).framebuffer);
-    gl.viewport(0, 0, W, H);
-    gl.clearColor(3 / 255, 4 / 255, 12 / 255, 1);
-    gl.clear(gl.COLOR_BUFFER_BIT | gl.DEPTH_BUFFER_BIT);
+    this.clear(W, H);
     const dpr = W / view.width;
-
     this.drawStars(frame, proj, rot, dpr);
     gl.enable(gl.DEPTH_TEST);
     gl.depthFunc(gl.LEQUAL);
-
-    // Bodies: spheres, or dots below DOT_RADIUS_PX.
     const order = [...screen.values()].filter((s) => s.visible).sort((a1, a2) => a2.depth - a1.depth);
+    const { dots, textured, ringTex } = this.drawSpheres(order, eye, proj, rot);
+    this.drawDots(dots, eye, proj, rot, dpr, view);
+    this.drawBlended(frame, screen, order, { eye, proj, rot, near, far, ringTex });
+    gl.disable(gl.DEPTH_TEST);
+    if (this.fxaa) this.resolveFXAA(W, H);
+    if (overlay) this.overlay.draw(overlay, frame, view, eye, proj, rot);
+    if (textured) this.texturedFrames += 1;
+    return { textured };
+  }
+
+  /** The frame's target (the offscreen one FXAA reads, or the canvas) cleared to the background. */
+  clear(W, H) {
+    const gl = this.gl;
+    if (this.fxaa) gl.bindFramebuffer(gl.FRAMEBUFFER, this.offscreen(W, H).framebuffer);
+    gl.viewport(0, 0, W, H);
+    gl.clearColor(...BACKGROUND);
+    gl.clear(gl.COLOR_BUFFER_BIT | gl.DEPTH_BUFFER_BIT);
+  }
+
+  /**
+   * The bodies `order` lists (visible, far to near) as spheres, textured once their maps have
+   * come; those under DOT_RADIUS_PX are returned as `dots` instead. `textured`: a map was drawn;
+   * `ringTex`: the rings' strip, or null while it loads.
+   */
+  drawSpheres(order, eye, proj, rot) {
+    const gl = this.gl;
     const dots = [];
     let textured = false;
+    const u = this.sphere.u;
     gl.useProgram(this.sphere.program);
-    gl.uniformMatrix4fv(this.sphere.u.uProj, false, proj);
-    gl.uniformMatrix3fv(this.sphere.u.uView, false, rot);
-    gl.uniform3fv(this.sphere.u.uSun, sub([0, 0, 0], eye));
-    gl.uniform1i(this.sphere.u.uTex, 0);
-    gl.uniform1i(this.sphere.u.uRingTex, 1);
+    gl.uniformMatrix4fv(u.uProj, false, proj);
+    gl.uniformMatrix3fv(u.uView, false, rot);
+    gl.uniform3fv(u.uSun, sub([0, 0, 0], eye));
+    gl.uniform1i(u.uTex, UNIT.map);
+    gl.uniform1i(u.uRingTex, UNIT.rings);
     const ringTex = this.texture('saturn-rings');
     // A sphere's far half is hidden by its near half: culled, it is never shaded (in SwiftShader
     // the two spheres of Apollo 11's Earth–Moon view cost ~2 ms a frame less).
@@ -558,25 +620,25 @@ export class GLRenderer {
       }
       const rel = sub(s.position, eye);
       // The Sun keeps its minimum size like the 2D renderer's; planets are true size here.
-      const radius = e.sceneRadius * (s.r / Math.max(s.trueR, 1e-12));
+      const radius = e.sceneRadius * enlargement(s);
       const tex = TEXTURED.has(e.id) ? this.texture(e.id) : null;
       if (tex) textured = true;
-      gl.activeTexture(gl.TEXTURE0);
+      gl.activeTexture(gl.TEXTURE0 + UNIT.map);
       gl.bindTexture(gl.TEXTURE_2D, tex);
-      gl.activeTexture(gl.TEXTURE1);
+      gl.activeTexture(gl.TEXTURE0 + UNIT.rings);
       gl.bindTexture(gl.TEXTURE_2D, ringTex);
-      gl.uniform1i(this.sphere.u.uHasTex, tex ? 1 : 0);
-      gl.uniform1i(this.sphere.u.uEmissive, e.emissive ? 1 : 0);
-      gl.uniform1f(this.sphere.u.uSpin, e.id === 'earth' ? this.spin : 0);
-      gl.uniform3fv(this.sphere.u.uColor, linearColor(e.colorRgb));
-      gl.uniform3fv(this.sphere.u.uCenter, rel);
-      gl.uniform1f(this.sphere.u.uRadius, radius);
-      gl.uniformMatrix3fv(this.sphere.u.uModel, false, quatMatrix(e.sceneQuaternion, modelScratch));
+      gl.uniform1i(u.uHasTex, tex ? 1 : 0);
+      gl.uniform1i(u.uEmissive, e.emissive ? 1 : 0);
+      gl.uniform1f(u.uSpin, e.id === 'earth' ? this.spin : 0);
+      gl.uniform3fv(u.uColor, linearColor(e.colorRgb));
+      gl.uniform3fv(u.uCenter, rel);
+      gl.uniform1f(u.uRadius, radius);
+      gl.uniformMatrix3fv(u.uModel, false, quatMatrix(e.sceneQuaternion, modelScratch));
       const ring = e.ringPlane;
-      gl.uniform1i(this.sphere.u.uHasRing, ring && ringTex ? 1 : 0);
+      gl.uniform1i(u.uHasRing, ring && ringTex ? 1 : 0);
       if (ring) {
-        gl.uniform3fv(this.sphere.u.uRingNormal, normalize(ring.normal));
-        gl.uniform2f(this.sphere.u.uRingRadii, ring.innerRadius, ring.outerRadius);
+        gl.uniform3fv(u.uRingNormal, normalize(ring.normal));
+        gl.uniform2f(u.uRingRadii, ring.innerRadius, ring.outerRadius);
       }
       const mesh = s.r > SMALL_SPHERE_PX ? this.large : this.small;
       gl.bindVertexArray(mesh.vao);
@@ -584,9 +646,13 @@ export class GLRenderer {
     }
     gl.bindVertexArray(null);
     gl.disable(gl.CULL_FACE);
-    this.drawDots(dots, eye, proj, rot, dpr, view);
+    return { dots, textured, ringTex };
+  }
 
-    // Lines after the opaque bodies, blended, tested against their depth.
+  /** Lines, rings and the Sun's glow after the opaque bodies: blended, tested against their
+   * depth, not writing it (so each shows through the others). */
+  drawBlended(frame, screen, order, { eye, proj, rot, near, far, ringTex }) {
+    const gl = this.gl;
     gl.enable(gl.BLEND);
     gl.blendFunc(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA);
     gl.depthMask(false);
@@ -594,14 +660,9 @@ export class GLRenderer {
     if (frame.mission) this.drawPaths(frame.mission, eye, proj, rot);
     for (const s of order) if (s.entry.ringPlane) this.drawRings(s, eye, proj, rot, ringTex);
     const sun = screen.get('sun');
-    if (sun && sun.visible) this.drawGlow(sun, view, near, far);
+    if (sun && sun.visible) this.drawGlow(sun, frame.view, near, far);
     gl.depthMask(true);
     gl.disable(gl.BLEND);
-    gl.disable(gl.DEPTH_TEST);
-    if (this.fxaa) this.resolveFXAA(W, H);
-    if (overlay) this.overlay.draw(overlay, frame, view, eye, proj, rot);
-    if (textured) this.texturedFrames += 1;
-    return { textured };
   }
 
   /** The offscreen frame (colour texture and depth) FXAA reads, made again when the size changes. */
@@ -787,7 +848,7 @@ export class GLRenderer {
   drawRings(s, eye, proj, rot, ringTex) {
     const gl = this.gl;
     const ring = s.entry.ringPlane;
-    const k = s.r / Math.max(s.trueR, 1e-12);
+    const k = enlargement(s);
     const n = normalize(ring.normal);
     const helper = Math.abs(n[0]) < 0.9 ? [1, 0, 0] : [0, 0, 1];
     const au = normalize([n[1] * helper[2] - n[2] * helper[1], n[2] * helper[0] - n[0] * helper[2], n[0] * helper[1] - n[1] * helper[0]]);
@@ -805,9 +866,9 @@ export class GLRenderer {
     gl.uniform3fv(p.u.uNormal, n);
     gl.uniform1f(p.u.uPlanetRadius, s.entry.sceneRadius * k);
     gl.uniform1i(p.u.uHasTex, ringTex ? 1 : 0);
-    gl.activeTexture(gl.TEXTURE1);
+    gl.activeTexture(gl.TEXTURE0 + UNIT.rings);
     gl.bindTexture(gl.TEXTURE_2D, ringTex);
-    gl.uniform1i(p.u.uRingTex, 1);
+    gl.uniform1i(p.u.uRingTex, UNIT.rings);
     gl.bindVertexArray(this.ringVAO);
     gl.drawArrays(gl.TRIANGLE_STRIP, 0, this.ringCount);
     gl.bindVertexArray(null);
@@ -822,10 +883,10 @@ export class GLRenderer {
     // The projection's depth at view distance w: (f + n)/(f − n) − 2fn/((f − n)·w).
     const w = Math.max(sun.depth, near);
     gl.uniform1f(p.u.uDepth, Math.min(1, (far + near) / (far - near) - (2 * far * near) / ((far - near) * w)));
-    const reach = sun.r * 4;
+    const reach = sun.r * GLOW_RADII;
     gl.uniform2f(p.u.uCentre, (sun.x / view.width) * 2 - 1, 1 - (sun.y / view.height) * 2);
     gl.uniform2f(p.u.uSize, (reach / view.width) * 2, (reach / view.height) * 2);
-    gl.uniform1f(p.u.uInner, 0.25);
+    gl.uniform1f(p.u.uInner, 1 / GLOW_RADII);
     gl.bindBuffer(gl.ARRAY_BUFFER, this.quad);
     gl.enableVertexAttribArray(p.a.aCorner);
     gl.vertexAttribPointer(p.a.aCorner, 2, gl.FLOAT, false, 0, 0);
