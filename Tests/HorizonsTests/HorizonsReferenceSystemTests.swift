@@ -7,16 +7,10 @@ import Ephemeris
 /// observer table's astrometric place in FK4/B1950, checked against SPICE's own numbers.
 @Suite("Horizons REF_SYSTEM=B1950")
 struct HorizonsReferenceSystemTests {
-    /// SPICE's fixed rotations, printed by `scripts/make-b1950-reference.py` (spiceypy 8.3.0):
-    /// `spiceypy.pxform('J2000', 'B1950', 0.0)` and `spiceypy.pxform('J2000', 'ECLIPB1950', 0.0)`.
-    static let j2000ToB1950 = Matrix3(
-        rows: Vector3(0.9999257079523629, 0.01117893812642769, 0.0048590038414544285),
-        Vector3(-0.011178938137770135, 0.9999375133499887, -2.7157926258510777e-05),
-        Vector3(-0.00485900381535927, -2.716259471424704e-05, 0.9999881946023742))
-    static let j2000ToEclipticB1950 = Matrix3(
-        rows: Vector3(0.9999257079523629, 0.01117893812642769, 0.0048590038414544285),
-        Vector3(-0.012189277138214924, 0.9173688178789828, 0.3978515722052201),
-        Vector3(-9.940500920351154e-06, -0.3978812427417045, 0.9174369278459982))
+    /// SPICE's fixed rotations (`pxform('J2000', 'B1950')`, `pxform('J2000', 'ECLIPB1950')`):
+    /// `Precession`'s, which `PrecessionTests` holds to SPICE's own numbers within 1e-15.
+    static let j2000ToB1950 = Precession.equatorialJ2000ToB1950
+    static let j2000ToEclipticB1950 = Precession.equatorialJ2000ToEclipticB1950
 
     static func text(_ pairs: [(String, String)]) throws -> String {
         switch Horizons.answer(try HorizonsParameters(pairs.map { (name: $0.0, value: $0.1) }), context: TestHorizons.context) {
