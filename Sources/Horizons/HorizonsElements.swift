@@ -115,7 +115,7 @@ enum HorizonsElements {
         case .kmS: muText = "\(HorizonsText.scientific(mu)) km^3/s^2"
         }
         specific.append("Keplerian GM    : \(muText)")
-        if target.kind == .smallBody { specific.append(HorizonsHeader.nameLine("Small perturbers:", "Yes", c.propagator.map { "\($0.perturberNumbers.count) of SB441-N16" } ?? "none")) }
+        specific += HorizonsHeader.smallBodyPerturbers("Small perturbers:", target, context: c)
         let unitWords: String
         switch s.units {
         case .auD: unitWords = "AU-D, deg, Julian Day Number (Tp)"

@@ -96,6 +96,13 @@ enum HorizonsHeader {
         HorizonsText.left(label, 18) + (source.map { HorizonsText.left(name, 32) + "{source: \($0)}" } ?? name)
     }
 
+    /// A small body's perturbers line, headed `label` (Horizons words it `Small perturbers:` in
+    /// vector and element tables, `Small-body perts:` in observer tables); none for other targets.
+    static func smallBodyPerturbers(_ label: String, _ target: HorizonsBody, context c: HorizonsContext) -> [String] {
+        guard target.kind == .smallBody else { return [] }
+        return [nameLine(label, "Yes", c.propagator.map { "\($0.perturberNumbers.count) of SB441-N16" } ?? "none")]
+    }
+
     /// The ephemeris header: who and where, when, and the table's own lines (`specific`).
     static func ephemerisHeader(_ target: HorizonsBody, center: HorizonsCenter, times: HorizonsTimes, specific: [String],
                                 context c: HorizonsContext, objectData: String) -> String {

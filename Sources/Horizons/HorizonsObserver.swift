@@ -222,7 +222,7 @@ enum HorizonsObserver {
         specific.append(HorizonsHeader.nameLine("Vis. interferer :", "MOON (R_eq= 1737.400) km", c.planetarySource))
         specific.append(HorizonsHeader.nameLine("Rel. light bend :", "Sun", c.planetarySource))
         specific.append("Rel. lght bnd GM: 1.3271E+11 km^3/s^2")
-        if target.kind == .smallBody { specific.append(HorizonsHeader.nameLine("Small-body perts:", "Yes", c.propagator.map { "\($0.perturberNumbers.count) of SB441-N16" } ?? "none")) }
+        specific += HorizonsHeader.smallBodyPerturbers("Small-body perts:", target, context: c)
         specific.append("Atmos refraction: \(s.refracted ? "YES (Bennett 1982, 10 C, 1010 hPa)" : "NO (AIRLESS)")")
         specific.append("RA format       : \(s.degrees ? "DEG" : "HMS")")
         specific.append("Time format     : \(s.calFormat.rawValue)")

@@ -112,7 +112,7 @@ enum HorizonsVectors {
                       objectData: String, context c: HorizonsContext) -> HorizonsTable {
         let cols = columns(s.vecTable)
         var specific = HorizonsHeader.centerLines(center)
-        if target.kind == .smallBody { specific.append(HorizonsHeader.nameLine("Small perturbers:", "Yes", c.propagator.map { "\($0.perturberNumbers.count) of SB441-N16" } ?? "none")) }
+        specific += HorizonsHeader.smallBodyPerturbers("Small perturbers:", target, context: c)
         let outputType: String
         switch s.correction {
         case .none: outputType = "GEOMETRIC cartesian states"
