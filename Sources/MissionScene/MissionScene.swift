@@ -86,9 +86,7 @@ public struct MissionScene: Sendable {
 
     /// Samples `count` points of a vehicle's line in `frame` (see ``MissionEngine/sample(_:count:)``).
     public func sample(_ vehicleID: String, count: Int, frame: TrajectoryFrame) throws(MissionQueryError) -> Trajectory {
-        guard MissionEngine.sampleCountRange.contains(count) else {
-            throw .sampleCountOutOfRange(count: count, accepted: MissionEngine.sampleCountRange)
-        }
+        try MissionEngine.checkSampleCount(count)
         return try sample(try engine.track(vehicleID), count: count, frame: frame)
     }
 

@@ -28,6 +28,11 @@ extension MissionEngine {
     /// Accepted sample counts.
     public static let sampleCountRange = 2...20_000
 
+    /// A count outside ``sampleCountRange`` is refused, naming the range.
+    public static func checkSampleCount(_ count: Int) throws(MissionQueryError) {
+        guard sampleCountRange.contains(count) else { throw .sampleCountOutOfRange(count: count, accepted: sampleCountRange) }
+    }
+
     /// The span a line covers: the vehicle's start to its end, or for one that flies on to the
     /// end of its data (the line is immutable; telemetry carries the vehicle on from there).
     public func lineSpanHours(_ track: VehicleTrack) -> ClosedRange<Double> {
@@ -38,9 +43,7 @@ extension MissionEngine {
     /// J2000 km, or heliocentric AU). Deterministic: the same kernels, mission data,
     /// ``MissionEngine/engineVersion``, vehicle and count give the same bytes.
     public func sample(_ vehicleID: String, count: Int) throws(MissionQueryError) -> Trajectory {
-        guard Self.sampleCountRange.contains(count) else {
-            throw .sampleCountOutOfRange(count: count, accepted: Self.sampleCountRange)
-        }
+        try Self.checkSampleCount(count)
         return try sample(try track(vehicleID), count: count)
     }
 
