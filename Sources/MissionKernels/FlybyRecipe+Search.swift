@@ -1,17 +1,12 @@
+import Astrodynamics
 import Ephemeris
 import Missions
 
 extension FlybyRecipe.Layout {
     /// The least of `f` over `lo...hi` by golden-section search, to `tolerance`.
     static func golden(_ f: (Double) -> Double, _ lo: Double, _ hi: Double, tolerance: Double) -> (x: Double, f: Double) {
-        var lo = lo, hi = hi
-        let ratio = (5.0.squareRoot() - 1) / 2
-        var m1 = hi - ratio * (hi - lo), m2 = lo + ratio * (hi - lo)
-        var f1 = f(m1), f2 = f(m2)
-        while hi - lo > tolerance {
-            if f1 < f2 { hi = m2; m2 = m1; f2 = f1; m1 = hi - ratio * (hi - lo); f1 = f(m1) } else { lo = m1; m1 = m2; f1 = f2; m2 = lo + ratio * (hi - lo); f2 = f(m2) }
-        }
-        let x = (lo + hi) / 2
+        let bracket = Search.golden(f, lo, hi, tolerance: tolerance)
+        let x = (bracket.lo + bracket.hi) / 2
         return (x, f(x))
     }
 
