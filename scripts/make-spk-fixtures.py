@@ -22,12 +22,12 @@ CSPICE N0067). Run from anywhere:
     python3 scripts/make-spk-fixtures.py [--samples-from DIR]
 
 --samples-from copies the real kernels into spk-samples/ unchanged first. The output is
-deterministic apart from the date in each file's "about" block.
+deterministic: the same kernels and spiceypy give the same bytes (scripts/generate.sh checks it),
+so the files carry the versions that made them and not the day.
 """
 
 import argparse
 import ctypes
-import datetime
 import hashlib
 import json
 import math
@@ -505,7 +505,6 @@ def main():
         "script": SCRIPT,
         "spiceypy": sp.__version__,
         "cspice": sp.tkvrsn("TOOLKIT"),
-        "date": datetime.date.today().isoformat(),
         "epochs": "both ends of the coverage; records, nodes and interval boundaries inside it (at most 120) and half-way "
                   "between them (at most 60); uniform random ones (seed: kernel name and segment number) up to at least 220",
     }

@@ -26,13 +26,19 @@ is on a level, unobstructed horizon, with 34' of refraction and the body's semid
 the Moon, its horizontal parallax); times are rounded to the minute. "****" marks a day the body
 is above the horizon throughout, "----" below.
 
-    python3 scripts/make-usno-fixtures.py
+    python3 scripts/make-usno-fixtures.py              # asks USNO's API, then reads the tables
+    python3 scripts/make-usno-fixtures.py --keep-api   # keeps the API rows (and their date) already recorded
+
+The API's answers are observations made on the day they were asked for; `--keep-api` (what
+scripts/generate.sh runs) rebuilds everything else from the kept tables and carries the recorded
+API block over unchanged, so the file can be regenerated without the network.
 """
 import datetime
 import glob
 import json
 import os
 import re
+import sys
 import urllib.request
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..')
@@ -149,11 +155,19 @@ def parse_table(path):
             'events': events, 'alwaysUp': always_up, 'alwaysDown': always_down}
 
 
-api_rows, api_error = from_api()
+OUT = os.path.join(FIXTURES, 'usno-rise-set.json')
+if '--keep-api' in sys.argv[1:]:
+    with open(OUT) as f:
+        recorded = json.load(f)
+    api_rows, api_error = recorded['api']['rows'], recorded['api']['error']
+    fetched = recorded['madeBy']['fetched']
+else:
+    api_rows, api_error = from_api()
+    fetched = datetime.date.today().isoformat()
 tables = [parse_table(p) for p in sorted(glob.glob(os.path.join(FIXTURES, 'usno', '*.txt')) + glob.glob(os.path.join(FIXTURES, 'usno', '*.html')))]
 assert sorted(os.path.basename(t['file']) for t in tables) == sorted(SOURCES), 'a table without its source, or a source without its table'
 payload = {
-    'madeBy': {'script': 'scripts/make-usno-fixtures.py', 'fetched': datetime.date.today().isoformat()},
+    'madeBy': {'script': 'scripts/make-usno-fixtures.py', 'fetched': fetched},
     'definition': 'USNO: upper limb on a level horizon, 34 arcmin refraction, semidiameter and (Moon) parallax; '
                   'UT rounded to the minute (https://aa.usno.navy.mil/faq/RST_defs)',
     'api': {'url': API, 'rows': api_rows, 'error': api_error},
@@ -167,7 +181,7 @@ text = json.dumps(payload, indent=1)
 text = re.sub(r'\{\n\s*("kind": "[^"]*"),\n\s*("utc": "[^"]*")(?:,\n\s*("table": "[^"]*"))?\n\s*\}',
               lambda m: '{' + ', '.join(g for g in m.groups() if g) + '}', text)
 text = re.sub(r'\[\n((?:\s*"\d{4}-\d\d-\d\d",?\n)+)\s*\]', lambda m: '[' + ', '.join(d.strip().rstrip(',') for d in m.group(1).split('\n') if d.strip()) + ']', text)
-with open(os.path.join(FIXTURES, 'usno-rise-set.json'), 'w') as f:
+with open(OUT, 'w') as f:
     f.write(text + '\n')
 assert json.load(open(os.path.join(FIXTURES, 'usno-rise-set.json'))) == json.loads(json.dumps(payload))
 print('%d API rows (%s); %s' % (len(api_rows), api_error or 'ok', ', '.join('%s %s %d events' % (t['file'], t['body'], len(t['events'])) for t in tables)))

@@ -8,7 +8,6 @@ struct SPKFixture: Decodable {
         let script: String
         let spiceypy: String
         let cspice: String
-        let date: String
         let synthetic: Bool
         /// Set when CSPICE read a copy padded to whole 1024-byte records (see the script).
         let padding: String?
