@@ -227,11 +227,20 @@ extension FlybyRecipe {
         let ephemeris: Ephemeris
         let injection: Double
         let sections: [Section]
+        /// The time (TDB seconds) of the perihelion the coast after the last flyby keeps
+        /// (``FlybyRecipe/endPerihelion``).
+        let endPerihelion: Double?
 
         init(recipe: FlybyRecipe, context c: BuildContext, injection: Double, end: Double) throws {
             self.recipe = recipe
             ephemeris = c.ephemeris
             self.injection = injection
+            endPerihelion = try recipe.endPerihelion.map { key in
+                guard let e = c.mission.events.first(where: { $0.key == key }), !e.timeFromClosestApproach else {
+                    throw RecipeError(description: "\(recipe.missionID): the end's perihelion \"\(key)\" must be an event dated to the minute")
+                }
+                return try c.event(key)
+            }
             let vehicle = try c.vehicle(recipe.vehicleID)
             var sections: [Section] = []
             var start = Start.injection(injection)
@@ -307,6 +316,7 @@ extension FlybyRecipe {
                 var shooting = FlybyShooting(start: start, flybys: flybys, endSeconds: stop, endTurn: turn, reversed: reversed,
                                              stopsAtLastFlyby: reversed && last == s.encounters.count, ephemeris: ephemeris)
                 shooting.impulseFractions = fractions
+                if through == nil, !reversed, case .open = s.finish { shooting.endPerihelionSeconds = endPerihelion }
                 let count = shooting.stopsAtLastFlyby ? flybys.count : flybys.count - 1
                 let solution = try shooting.solve(aims: Array(aims.prefix(count)))
                 return Built(solved: .shooting(shooting, solution), cost: solution.totalImpulseKmS)

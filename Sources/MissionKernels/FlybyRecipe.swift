@@ -53,11 +53,16 @@ public struct FlybyRecipe: MissionRecipe {
     /// (standing for thrust arcs) rather than at the aphelion nearest each leg's middle (where a
     /// spacecraft coasting between flybys trims its path).
     public let freeImpulseTimes: Bool
+    /// A mission event (a perihelion dated to the minute) the coast after the last flyby must
+    /// reach at its time: the last flyby's turn is chosen for it rather than by `endTurn` alone
+    /// (see ``FlybyShooting/endPerihelionSeconds``). `nil`: the end coast is only checked.
+    public let endPerihelion: String?
 
     public init(missionID: String, vehicleID: String, pad: SurfaceSite, injectionAltitudeKm: Double = 200, stops: [Stop], endUTC: String,
                 endTurn: FlybyPlan.Turn = .accelerate, correction: (short: String, phase: String) = ("TCM", "trajectory correction (modelled)"),
-                freeImpulseTimes: Bool = false) {
+                freeImpulseTimes: Bool = false, endPerihelion: String? = nil) {
         self.freeImpulseTimes = freeImpulseTimes
+        self.endPerihelion = endPerihelion
         self.missionID = missionID
         self.vehicleID = vehicleID
         self.pad = pad
@@ -211,7 +216,8 @@ public struct FlybyRecipe: MissionRecipe {
             throw RecipeError(description: "\(missionID): impulses in no powered phase of \(vehicle.id) (list them in missions.json):\n  " + missing.joined(separator: "\n  "))
         }
         if burns.isEmpty { notes.append("  none: every flyby is ballistic.") }
-        // Checks of the events the chain does not impose (perihelia).
+        // Checks of the events the chain does not impose (perihelia; the end's perihelion has its
+        // time imposed, not its distance).
         let path = PiecewisePath(pieces: pieces)
         let stopKeys = Set(plan.sections.flatMap { $0.encounters.map { $0.event.key ?? "" } })
         for e in c.mission.events where e.key.map({ !stopKeys.contains($0) }) ?? false {
@@ -221,7 +227,8 @@ public struct FlybyRecipe: MissionRecipe {
             guard center - 2 * 86_400 > path.startSeconds, center + 2 * 86_400 < path.endSeconds else { continue }
             let ca = try Self.closestApproach(body: body, around: center, within: 2 * 86_400, ephemeris: eph) { try path.state(at: $0) }
             let speed = try path.state(at: ca.seconds).velocityKmS.length
-            notes.append("Check, \(e.name) (not imposed): published \(Self.published(e, radiusKm: eph.catalogue[body].radiusKm))\(f.speedKmS.map { String(format: ", %.1f km/s", $0) } ?? "") \(e.timeFromClosestApproach ? "on \(e.date.iso8601.prefix(10))" : "at \(e.date.iso8601)"); the path: \(Self.kilometres(ca.km)) at \(Self.iso(ca.seconds)), \(String(format: "%.1f", speed)) km/s.")
+            let how = e.key == endPerihelion ? "its time imposed through the last flyby's turn" : "not imposed"
+            notes.append("Check, \(e.name) (\(how)): published \(Self.published(e, radiusKm: eph.catalogue[body].radiusKm))\(f.speedKmS.map { String(format: ", %.1f km/s", $0) } ?? "") \(e.timeFromClosestApproach ? "on \(e.date.iso8601.prefix(10))" : "at \(e.date.iso8601)"); the path: \(Self.kilometres(ca.km)) at \(Self.iso(ca.seconds)), \(String(format: "%.1f", speed)) km/s.")
         }
         return [VehiclePath(vehicle: vehicle, pieces: pieces, notes: notes)]
     }

@@ -70,6 +70,11 @@ public struct FlybyShooting: Sendable {
     /// as a fraction of the time from leaving one sphere of influence to about reaching the next;
     /// legs not listed use the aphelion nearest their middle.
     public var impulseFractions: [Int: Double] = [:]
+    /// A published perihelion the coast after the last flyby must reach at its time (TDB seconds
+    /// past J2000; forwards only): the last flyby's turn is then not `endTurn`'s but the one
+    /// nearest it, about the incoming asymptote, whose heliocentric coast reaches perihelion
+    /// then. `endTurn` still applies where no turn within a quarter circle of it does.
+    public var endPerihelionSeconds: Double?
 
     public init(start: Start, flybys: [Flyby], endSeconds: Double, endTurn: FlybyPlan.Turn, reversed: Bool = false,
                 stopsAtLastFlyby: Bool = false, ephemeris: Ephemeris) {
@@ -337,7 +342,7 @@ public struct FlybyShooting: Sendable {
     func endAim(_ k: Int, vInfinity: Vector3) -> Double {
         let u = vInfinity.normalized
         let (tHat, rHat) = Self.bPlane(u)
-        let direction: Vector3
+        var direction: Vector3
         switch endTurn {
         case .clockAngle(let angle): direction = tHat * cos(angle) + rHat * sin(angle)
         case .accelerate, .decelerate:
@@ -345,9 +350,69 @@ public struct FlybyShooting: Sendable {
             let along = v - u * v.dot(u)
             direction = endTurn == .accelerate ? along.normalized : -along.normalized
         }
+        if let target = endPerihelionSeconds, !reversed, k == flybys.count - 1,
+           let angle = perihelionTurn(k, vInfinity: vInfinity, near: atan2(direction.dot(rHat), direction.dot(tHat)), target: target) {
+            direction = tHat * cos(angle) + rHat * sin(angle)
+        }
         // The path bends towards the body, away from the B-vector.
         let b = -direction
         return atan2(b.dot(rHat), b.dot(tHat))
+    }
+
+    /// The clock angle of the turn at flyby `k` (as ``FlybyPlan/Turn/clockAngle(_:)`` takes it)
+    /// nearest `start` whose outgoing two-body coast about the Sun next reaches perihelion at
+    /// `target`; `nil` when no angle within a quarter circle of `start` does.
+    func perihelionTurn(_ k: Int, vInfinity: Vector3, near start: Double, target: Double) -> Double? {
+        let f = flybys[k]
+        let speed = vInfinity.length, u = vInfinity.normalized
+        let (tHat, rHat) = Self.bPlane(u)
+        let mu = GravityConstants.gm(f.body)
+        let turn = FlybyGeometry.unpoweredTurn(vInfinity: speed, periapsisKm: f.distanceKm, mu: mu)
+        let periapsisSpeed = (speed * speed + 2 * mu / f.distanceKm).squareRoot()
+        let soi = sphere(f.body, tau(k))
+        // As `solve` flies it: the hyperbola from its periapsis at the flyby's time out to the
+        // sphere of influence, then two-body about the Sun.
+        func late(_ angle: Double) -> Double {
+            let direction = tHat * cos(angle) + rHat * sin(angle)
+            let w = u * cos(turn) + direction * sin(turn)
+            let position = (u - w).normalized * f.distanceKm, velocity = (u + w).normalized * periapsisSpeed
+            guard let out = FlybyGeometry.secondsToRadius(position: position, velocity: velocity, mu: mu, radiusKm: soi, forward: true) else { return .nan }
+            let local = KeplerArc(mu: mu, position: position, velocity: velocity, epochHours: 0).state(afterSeconds: out)
+            let b = place(f.body, tau(k) + out)
+            guard let after = Self.secondsToPerihelion(position: local.position + b.positionKm, velocity: local.velocity + b.velocityKmS, mu: Self.sunMu) else { return .nan }
+            return tau(k) + out + after - target
+        }
+        let step = Double.pi / 180, reach = 90
+        let here = late(start)
+        guard here.isFinite else { return nil }
+        if here == 0 { return start }
+        // Outwards on both sides a degree at a time; the first sign change found, bisected.
+        for j in 1...reach {
+            for side in [1.0, -1.0] {
+                let a = start + side * Double(j - 1) * step, b = start + side * Double(j) * step
+                let fa = late(a), fb = late(b)
+                guard fa.isFinite, fb.isFinite, (fa < 0) != (fb < 0) else { continue }
+                let r = Search.bisect(a, b, iterations: 50) { (late($0) < 0) == (fa < 0) ? .above : .below }
+                return (r.lo + r.hi) / 2
+            }
+        }
+        return nil
+    }
+
+    /// Seconds from the state to the next perihelion of its two-body ellipse about `mu`; `nil`
+    /// for an open orbit.
+    static func secondsToPerihelion(position r: Vector3, velocity v: Vector3, mu: Double) -> Double? {
+        let radius = r.length
+        let a = 1 / (2 / radius - v.lengthSquared / mu)
+        guard a > 0 else { return nil }
+        let eCos = 1 - radius / a, eSin = r.dot(v) / (mu * a).squareRoot()
+        let e = (eCos * eCos + eSin * eSin).squareRoot()
+        guard e > 1e-12 else { return nil }
+        let eccentricAnomaly = atan2(eSin, eCos)
+        let meanAnomaly = eccentricAnomaly - eSin
+        let meanMotion = (mu / (a * a * a)).squareRoot()
+        // Before perihelion the mean anomaly is negative: −M/n ahead; after it, the next one.
+        return (meanAnomaly <= 0 ? -meanAnomaly : 2 * .pi - meanAnomaly) / meanMotion
     }
 
     /// When a leg's correction is made by default: the aphelion (of the arc leaving the previous

@@ -38,7 +38,7 @@ public enum MissionRecipes {
         FlybyRecipe(missionID: "parker", vehicleID: "parker", pad: .slc37B, stops: [
             .flyby(event: "vga1"),
         ] + ["vga2", "vga3", "vga4", "vga5", "vga6", "vga7"].map { .flyby(event: $0, leg: FlybyPlan.Leg(revolutions: .leastDeltaV(maxRevolutions: 5))) },
-                    endUTC: "2026-01-28T00:00:00Z", endTurn: .decelerate),
+                    endUTC: "2026-01-28T00:00:00Z", endTurn: .decelerate, endPerihelion: "p22"),
         FlybyRecipe(missionID: "bepicolombo", vehicleID: "bepicolombo", pad: .ela3, stops: [
             .flyby(event: "earth", leg: FlybyPlan.Leg(revolutions: .leastDeltaV(maxRevolutions: 2))),
             .data(kernel: "naif/bc_mpo_fcp_Venus1SwingbyMTP_v01.bsp", label: "ESA bc_mpo_fcp Venus-1 (-121)", short: "ESA Venus-1 data", event: "venus1"),
