@@ -75,14 +75,9 @@ extension LunarRecipe.Solver {
             guard let p = parking.state(azimuthDeg: az), let i = try? injection(p.state) else { return .infinity }
             return (i.velocity - p.state.velocityKmS).length
         }
-        var lo = max(range.lowerBound, twoBody - width), hi = min(range.upperBound, twoBody + width)
-        let golden = (5.0.squareRoot() - 1) / 2
-        var c1 = hi - golden * (hi - lo), c2 = lo + golden * (hi - lo)
-        var f1 = cost(c1), f2 = cost(c2)
-        while hi - lo > LunarRecipe.azimuthToleranceDeg {
-            if f1 < f2 { hi = c2; c2 = c1; f2 = f1; c1 = hi - golden * (hi - lo); f1 = cost(c1) } else { lo = c1; c1 = c2; f1 = f2; c2 = lo + golden * (hi - lo); f2 = cost(c2) }
-        }
-        return (lo + hi) / 2
+        let bracket = Search.golden(cost, max(range.lowerBound, twoBody - width), min(range.upperBound, twoBody + width),
+                                    tolerance: LunarRecipe.azimuthToleranceDeg)
+        return (bracket.lo + bracket.hi) / 2
     }
 
     /// The parking orbit and trans-lunar injection stages: the two-body azimuth, refined on the

@@ -94,18 +94,14 @@ extension LunarRecipe {
         /// The first value in `range` (scanned by `step`) where `f` crosses zero from above
         /// without wrapping, refined by bisection.
         static func root(_ range: ClosedRange<Double>, step: Double, _ f: (Double) throws -> Double) throws -> Double? {
-            var lo = range.lowerBound, fLo = try f(lo)
-            while lo < range.upperBound {
-                let hi = min(lo + step, range.upperBound), fHi = try f(hi)
-                if fLo > 0, fHi <= 0, fLo - fHi < .pi {
-                    var a = lo, b = hi
-                    for _ in 0..<LunarRecipe.phasingIterations { let mid = (a + b) / 2; if let y = Optional(try f(mid)), !y.isNaN, y > 0 { a = mid } else { b = mid } }
-                    return (a + b) / 2
-                }
-                lo = hi
-                fLo = fHi
+            guard let bracket = try Search.firstBracket(range, step: step, f, brackets: { fLo, fHi in fLo > 0 && fHi <= 0 && fLo - fHi < .pi }) else {
+                return nil
             }
-            return nil
+            let r = try Search.bisect(bracket.lo, bracket.hi, iterations: LunarRecipe.phasingIterations) { mid in
+                let y = try f(mid)
+                return !y.isNaN && y > 0 ? .above : .below
+            }
+            return (r.lo + r.hi) / 2
         }
 
         /// The second orbit's other apsis that phases the injection, for a first apolune.

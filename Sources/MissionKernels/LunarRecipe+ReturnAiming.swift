@@ -105,20 +105,19 @@ extension LunarRecipe {
         /// does, or the better end of the corridor when the site is beyond its reach.
         func corridorSearch() throws -> Aimed {
             let tolerance = LunarRecipe.landingToleranceKm
-            var lo = LunarRecipe.corridorDeg.lowerBound * .pi / 180, hi = LunarRecipe.corridorDeg.upperBound * .pi / 180
+            let lo = LunarRecipe.corridorDeg.lowerBound * .pi / 180, hi = LunarRecipe.corridorDeg.upperBound * .pi / 180
             var best = try aimed(LunarRecipe.corridorMiddleDeg * .pi / 180)
             let steep = try aimed(lo), shallow = try aimed(hi)
             guard steep.overshootKm < 0, shallow.overshootKm > 0 else {
                 return abs(steep.overshootKm) < abs(shallow.overshootKm) ? steep : shallow
             }
             var short = steep
-            for _ in 0..<LunarRecipe.corridorIterations {
-                let mid = (lo + hi) / 2
+            _ = try Search.bisect(lo, hi, iterations: LunarRecipe.corridorIterations) { mid in
                 let m = try aimed(mid)
                 if m.flight != nil, m.overshootKm < 0 { short = m }
                 best = m
-                if abs(m.overshootKm) < tolerance { break }
-                if m.overshootKm < 0 { lo = mid } else { hi = mid }
+                if abs(m.overshootKm) < tolerance { return .found }
+                return m.overshootKm < 0 ? .above : .below
             }
             // Landing short at the edge of skipping out: the bank angle closes the rest.
             if best.flight == nil || abs(best.overshootKm) >= tolerance { best = short }
@@ -137,14 +136,12 @@ extension LunarRecipe {
                 return (landing.overshootKm, landing.flight)
             }
             var flight = flight
-            var a = range.lowerBound, b = range.upperBound
-            guard overshoot(a).km > 0, overshoot(b).km < 0 else { return flight }
-            for _ in 0..<LunarRecipe.bankIterations {
-                let mid = (a + b) / 2
+            guard overshoot(range.lowerBound).km > 0, overshoot(range.upperBound).km < 0 else { return flight }
+            _ = Search.bisect(range.lowerBound, range.upperBound, iterations: LunarRecipe.bankIterations) { mid in
                 let m = overshoot(mid)
                 if let f = m.flight, m.km < 0 || abs(m.km) < tolerance { flight = f }
-                if abs(m.km) < tolerance { break }
-                if m.km > 0 { a = mid } else { b = mid }
+                if abs(m.km) < tolerance { return .found }
+                return m.km > 0 ? .above : .below
             }
             return flight
         }

@@ -83,10 +83,10 @@ extension LunarRecipe.Solver {
             let st = try arc.state(t), m = frames.moon(t)
             return (st.positionKm - m.positionKm).dot(st.velocityKmS - m.velocityKmS)
         }
-        var lo = arrival - LunarRecipe.closestApproachWindowSeconds, hi = arrival + LunarRecipe.closestApproachWindowSeconds
+        let lo = arrival - LunarRecipe.closestApproachWindowSeconds, hi = arrival + LunarRecipe.closestApproachWindowSeconds
         guard try rv(lo) < 0, try rv(hi) > 0 else { throw RecipeError(description: "\(missionID): no closest approach to the Moon within 3 hours of arrival") }
-        for _ in 0..<LunarRecipe.closestApproachIterations { let mid = (lo + hi) / 2; if try rv(mid) < 0 { lo = mid } else { hi = mid } }
-        let st = try arc.state(lo)
-        return (lo, (st.positionKm - frames.moon(lo).positionKm).length, st)
+        let t = try Search.bisect(lo, hi, iterations: LunarRecipe.closestApproachIterations) { try rv($0) < 0 ? .above : .below }.lo
+        let st = try arc.state(t)
+        return (t, (st.positionKm - frames.moon(t).positionKm).length, st)
     }
 }

@@ -154,13 +154,12 @@ public struct LunarRecipe: MissionRecipe {
             return d > 0 ? a * (e * e - 1) / d : nil
         }
         // r(e) rises from 0 (e → 1) without bound: bisect for |r|.
-        var lo = 1 + 1e-12, hi = 2.0
+        var hi = 2.0
         while (radius(hi) ?? .infinity) < rn { hi *= 2; if hi > 1e9 { return nil } }
-        for _ in 0..<200 {
-            let mid = (lo + hi) / 2
-            if let rm = radius(mid), rm < rn { lo = mid } else { hi = mid }
+        let bracket = Search.bisect(1 + 1e-12, hi, iterations: 200) { mid in
+            if let rm = radius(mid), rm < rn { .above } else { .below }
         }
-        let e = (lo + hi) / 2, nu = acos(-1 / e) - theta
+        let e = (bracket.lo + bracket.hi) / 2, nu = acos(-1 / e) - theta
         let p = a * (e * e - 1), hMag = (mu * p).squareRoot()
         let vr = mu / hMag * e * sin(nu), vt = mu / hMag * (1 + e * cos(nu))
         return rHat * vr + h.cross(rHat) * vt
