@@ -1,0 +1,189 @@
+import Glibc
+import Astrodynamics
+import Ephemeris
+import Missions
+
+extension LunarRecipe {
+    /// Within this distance of the Moon (km) the return burn is solved for through its departure asymptote.
+    static let nearMoonKm = 40_000.0
+    /// The first guess aims this far round from the Moon (degrees): a return that grazes the Earth.
+    static let returnGuessAngleDeg = 175.0
+    /// Apollo's entry corridor, flight-path angle at the interface (steep … shallow), and its middle, degrees.
+    static let corridorDeg = -7.5 ... -5.5, corridorMiddleDeg = -6.5
+    /// Bisection steps over the corridor, and over the bank angle.
+    static let corridorIterations = 30, bankIterations = 40
+    /// The bank angles (degrees) the entry may fly to close what the corridor cannot.
+    static let bankRangeDeg = 0.0...150.0
+    /// How close to the splashdown site along track an entry must come down, km.
+    static let landingToleranceKm = 1.0
+    /// Passes moving the aimed plane against the entry's drift across it, how close across
+    /// track they stop at (km), and the fraction of the drift each pass corrects.
+    static let returnPlanePasses = 4, crossTrackToleranceKm = 2.0, planeCorrectionGain = 0.7
+    /// The return shooting's finite-difference step (km/s) and its tolerances on the interface
+    /// radius (km), flight-path angle (radians) and plane (km).
+    static let returnStep = 1e-6, returnTolerance = [0.5, 2e-5, 0.5]
+
+    /// A return aimed at the interface: the coast, the interface state, the entry flown from it
+    /// (nil when it skips out), how far past the site it lands, and the velocity after the burn.
+    typealias Aimed = (arc: Arc, interface: OrbitalState, flight: EntryModel.Flight?, overshootKm: Double, velocity: Vector3)
+    typealias ReturnLeg = (arc: Arc, flight: EntryModel.Flight, deltaV: Double, interface: OrbitalState)
+
+    /// The return-aiming stage. The return is aimed as Apollo's were: at the entry interface's
+    /// altitude at the published time, inside the entry corridor, in the plane through the
+    /// splashdown site; the flight-path angle within the corridor sets how far the entry flies,
+    /// so it comes down at the site. A class: each aim starts from the last one's solution.
+    final class ReturnAiming {
+        let solver: Solver
+        let state: OrbitalState
+        let burnMid: Double
+        /// The splashdown site, geocentric, at splashdown.
+        let site: Vector3
+        let m0: (positionKm: Vector3, velocityKmS: Vector3)
+        let rel: Vector3
+        /// Near the Moon the burn is solved for through the departure asymptote (the velocity
+        /// leaving the Moon's sphere): the return follows it almost linearly, where it hangs
+        /// steeply on the burn itself. Farther out, the burn directly.
+        let nearMoon: Bool
+        /// The unknowns of the last aim: the asymptote near the Moon, else the burn.
+        var x: [Double]
+        /// The plane aimed through: the site, moved against the entry's drift across it.
+        var planeTarget: Vector3
+
+        /// First guess: the Earth's two-body arc to a point on the interface sphere 175° on from
+        /// the Moon, in the plane of the Moon and the site — a return that grazes the Earth, as
+        /// the real ones did, not one that falls straight at it.
+        init(_ solver: Solver, from state: OrbitalState, burnMid: Double) throws {
+            self.solver = solver
+            self.state = state
+            self.burnMid = burnMid
+            let site = solver.frames.geo(solver.recipe.splashdown.state(at: solver.splash, ephemeris: solver.eph, terrestrial: solver.c.terrestrial)).positionKm
+            self.site = site
+            let m0 = solver.frames.moon(burnMid)
+            self.m0 = m0
+            rel = state.positionKm - m0.positionKm
+            let nearMoon = rel.length < LunarRecipe.nearMoonKm
+            self.nearMoon = nearMoon
+            let from = nearMoon ? m0.positionKm : state.positionKm
+            let planeNormal = from.cross(site).normalized
+            let guessPoint = LunarRecipe.rotate(from.normalized, about: planeNormal, by: LunarRecipe.returnGuessAngleDeg * .pi / 180) * LunarRecipe.entryInterfaceRadiusKm
+            guard let l = KeplerArc.lambert(mu: GravityConstants.earthGM, from: from, to: guessPoint, seconds: solver.ei - burnMid, longWay: false) else {
+                throw RecipeError(description: "\(solver.missionID): no two-body return arc to the entry interface")
+            }
+            let guess = nearMoon ? l.v1 - m0.velocityKmS : l.v1 - state.velocityKmS
+            x = [guess.x, guess.y, guess.z]
+            planeTarget = site
+        }
+
+        /// The velocity after the burn for the unknowns `x`.
+        func velocityAfterBurn(_ x: [Double]) throws -> Vector3 {
+            guard nearMoon else { return state.velocityKmS + Vector3(x[0], x[1], x[2]) }
+            guard let v = LunarRecipe.hyperbolaVelocity(at: rel, asymptote: Vector3(x[0], x[1], x[2]), mu: GravityConstants.moonGM) else {
+                throw RecipeError(description: "\(solver.missionID): no departure hyperbola for that asymptote")
+            }
+            return m0.velocityKmS + v
+        }
+
+        /// The return aimed at the interface at flight-path angle `fpa`, and where the entry
+        /// (at the model's bank angle) lands.
+        func aimed(_ fpa: Double) throws -> Aimed {
+            let step = LunarRecipe.returnStep, ei = solver.ei
+            x = try Shooting.solve(x, steps: [step, step, step], tolerance: LunarRecipe.returnTolerance) { x in
+                let s = try solver.propagateGeo(OrbitalState(seconds: burnMid, positionKm: state.positionKm, velocityKmS: try velocityAfterBurn(x)), to: ei).state(ei)
+                let r = s.positionKm, v = s.velocityKmS
+                return [r.length - LunarRecipe.entryInterfaceRadiusKm, asin(r.normalized.dot(v.normalized)) - fpa, r.cross(v).normalized.dot(planeTarget)]
+            }.x
+            let after = try velocityAfterBurn(x)
+            let arc = try solver.propagateGeo(OrbitalState(seconds: burnMid, positionKm: state.positionKm, velocityKmS: after), to: ei)
+            let interface = try arc.state(ei)
+            // Too shallow an entry skips out: it overshoots without end.
+            guard let landing = solver.entryLanding(solver.recipe.entry, from: interface, site: site) else { return (arc, interface, nil, .infinity, after) }
+            return (arc, interface, landing.flight, landing.overshootKm, after)
+        }
+
+        /// The flight-path angle in Apollo's corridor that lands at the site, by bisection (a
+        /// shallower entry flies farther); landing short at the edge of skipping out when none
+        /// does, or the better end of the corridor when the site is beyond its reach.
+        func corridorSearch() throws -> Aimed {
+            let tolerance = LunarRecipe.landingToleranceKm
+            let lo = LunarRecipe.corridorDeg.lowerBound * .pi / 180, hi = LunarRecipe.corridorDeg.upperBound * .pi / 180
+            var best = try aimed(LunarRecipe.corridorMiddleDeg * .pi / 180)
+            let steep = try aimed(lo), shallow = try aimed(hi)
+            guard steep.overshootKm < 0, shallow.overshootKm > 0 else {
+                return abs(steep.overshootKm) < abs(shallow.overshootKm) ? steep : shallow
+            }
+            var short = steep
+            _ = try Search.bisect(lo, hi, iterations: LunarRecipe.corridorIterations) { mid in
+                let m = try aimed(mid)
+                if m.flight != nil, m.overshootKm < 0 { short = m }
+                best = m
+                if abs(m.overshootKm) < tolerance { return .found }
+                return m.overshootKm < 0 ? .above : .below
+            }
+            // Landing short at the edge of skipping out: the bank angle closes the rest.
+            if best.flight == nil || abs(best.overshootKm) >= tolerance { best = short }
+            return best
+        }
+
+        /// Beyond the corridor's reach, the bank angle (lift up flies farther; skipping out
+        /// counts as flying too far) closes the rest: the entry from `best`'s interface that
+        /// lands at the site, else the last that landed short, else `flight`.
+        func bankSearch(_ best: Aimed, flight: EntryModel.Flight) -> EntryModel.Flight {
+            let tolerance = LunarRecipe.landingToleranceKm, range = LunarRecipe.bankRangeDeg
+            func overshoot(_ bankDeg: Double) -> (km: Double, flight: EntryModel.Flight?) {
+                var model = solver.recipe.entry
+                model.bankDeg = bankDeg
+                guard let landing = solver.entryLanding(model, from: best.interface, site: site) else { return (.infinity, nil) }
+                return (landing.overshootKm, landing.flight)
+            }
+            var flight = flight
+            guard overshoot(range.lowerBound).km > 0, overshoot(range.upperBound).km < 0 else { return flight }
+            _ = Search.bisect(range.lowerBound, range.upperBound, iterations: LunarRecipe.bankIterations) { mid in
+                let m = overshoot(mid)
+                if let f = m.flight, m.km < 0 || abs(m.km) < tolerance { flight = f }
+                if abs(m.km) < tolerance { return .found }
+                return m.km > 0 ? .above : .below
+            }
+            return flight
+        }
+
+        /// One aim for the current plane: the corridor, then the bank angle if it falls short.
+        func attempt() throws -> (best: Aimed, flight: EntryModel.Flight) {
+            let best = try corridorSearch()
+            guard let flight = best.flight else { throw RecipeError(description: "\(solver.missionID): no entry in the corridor comes down before the splashdown time") }
+            guard abs(best.overshootKm) > LunarRecipe.landingToleranceKm else { return (best, flight) }
+            return (best, bankSearch(best, flight: flight))
+        }
+
+        /// The return aimed: each pass moves the plane aimed through against the entry's drift
+        /// across it, until the entry comes down within 2 km across track of the site.
+        func solve() throws -> ReturnLeg {
+            var result: (arc: Arc, flight: EntryModel.Flight, velocity: Vector3, interface: OrbitalState)?
+            for _ in 0..<LunarRecipe.returnPlanePasses {
+                let attempt: (best: Aimed, flight: EntryModel.Flight)
+                do {
+                    attempt = try self.attempt()
+                } catch {
+                    // A later correction of the plane that does not solve keeps the last that did.
+                    if result != nil { break }
+                    throw error
+                }
+                let best = attempt.best, flight = attempt.flight
+                result = (best.arc, flight, best.velocity, best.interface)
+                let landed = flight.states[flight.states.count - 1].positionKm.normalized
+                let n = best.interface.positionKm.cross(best.interface.velocityKmS).normalized
+                let across = landed.dot(n) - site.normalized.dot(n)
+                if abs(across) * Constants.earthEquatorialRadiusKm < LunarRecipe.crossTrackToleranceKm { break }
+                planeTarget = (planeTarget.normalized - n * (across * LunarRecipe.planeCorrectionGain)).normalized * site.length
+            }
+            guard let result else { throw RecipeError(description: "\(solver.missionID): the return could not be aimed") }
+            return (result.arc, result.flight, (result.velocity - state.velocityKmS).length, result.interface)
+        }
+    }
+}
+
+extension LunarRecipe.Solver {
+    /// The return-aiming stage from `state`, the burn at `burnMid`.
+    func returnLeg(from state: OrbitalState, burnMid: Double) throws -> LunarRecipe.ReturnLeg {
+        try LunarRecipe.ReturnAiming(self, from: state, burnMid: burnMid).solve()
+    }
+}
