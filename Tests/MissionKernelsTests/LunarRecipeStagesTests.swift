@@ -143,12 +143,18 @@ struct LunarRecipeStagesTests {
         #expect(try phasing.teiMiss(chosen.first, chosen.other - 0.5) > 0)
     }
 
+    /// The shipped lunar orbit carried on from trans-Earth injection's start to its middle, and
+    /// that middle.
+    static func atTransEarthInjection() throws -> (state: OrbitalState, teiMid: Double) {
+        let tei = try Apollo11.phase("trans-Earth injection")
+        let teiMid = (tei.lowerBound + tei.upperBound) / 2
+        return (try Apollo11.solver.propagateMoon(Apollo11.shipped(tei.lowerBound), to: teiMid).state(teiMid), teiMid)
+    }
+
     @Test("the return aimed: the entry from the aimed interface comes down at the splashdown site along track, near it across")
     func returnAimed() throws {
         let solver = Apollo11.solver
-        let tei = try Apollo11.phase("trans-Earth injection")
-        let teiMid = (tei.lowerBound + tei.upperBound) / 2
-        let state = try solver.propagateMoon(Apollo11.shipped(tei.lowerBound), to: teiMid).state(teiMid)
+        let (state, teiMid) = try Self.atTransEarthInjection()
         let back = try solver.returnLeg(from: state, burnMid: teiMid)
         let site = solver.frames.geo(Apollo11.recipe.splashdown.state(at: solver.splash, ephemeris: solver.eph, terrestrial: Apollo11.context.terrestrial)).positionKm
         let landed = back.flight.states[back.flight.states.count - 1].positionKm
@@ -167,10 +173,7 @@ struct LunarRecipeStagesTests {
     @Test("return aiming: the coast from trans-Earth injection reaches the entry interface at the corridor's flight-path angle")
     func returnAiming() throws {
         let solver = Apollo11.solver
-        let tei = try Apollo11.phase("trans-Earth injection")
-        let teiMid = (tei.lowerBound + tei.upperBound) / 2
-        // The shipped lunar orbit carried on from the burn's start to its middle.
-        let state = try solver.propagateMoon(Apollo11.shipped(tei.lowerBound), to: teiMid).state(teiMid)
+        let (state, teiMid) = try Self.atTransEarthInjection()
         let aiming = try LunarRecipe.ReturnAiming(solver, from: state, burnMid: teiMid)
         #expect(aiming.nearMoon)
         for fpaDeg in [LunarRecipe.corridorMiddleDeg, LunarRecipe.corridorDeg.lowerBound] {
