@@ -75,4 +75,24 @@ public enum Search {
         }
         return (lo, hi)
     }
+
+    /// The first step of `range`, scanned from its lower end by `step` (the last step clipped to
+    /// the upper end), whose upper end `reached` accepts; `nil` when none does. Unlike
+    /// ``firstBracket(_:step:_:brackets:)`` it asks about each step's upper end only, once: the
+    /// scan of a loop that tests `lo + step` and moves `lo` on until the test passes.
+    ///
+    /// ```swift
+    /// let s = Search.firstStep(0...10, step: 1) { $0 * $0 >= 10 }
+    /// // s == (3, 4)
+    /// ```
+    public static func firstStep(_ range: ClosedRange<Double>, step: Double,
+                                 reached: (Double) throws -> Bool) rethrows -> (lo: Double, hi: Double)? {
+        var lo = range.lowerBound
+        while lo < range.upperBound {
+            let hi = min(lo + step, range.upperBound)
+            if try reached(hi) { return (lo, hi) }
+            lo = hi
+        }
+        return nil
+    }
 }

@@ -25,4 +25,5 @@ public enum Constants {
     /// GM of the Moon, km³/s² (JPL DE440 header; Park et al. 2021, AJ 161:105).
     public static let moonGMKm3PerS2 = 4_902.800_118
     public static let speedOfLightKmPerSecond = 299_792.458 // SI definition
+    public static let standardGravityMS2 = 9.806_65 // one g, m/s² (3rd CGPM 1901, exact)
 }

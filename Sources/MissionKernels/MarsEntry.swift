@@ -53,6 +53,17 @@ public struct MarsEntry: Sendable {
     static let rho0 = 0.020, scaleHeightKm = 11.1
     /// Integration step of the entry and parachute phases, seconds.
     static let step = 0.2
+    /// Above this height over the mean radius, km, the atmosphere is left out.
+    static let atmosphereTopKm = 200.0
+    /// Airspeed below which there is no drag or lift to point, km/s.
+    static let stillAirKmS = 1e-9
+    /// Seconds over which the parachute inflates: its drag area grows, the lift goes.
+    static let parachuteInflationSeconds = 2.0
+    /// The shortest flight from the entry interface to touchdown the model takes on, seconds.
+    static let shortestFlightSeconds = 120.0
+    /// The guided entry ends at the backshell separation at least this long before touchdown,
+    /// seconds, within this many integration steps.
+    static let latestBackshellSeconds = 10.0, mostSteps = 100_000
 
     public struct Flight: Sendable {
         /// States from the entry interface to touchdown, Mars-centred ecliptic J2000.
@@ -81,196 +92,62 @@ public struct MarsEntry: Sendable {
     /// Flies from `interface` (Mars-centred) to rest at `siteBodyFixedKm` (Mars's IAU
     /// body-fixed frame, turned by the engine's rotation as the kernels' IAU_MARS segments are)
     /// at `touchdownSeconds`. `gravity` is a Mars-centred model.
+    ///
+    /// The stages: the state at the interface (``Interface``), the guided entry and the
+    /// parachute to the backshell separation with the bank angles solved to reach the site
+    /// (``guidedEntry(from:gravity:touchdownSeconds:)``), and the powered descent
+    /// (``poweredDescent(after:from:touchdownSeconds:)``).
     public func fly(from interface: OrbitalState, siteBodyFixedKm site: Vector3, touchdownSeconds: Double, gravity: GravityModel,
                     ephemeris: Ephemeris) throws -> Flight {
         let t0 = interface.seconds
-        guard touchdownSeconds > t0 + 120 else { throw EntryError(description: "touchdown \(touchdownSeconds - t0) s after the entry interface") }
-        let turn = BodyTurn(body: .mars, ephemeris: ephemeris)
-        let pole = turn.frame(t0).m * Vector3(0, 0, 1)
-        let spinDegPerDay = turn.spinDegPerDay(t0)
-        let omega = pole * (spinDegPerDay * .pi / 180 / Constants.secondsPerDay)
-        let meanRadius = ephemeris.catalogue[.mars].radiusKm
-        let siteRadius = site.length
-        let up = site.normalized
-        let east = Vector3(0, 0, 1).cross(up).normalized, north = up.cross(east)
-
-        // The airspeed and flight-path angle where the flight begins.
-        let air0 = interface.velocityKmS - omega.cross(interface.positionKm)
-        let fpa = asin(interface.positionKm.normalized.dot(air0.normalized)) * 180 / .pi
-        let inertialFPA = asin(interface.positionKm.normalized.dot(interface.velocityKmS.normalized)) * 180 / .pi
-
-        struct Leg {
-            var states: [OrbitalState]
-            var parachute: Double
-            var backshell: Double
-            var peakG: Double
-        }
-
-        // One flight to the backshell separation with the bank angles `b` (radians).
-        func toBackshell(_ b: [Double]) throws -> Leg {
-            var r = interface.positionKm, v = interface.velocityKmS
-            var states = [interface]
-            var k = 0
-            var deployed: Double?
-            var peak = 0.0
-            func acceleration(_ t: Double, _ r: Vector3, _ v: Vector3) -> Vector3 {
-                var a = gravity.accelerationKmS2(at: r, seconds: t)
-                let h = r.length - meanRadius
-                guard h < 200 else { return a }
-                let rho = Self.rho0 * exp(-h / Self.scaleHeightKm)
-                let vAir = v - omega.cross(r)
-                let speed = vAir.length
-                guard speed > 1e-9 else { return a }
-                // The parachute inflates over two seconds: drag area grows, lift goes.
-                let x = deployed.map { min(1, max(0, (t - $0) / 2)) } ?? 0
-                let inverseBeta = (1 - x) / ballisticCoefficient + x / parachuteBallisticCoefficient
-                let drag = 0.5 * rho * (speed * 1000) * (speed * 1000) * inverseBeta / 1000
-                let along = vAir / speed
-                a -= along * drag
-                let radial = r / r.length
-                let vertical = (radial - along * radial.dot(along)).normalized
-                let side = along.cross(vertical)
-                let bank = t - t0 < bankReversalSeconds ? b[0] : b[1]
-                a += (vertical * cos(bank) + side * sin(bank)) * (drag * liftToDrag * (1 - x))
-                return a
-            }
-            func rk4(_ t: Double, _ r: Vector3, _ v: Vector3, _ dt: Double) -> (Vector3, Vector3) {
-                let k1v = acceleration(t, r, v), k1r = v
-                let k2v = acceleration(t + dt / 2, r + k1r * (dt / 2), v + k1v * (dt / 2)), k2r = v + k1v * (dt / 2)
-                let k3v = acceleration(t + dt / 2, r + k2r * (dt / 2), v + k2v * (dt / 2)), k3r = v + k2v * (dt / 2)
-                let k4v = acceleration(t + dt, r + k3r * dt, v + k3v * dt), k4r = v + k3v * dt
-                return (r + (k1r + k2r * 2 + k3r * 2 + k4r) * (dt / 6), v + (k1v + k2v * 2 + k3v * 2 + k4v) * (dt / 6))
-            }
-            var t = t0
-            while true {
-                guard t < touchdownSeconds - 10, states.count < 100_000 else {
-                    throw EntryError(description: "the descent did not reach \(backshellSeparationKm) km above the site before touchdown (\(r.length - siteRadius) km at +\(Int(t - t0)) s)")
-                }
-                k += 1
-                let next = t0 + Double(k) * Self.step
-                var (r1, v1) = rk4(t, r, v, next - t)
-                var t1 = next
-                // Events land on their exact times (a fraction of a step), so the result moves
-                // smoothly with the bank angles.
-                if deployed == nil {
-                    let s0 = (v - omega.cross(r)).length, s1 = (v1 - omega.cross(r1)).length
-                    if s1 <= parachuteDeploySpeedKmS {
-                        let f = (s0 - parachuteDeploySpeedKmS) / (s0 - s1)
-                        t1 = t + f * (next - t)
-                        (r1, v1) = rk4(t, r, v, t1 - t)
-                        deployed = t1
-                        k -= 1 // the next step starts from the deployment: keep the grid
-                    }
-                }
-                let h0 = r.length - siteRadius, h1 = r1.length - siteRadius
-                if h1 <= backshellSeparationKm {
-                    let f = (h0 - backshellSeparationKm) / (h0 - h1)
-                    t1 = t + f * (t1 - t)
-                    (r1, v1) = rk4(t, r, v, t1 - t)
-                    states.append(OrbitalState(seconds: t1, positionKm: r1, velocityKmS: v1))
-                    guard let deployed else { throw EntryError(description: "the parachute never opened: still \((v1 - omega.cross(r1)).length) km/s \(backshellSeparationKm) km above the site") }
-                    return Leg(states: states, parachute: deployed, backshell: t1, peakG: peak)
-                }
-                let dragG = ((acceleration(t1, r1, v1) - gravity.accelerationKmS2(at: r1, seconds: t1)).length * 1000) / 9.806_65
-                peak = max(peak, dragG)
-                t = t1; r = r1; v = v1
-                states.append(OrbitalState(seconds: t, positionKm: r, velocityKmS: v))
-            }
-        }
-
-        // The miss, east and north at the site, when the powered descent begins.
-        func miss(_ leg: Leg) -> [Double] {
-            let end = leg.states[leg.states.count - 1]
-            let fixed = turn.toBodyFixed(end)
-            let d = fixed.positionKm - site
-            return [d.dot(east), d.dot(north)]
-        }
-        let degrees = Double.pi / 180
-        let solution = try Shooting.solve([60 * degrees, -60 * degrees], steps: [1e-5, 1e-5], tolerance: [0.01, 0.01]) { x in
-            miss(try toBackshell(x))
-        }
-        let leg = try toBackshell(solution.x)
-
-        // The powered descent, in the body-fixed frame from the parachute's state to rest at
-        // the site at touchdown: across the ground a cubic; down, a cubic too while that
-        // stays above the site (a descent rate below 3·height/time), else the height falls as
-        // (1 − s)^k, braking hard at first and settling slowly, as the descent stage does.
-        var descent = (0.0, 0.0, 0.0, 0.0)
-        let start = turn.toBodyFixed(leg.states[leg.states.count - 1])
-        let span = touchdownSeconds - leg.backshell
-        guard span >= 20, span <= 240 else {
-            throw EntryError(description: "the powered descent would last \(Int(span)) s (backshell separation at +\(Int(leg.backshell - t0)) s); the parachute phase does not fit the touchdown time")
-        }
-        let h0 = (start.positionKm - site).dot(up), rate0 = start.velocityKmS.dot(up)
-        let across0 = start.positionKm - site - up * h0, acrossRate0 = start.velocityKmS - up * rate0
-        let k = -rate0 * span / h0
-        var states = leg.states
-        let n = Int((span / 0.5).rounded(.up))
-        for i in 1...n {
-            let s = Double(i) / Double(n)
-            let h00 = 2 * s * s * s - 3 * s * s + 1, h10 = s * s * s - 2 * s * s + s
-            let d00 = (6 * s * s - 6 * s) / span, d10 = 3 * s * s - 4 * s + 1
-            let height: Double, heightRate: Double
-            if k > 2 {
-                height = h0 * pow(1 - s, k)
-                heightRate = -k * h0 * pow(1 - s, k - 1) / span
-            } else {
-                height = h0 * h00 + rate0 * span * h10
-                heightRate = h0 * d00 + rate0 * d10
-            }
-            let p = site + up * height + across0 * h00 + acrossRate0 * (h10 * span)
-            let v = up * heightRate + across0 * d00 + acrossRate0 * d10
-            let t = i == n ? touchdownSeconds : leg.backshell + span * s
-            guard p.length >= siteRadius - 1e-6 else {
-                throw EntryError(description: "the powered descent dips \(Int(((siteRadius - p.length) * 1000).rounded())) m below the site at +\(Int(t - t0)) s")
-            }
-            states.append(turn.fromBodyFixed(OrbitalState(seconds: t, positionKm: i == n ? site : p, velocityKmS: i == n ? .zero : v)))
-        }
-        descent = (span, -rate0, across0.length, acrossRate0.length)
-        return Flight(states: states, bankDeg: (solution.x[0] / degrees, solution.x[1] / degrees), parachuteSeconds: leg.parachute,
+        guard touchdownSeconds > t0 + Self.shortestFlightSeconds else { throw EntryError(description: "touchdown \(touchdownSeconds - t0) s after the entry interface") }
+        let start = Interface(interface, site: site, ephemeris: ephemeris)
+        let (banks, leg) = try guidedEntry(from: start, gravity: gravity, touchdownSeconds: touchdownSeconds)
+        let (states, descent) = try poweredDescent(after: leg, from: start, touchdownSeconds: touchdownSeconds)
+        return Flight(states: states, bankDeg: (banks[0] / Self.degree, banks[1] / Self.degree), parachuteSeconds: leg.parachute,
                       backshellSeparationSeconds: leg.backshell, peakDecelerationG: leg.peakG,
-                      interfaceAirspeedKmS: air0.length, interfaceFlightPathDeg: fpa, interfaceInertialFlightPathDeg: inertialFPA,
+                      interfaceAirspeedKmS: start.airspeedKmS, interfaceFlightPathDeg: start.flightPathDeg, interfaceInertialFlightPathDeg: start.inertialFlightPathDeg,
                       poweredDescent: descent)
     }
-}
 
-/// A body's IAU rotation as the kernels' body-fixed frames use it: the body-to-ecliptic matrix
-/// and its rate (central differences over ±10 s, as ``KernelBodies`` and ``KernelAssembly``
-/// take it), so states turned here and there agree to rounding.
-struct BodyTurn {
-    let body: BodyID
-    let ephemeris: Ephemeris
+    /// One degree in radians.
+    static let degree = Double.pi / 180
 
-    /// The body-to-ecliptic matrix at `seconds` and 10 s either side.
-    func frame(_ seconds: Double) -> (m: Matrix3, before: Matrix3, after: Matrix3) {
-        let h = 10.0
-        return (ephemeris.orientation(body, at: TimeScale.instant(tdbSecondsPastJ2000: seconds)).bodyToEcliptic,
-                ephemeris.orientation(body, at: TimeScale.instant(tdbSecondsPastJ2000: seconds - h)).bodyToEcliptic,
-                ephemeris.orientation(body, at: TimeScale.instant(tdbSecondsPastJ2000: seconds + h)).bodyToEcliptic)
-    }
+    /// Where the flight begins and where it goes: the interface state, Mars turning under it
+    /// (the engine's IAU rotation), the site and its local east, north and up, and the airspeed
+    /// and flight-path angles at the interface.
+    struct Interface {
+        let state: OrbitalState
+        let turn: BodyTurn
+        /// Mars's rotation vector, rad/s, ecliptic J2000.
+        let omega: Vector3
+        let meanRadiusKm: Double
+        let siteKm: Vector3, siteRadiusKm: Double
+        let up: Vector3, east: Vector3, north: Vector3
+        let airspeedKmS: Double
+        /// The flight-path angles of the air-relative and the inertial velocity, degrees.
+        let flightPathDeg: Double, inertialFlightPathDeg: Double
 
-    /// The prime meridian's rate, degrees per day.
-    func spinDegPerDay(_ seconds: Double) -> Double {
-        let a = ephemeris.orientation(body, at: TimeScale.instant(tdbSecondsPastJ2000: seconds - 3600)).primeMeridianDeg
-        let b = ephemeris.orientation(body, at: TimeScale.instant(tdbSecondsPastJ2000: seconds + 3600)).primeMeridianDeg
-        var d = (b - a).truncatingRemainder(dividingBy: 360)
-        if d < 0 { d += 360 }
-        return d / 7200 * Constants.secondsPerDay
-    }
+        init(_ interface: OrbitalState, site: Vector3, ephemeris: Ephemeris) {
+            let t0 = interface.seconds
+            state = interface
+            turn = BodyTurn(body: .mars, ephemeris: ephemeris)
+            let pole = turn.frame(t0).m * Vector3(0, 0, 1)
+            let spinDegPerDay = turn.spinDegPerDay(t0)
+            omega = pole * (spinDegPerDay * .pi / 180 / Constants.secondsPerDay)
+            meanRadiusKm = ephemeris.catalogue[.mars].radiusKm
+            siteKm = site
+            siteRadiusKm = site.length
+            up = site.normalized
+            east = Vector3(0, 0, 1).cross(up).normalized
+            north = up.cross(east)
+            let air0 = interface.velocityKmS - omega.cross(interface.positionKm)
+            airspeedKmS = air0.length
+            flightPathDeg = asin(interface.positionKm.normalized.dot(air0.normalized)) * 180 / .pi
+            inertialFlightPathDeg = asin(interface.positionKm.normalized.dot(interface.velocityKmS.normalized)) * 180 / .pi
+        }
 
-    /// Body-centred inertial (ecliptic J2000) to body-fixed.
-    func toBodyFixed(_ s: OrbitalState) -> OrbitalState {
-        let (m, before, after) = frame(s.seconds)
-        let mt = m.transposed
-        let r = mt * s.positionKm
-        let rate = (after * r - before * r) / 20
-        return OrbitalState(seconds: s.seconds, positionKm: r, velocityKmS: mt * (s.velocityKmS - rate))
-    }
-
-    /// Body-fixed to body-centred inertial (ecliptic J2000).
-    func fromBodyFixed(_ s: OrbitalState) -> OrbitalState {
-        let (m, before, after) = frame(s.seconds)
-        let rate = (after * s.positionKm - before * s.positionKm) / 20
-        return OrbitalState(seconds: s.seconds, positionKm: m * s.positionKm, velocityKmS: m * s.velocityKmS + rate)
+        /// The velocity through the air at `r`.
+        func air(_ r: Vector3, _ v: Vector3) -> Vector3 { v - omega.cross(r) }
     }
 }

@@ -50,4 +50,19 @@ import Testing
         let c = Search.golden({ $0 < 1 ? .infinity : ($0 - 2) * ($0 - 2) }, 0, 5, tolerance: 1e-4)
         #expect(abs((c.lo + c.hi) / 2 - 2) < 1e-4)
     }
+
+    @Test func firstStepAsksAboutEachStepsUpperEndOnce() {
+        var seen: [Double] = []
+        let s = Search.firstStep(0...10, step: 1) { seen.append($0); return $0 * $0 >= 10 }
+        #expect(s?.lo == 3)
+        #expect(s?.hi == 4)
+        #expect(seen == [1, 2, 3, 4])
+    }
+
+    @Test func firstStepClipsTheLastStepAndGivesUpPastTheEnd() {
+        var seen: [Double] = []
+        #expect(Search.firstStep(0...2.5, step: 1) { seen.append($0); return false } == nil)
+        #expect(seen == [1, 2, 2.5])
+        #expect(Search.firstStep(0...2.5, step: 1) { $0 > 2 }.map { [$0.lo, $0.hi] } == [2, 2.5])
+    }
 }

@@ -1,0 +1,79 @@
+import Glibc
+import Astrodynamics
+import Ephemeris
+import Missions
+
+extension HorizonsRecipe {
+    /// Largest extra acceleration with which the blend may bridge an interval's gap (6·gap/Δt²),
+    /// km/s² (0.05 m/s²): beyond it the gap is a burn or a seam.
+    static let seamLimitKmS2 = 5e-5
+    /// About the Sun a gap over this that one burn explains is a burn, however gently the blend
+    /// could bridge it; near a planet a smaller gap is a seam unless a listed burn holds it, km.
+    static let cruiseBurnKm = 500.0
+    /// A gap under this is never examined, km.
+    static let smallestGapKm = 1.0
+    /// One burn explains a gap when it leaves less than this part of it.
+    static let burnResidual = 0.1
+
+    /// The extra acceleration with which the blend bridges a gap of `km` over `seconds`, km/s².
+    static func spreadAcceleration(_ km: Double, over seconds: Double) -> Double { 6 * km / (seconds * seconds) }
+
+    /// Every interval whose gap the blend could only bridge with more than ``seamLimitKmS2`` is
+    /// a burn or a seam: a burn (one impulse explains it) must be in a listed powered phase; a
+    /// seam (a jump no burn explains) is spread over more time by leaving out the samples after
+    /// it until the blend needs less than that. Returns the path through the samples left and
+    /// its intervals' gaps.
+    func spreadSeams(_ track: inout Track, burns: [Double], bridgeWindows: [BridgeWindow], powered: PoweredPhases, _ context: BuildContext,
+                     excluded: inout [(seconds: Double, reason: String)], notes: inout [String],
+                     provenance: inout SourceProvenance) throws -> (path: HorizonsPath, gaps: [(seconds: Double, center: BodyID, km: Double)]) {
+        let eph = context.ephemeris, launch = context.seconds(hours: 0), limit = Self.seamLimitKmS2
+        var scan = try HorizonsPath(samples: track.states, frame: .heliocentric, ephemeris: eph, burns: burns)
+        var i = 0
+        var unlisted: [String] = []
+        var gaps = try scan.mismatches()
+        while i < gaps.count {
+            let g = gaps[i], samples = track.states
+            if Self.bridge(i, samples, bridgeWindows) != nil { i += 1; continue }
+            let dt = samples[i + 1].seconds - samples[i].seconds
+            // Near a body the force model's own errors (a moon's position, a planet's field) leave
+            // gaps of tens to thousands of km that a day spreads gently; only a jump beyond a
+            // thousand km that the blend would have to bridge hard is examined.
+            // In cruise about the Sun the physics is good to kilometres a day, so a gap over 500 km
+            // there that one burn explains is a burn, however gently the blend could bridge it.
+            let cruiseBurn = g.center == .sun && g.km > Self.cruiseBurnKm && powered.holding(samples[i].seconds) == nil
+            guard samples[i].seconds > launch + Self.launchSpanSeconds, cruiseBurn || (g.km > Self.smallestGapKm && Self.spreadAcceleration(g.km, over: dt) > limit) else { i += 1; continue }
+            let b = try HorizonsPath.bestBurn(between: samples[i], and: samples[i + 1], frame: .heliocentric, ephemeris: eph)
+            if cruiseBurn, b.residualKm >= Self.burnResidual * b.gapKm, Self.spreadAcceleration(g.km, over: dt) <= limit { i += 1; continue }
+            // Near a planet a small gap (under 500 km) is the source's own inconsistency more
+            // often than a burn: there it is a seam unless a listed burn holds it.
+            if b.residualKm < Self.burnResidual * b.gapKm, g.center == .sun || g.km > Self.cruiseBurnKm || powered.holding(b.seconds) != nil {
+                if powered.holding(b.seconds) == nil {
+                    unlisted.append("a burn of \(Int((b.deltaVKmS * 1000).rounded())) m/s at \(Self.iso(b.seconds)) (a \(Int(b.gapKm.rounded())) km gap)")
+                }
+                i += 1
+                continue
+            }
+            // A seam — two solutions joined in the source, or its own interpolation near a
+            // closest approach, inconsistent with gravity by more than one interval can absorb
+            // gently: the samples after it are left out until the spread is gentle enough, and
+            // the interval is examined again. (`pow` here, as the loop always had it: x·x would
+            // be the same formula but not always the same last bit.)
+            var j = i + 1
+            while j + 1 < samples.count, 6 * g.km / pow(samples[j].seconds - samples[i].seconds, 2) > limit { j += 1 }
+            guard j > i + 1 else { i += 1; continue }
+            let after = Self.iso(samples[i].seconds)
+            for k in (i + 1)..<j {
+                excluded.append((samples[k].seconds, "the source disagrees with gravity by \(Int(g.km.rounded())) km over the interval from \(after) (a seam between solutions, or the source's interpolation near a closest approach)"))
+                provenance.exclude(samples[k].seconds, excluded[excluded.count - 1].reason)
+            }
+            notes.append("Seam: from \(after) the source's next sample is \(Int(g.km.rounded())) km from where gravity carries the previous one, which no burn explains; the \(j - i - 1) sample(s) after it are left out and the difference is spread to \(Self.iso(samples[j].seconds)).")
+            track.removeSubrange((i + 1)..<j)
+            scan = try HorizonsPath(samples: track.states, frame: .heliocentric, ephemeris: eph, burns: burns)
+            gaps = try scan.mismatches()
+        }
+        guard unlisted.isEmpty else {
+            throw RecipeError(description: "\(missionID): the data show burns in no powered phase of \(powered.vehicle.id); list them:\n  " + unlisted.joined(separator: "\n  "))
+        }
+        return (scan, gaps)
+    }
+}
