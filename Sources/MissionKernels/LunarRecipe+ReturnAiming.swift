@@ -17,8 +17,10 @@ extension LunarRecipe {
     /// How close to the splashdown site along track an entry must come down, km.
     static let landingToleranceKm = 1.0
     /// Passes moving the aimed plane against the entry's drift across it, how close across
-    /// track they stop at (km), and the fraction of the drift each pass corrects.
-    static let returnPlanePasses = 4, crossTrackToleranceKm = 2.0, planeCorrectionGain = 0.7
+    /// track they stop at (km), and the fraction of the drift the first pass corrects.
+    static let returnPlanePasses = 8, crossTrackToleranceKm = 2.0, planeCorrectionGain = 0.7
+    /// The bounds of the measured gain (shift of the aimed plane per unit of drift across it).
+    static let planeGainRange = 0.3...6.0
     /// The return shooting's finite-difference step (km/s) and its tolerances on the interface
     /// radius (km), flight-path angle (radians) and plane (km).
     static let returnStep = 1e-6, returnTolerance = [0.5, 2e-5, 0.5]
@@ -158,14 +160,23 @@ extension LunarRecipe {
         /// across it, until the entry comes down within 2 km across track of the site.
         func solve() throws -> ReturnLeg {
             var result: (arc: Arc, flight: EntryModel.Flight, velocity: Vector3, interface: OrbitalState)?
+            // The plane's shift per unit of drift: the landing follows the aimed plane only in
+            // part, so after the first pass the gain is what the last pass achieved, inverted.
+            var gain = LunarRecipe.planeCorrectionGain
+            var last: (across: Double, shift: Double, plane: Vector3, n: Vector3, x: [Double])?
             for _ in 0..<LunarRecipe.returnPlanePasses {
                 let attempt: (best: Aimed, flight: EntryModel.Flight)
                 do {
                     attempt = try self.attempt()
                 } catch {
-                    // A later correction of the plane that does not solve keeps the last that did.
-                    if result != nil { break }
-                    throw error
+                    // A correction of the plane that does not solve: half of it, from the last
+                    // plane that did; with none, the error.
+                    guard let l = last, result != nil else { throw error }
+                    let shift = l.shift / 2
+                    last = (l.across, shift, l.plane, l.n, l.x)
+                    x = l.x
+                    planeTarget = (l.plane.normalized - l.n * shift).normalized * site.length
+                    continue
                 }
                 let best = attempt.best, flight = attempt.flight
                 result = (best.arc, flight, best.velocity, best.interface)
@@ -173,7 +184,13 @@ extension LunarRecipe {
                 let n = best.interface.positionKm.cross(best.interface.velocityKmS).normalized
                 let across = landed.dot(n) - site.normalized.dot(n)
                 if abs(across) * Constants.earthEquatorialRadiusKm < LunarRecipe.crossTrackToleranceKm { break }
-                planeTarget = (planeTarget.normalized - n * (across * LunarRecipe.planeCorrectionGain)).normalized * site.length
+                if let last, last.shift != 0 {
+                    let response = (last.across - across) / last.shift
+                    if response > 0 { gain = min(LunarRecipe.planeGainRange.upperBound, max(LunarRecipe.planeGainRange.lowerBound, 1 / response)) }
+                }
+                let shift = across * gain
+                last = (across, shift, planeTarget, n, x)
+                planeTarget = (planeTarget.normalized - n * shift).normalized * site.length
             }
             guard let result else { throw RecipeError(description: "\(solver.missionID): the return could not be aimed") }
             return (result.arc, result.flight, (result.velocity - state.velocityKmS).length, result.interface)
