@@ -81,6 +81,23 @@ public enum FlybyGeometry {
         return ((e * sinh(fTarget) - fTarget) - (e * sinh(fNow) - fNow)) / n
     }
 
+    /// Seconds from the state's epoch to the next periapsis of its two-body ellipse about `mu`:
+    /// Kepler's equation, as ``secondsToRadius(position:velocity:mu:radiusKm:forward:)`` for the
+    /// hyperbola. Nil for an open or circular orbit.
+    public static func secondsToPeriapsis(position r: Vector3, velocity v: Vector3, mu: Double) -> Double? {
+        let radius = r.length
+        let a = 1 / (2 / radius - v.lengthSquared / mu)
+        guard a > 0 else { return nil }
+        let eCos = 1 - radius / a, eSin = r.dot(v) / (mu * a).squareRoot()
+        let e = (eCos * eCos + eSin * eSin).squareRoot()
+        guard e > 1e-12 else { return nil }
+        let eccentricAnomaly = atan2(eSin, eCos)
+        let meanAnomaly = eccentricAnomaly - eSin
+        let meanMotion = (mu / (a * a * a)).squareRoot()
+        // Before periapsis the mean anomaly is negative: −M/n ahead; after it, the next one.
+        return (meanAnomaly <= 0 ? -meanAnomaly : 2 * .pi - meanAnomaly) / meanMotion
+    }
+
     /// Radius of the sphere of influence of a body of gravitational parameter `mu` at distance
     /// `distanceKm` from a centre of `centralMu` (Laplace: d·(μ/μ_c)^⅖).
     public static func sphereOfInfluenceKm(distanceKm: Double, mu: Double, centralMu: Double) -> Double {

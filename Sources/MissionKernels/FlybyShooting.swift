@@ -379,7 +379,7 @@ public struct FlybyShooting: Sendable {
             guard let out = FlybyGeometry.secondsToRadius(position: position, velocity: velocity, mu: mu, radiusKm: soi, forward: true) else { return .nan }
             let local = KeplerArc(mu: mu, position: position, velocity: velocity, epochHours: 0).state(afterSeconds: out)
             let b = place(f.body, tau(k) + out)
-            guard let after = Self.secondsToPerihelion(position: local.position + b.positionKm, velocity: local.velocity + b.velocityKmS, mu: Self.sunMu) else { return .nan }
+            guard let after = FlybyGeometry.secondsToPeriapsis(position: local.position + b.positionKm, velocity: local.velocity + b.velocityKmS, mu: Self.sunMu) else { return .nan }
             return tau(k) + out + after - target
         }
         let step = Double.pi / 180, reach = 90
@@ -387,32 +387,18 @@ public struct FlybyShooting: Sendable {
         guard here.isFinite else { return nil }
         if here == 0 { return start }
         // Outwards on both sides a degree at a time; the first sign change found, bisected.
+        var inner = (above: here, below: here)
         for j in 1...reach {
             for side in [1.0, -1.0] {
                 let a = start + side * Double(j - 1) * step, b = start + side * Double(j) * step
-                let fa = late(a), fb = late(b)
+                let fa = side > 0 ? inner.above : inner.below, fb = late(b)
+                if side > 0 { inner.above = fb } else { inner.below = fb }
                 guard fa.isFinite, fb.isFinite, (fa < 0) != (fb < 0) else { continue }
                 let r = Search.bisect(a, b, iterations: 50) { (late($0) < 0) == (fa < 0) ? .above : .below }
                 return (r.lo + r.hi) / 2
             }
         }
         return nil
-    }
-
-    /// Seconds from the state to the next perihelion of its two-body ellipse about `mu`; `nil`
-    /// for an open orbit.
-    static func secondsToPerihelion(position r: Vector3, velocity v: Vector3, mu: Double) -> Double? {
-        let radius = r.length
-        let a = 1 / (2 / radius - v.lengthSquared / mu)
-        guard a > 0 else { return nil }
-        let eCos = 1 - radius / a, eSin = r.dot(v) / (mu * a).squareRoot()
-        let e = (eCos * eCos + eSin * eSin).squareRoot()
-        guard e > 1e-12 else { return nil }
-        let eccentricAnomaly = atan2(eSin, eCos)
-        let meanAnomaly = eccentricAnomaly - eSin
-        let meanMotion = (mu / (a * a * a)).squareRoot()
-        // Before perihelion the mean anomaly is negative: −M/n ahead; after it, the next one.
-        return (meanAnomaly <= 0 ? -meanAnomaly : 2 * .pi - meanAnomaly) / meanMotion
     }
 
     /// When a leg's correction is made by default: the aphelion (of the arc leaving the previous

@@ -11,6 +11,14 @@ extension LunarRecipe {
         let track = interface.positionKm.cross(interface.velocityKmS).normalized
         return atan2(site.normalized.cross(landed.normalized).dot(track), site.normalized.dot(landed.normalized)) * Constants.earthEquatorialRadiusKm
     }
+
+    /// How far `landed` lies from `site` across the plane of the entry interface's orbit (both
+    /// geocentric): the difference of their unit vectors along its normal, positive on the
+    /// normal's side. Times the Earth's radius it is km.
+    static func acrossTrack(landed: Vector3, site: Vector3, interface: OrbitalState) -> Double {
+        let normal = interface.positionKm.cross(interface.velocityKmS).normalized
+        return landed.normalized.dot(normal) - site.normalized.dot(normal)
+    }
 }
 
 extension LunarRecipe.Solver {

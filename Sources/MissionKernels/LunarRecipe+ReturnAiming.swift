@@ -164,6 +164,10 @@ extension LunarRecipe {
             // part, so after the first pass the gain is what the last pass achieved, inverted.
             var gain = LunarRecipe.planeCorrectionGain
             var last: (across: Double, shift: Double, plane: Vector3, n: Vector3, x: [Double])?
+            /// `plane` tilted by `shift` against the interface orbit's normal `n`.
+            func moved(_ plane: Vector3, _ n: Vector3, by shift: Double) -> Vector3 {
+                (plane.normalized - n * shift).normalized * site.length
+            }
             for _ in 0..<LunarRecipe.returnPlanePasses {
                 let attempt: (best: Aimed, flight: EntryModel.Flight)
                 do {
@@ -175,14 +179,13 @@ extension LunarRecipe {
                     let shift = l.shift / 2
                     last = (l.across, shift, l.plane, l.n, l.x)
                     x = l.x
-                    planeTarget = (l.plane.normalized - l.n * shift).normalized * site.length
+                    planeTarget = moved(l.plane, l.n, by: shift)
                     continue
                 }
                 let best = attempt.best, flight = attempt.flight
                 result = (best.arc, flight, best.velocity, best.interface)
-                let landed = flight.states[flight.states.count - 1].positionKm.normalized
                 let n = best.interface.positionKm.cross(best.interface.velocityKmS).normalized
-                let across = landed.dot(n) - site.normalized.dot(n)
+                let across = LunarRecipe.acrossTrack(landed: flight.states[flight.states.count - 1].positionKm, site: site, interface: best.interface)
                 if abs(across) * Constants.earthEquatorialRadiusKm < LunarRecipe.crossTrackToleranceKm { break }
                 if let last, last.shift != 0 {
                     let response = (last.across - across) / last.shift
@@ -190,7 +193,7 @@ extension LunarRecipe {
                 }
                 let shift = across * gain
                 last = (across, shift, planeTarget, n, x)
-                planeTarget = (planeTarget.normalized - n * shift).normalized * site.length
+                planeTarget = moved(planeTarget, n, by: shift)
             }
             guard let result else { throw RecipeError(description: "\(solver.missionID): the return could not be aimed") }
             return (result.arc, result.flight, (result.velocity - state.velocityKmS).length, result.interface)

@@ -62,6 +62,23 @@ struct FlybyGeometryTests {
         #expect(FlybyGeometry.secondsToRadius(position: h.position, velocity: h.velocity, mu: GravityConstants.plutoSystemGM, radiusKm: 10_000, forward: true) == nil)
     }
 
+    @Test("the time to the next periapsis of an ellipse matches propagation, before and after periapsis")
+    func secondsToPeriapsis() throws {
+        // Parker-like: perihelion 6.9 million km, aphelion 0.73 au, about the Sun.
+        let mu = GravityConstants.gm(.sun)
+        let rp = 6_900_000.0, ra = 109_000_000.0
+        let a = (rp + ra) / 2, period = 2 * Double.pi * (a * a * a / mu).squareRoot()
+        let periapsis = KeplerArc(mu: mu, position: Vector3(rp, 0, 0), velocity: Vector3(0, (mu * (2 / rp - 1 / a)).squareRoot(), 0), epochHours: 0)
+        for ahead in [0.1, 0.3, 0.5, 0.7, 0.95].map({ $0 * period }) {
+            let s = periapsis.state(afterSeconds: -ahead)
+            let found = try #require(FlybyGeometry.secondsToPeriapsis(position: s.position, velocity: s.velocity, mu: mu))
+            #expect(abs(found - ahead) < 1e-6 * period, "\(found) s, expected \(ahead) s")
+        }
+        // Open and circular orbits have none.
+        #expect(FlybyGeometry.secondsToPeriapsis(position: Vector3(rp, 0, 0), velocity: Vector3(0, 1.5 * (2 * mu / rp).squareRoot(), 0), mu: mu) == nil)
+        #expect(FlybyGeometry.secondsToPeriapsis(position: Vector3(rp, 0, 0), velocity: Vector3(0, (mu / rp).squareRoot(), 0), mu: mu) == nil)
+    }
+
     @Test("an analytic unpowered flyby needs no impulse, and its periapsis is found", arguments: [2_300_000.0, 500_000, 80_000])
     func unpowered(rp: Double) throws {
         var rng = SplitMix64(seed: UInt64(rp))

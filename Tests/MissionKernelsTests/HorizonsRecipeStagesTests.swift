@@ -80,14 +80,21 @@ struct HorizonsRecipeStagesTests {
         #expect(powered.holding(track.states[0].seconds - 1) != nil)
     }
 
-    @Test("listed burns: no sample left inside one, each bridged by the interval around it")
-    func listedBurns() throws {
-        let (c, read, naif) = try Self.read()
-        let vehicle = try c.vehicle(Self.recipe.vehicleID)
+    /// Juno's merged samples with the listed burns left out: what was left out, and the burns' windows.
+    static func listedBurnsLeftOut() throws -> (c: BuildContext, track: HorizonsRecipe.Track, excluded: [(seconds: Double, reason: String)],
+                                                provenance: SourceProvenance, windows: [HorizonsRecipe.BridgeWindow]) {
+        let (c, read, naif) = try read()
+        let vehicle = try c.vehicle(recipe.vehicleID)
         var track = HorizonsRecipe.merge(read)
         var excluded: [(seconds: Double, reason: String)] = []
         var provenance = SourceProvenance(vehicle: vehicle.id, naifID: naif ?? vehicle.naifID, sources: [])
         let windows = HorizonsRecipe.leaveOutListedBurns(&track, vehicle: vehicle, c, excluded: &excluded, provenance: &provenance)
+        return (c, track, excluded, provenance, windows)
+    }
+
+    @Test("listed burns: no sample left inside one, each bridged by the interval around it")
+    func listedBurns() throws {
+        let (_, track, excluded, provenance, windows) = try Self.listedBurnsLeftOut()
         #expect(!windows.isEmpty)
         #expect(excluded.count == provenance.excluded.count)
         for w in windows {
@@ -147,12 +154,7 @@ struct HorizonsRecipeStagesTests {
 
     @Test("the data's segments: one per sampling, one per listed burn, end to end over the samples")
     func dataPieces() throws {
-        let (c, read, _) = try Self.read()
-        let vehicle = try c.vehicle(Self.recipe.vehicleID)
-        var all = HorizonsRecipe.merge(read)
-        var excluded: [(seconds: Double, reason: String)] = []
-        var provenance = SourceProvenance(vehicle: vehicle.id, naifID: -61, sources: [])
-        let windows = HorizonsRecipe.leaveOutListedBurns(&all, vehicle: vehicle, c, excluded: &excluded, provenance: &provenance)
+        let (c, all, _, _, windows) = try Self.listedBurnsLeftOut()
         let dsm = try #require(windows.first { $0.name == "deep space manoeuvre 1" })
         let i = try #require(all.states.lastIndex { $0.seconds < dsm.window.lowerBound })
         // Ten samples about the manoeuvre, the last four relabelled as another sampling.

@@ -159,8 +159,7 @@ struct LunarRecipeStagesTests {
         let site = solver.frames.geo(Apollo11.recipe.splashdown.state(at: solver.splash, ephemeris: solver.eph, terrestrial: Apollo11.context.terrestrial)).positionKm
         let landed = back.flight.states[back.flight.states.count - 1].positionKm
         let along = LunarRecipe.overshootKm(landed: landed, site: site, interface: back.interface)
-        let n = back.interface.positionKm.cross(back.interface.velocityKmS).normalized
-        let across = (landed.normalized.dot(n) - site.normalized.dot(n)) * Constants.earthEquatorialRadiusKm
+        let across = LunarRecipe.acrossTrack(landed: landed, site: site, interface: back.interface) * Constants.earthEquatorialRadiusKm
         let fpa = asin(back.interface.positionKm.normalized.dot(back.interface.velocityKmS.normalized)) * 180 / .pi
         print("[apollo11] return: \(back.deltaV) km/s, fpa \(fpa)°, \(along) km along, \(across) km across")
         #expect(LunarRecipe.corridorDeg.contains(fpa))
@@ -210,7 +209,7 @@ struct LunarRecipeStagesTests {
         let landed = last.positionKm
         let overshoot = LunarRecipe.overshootKm(landed: landed, site: site, interface: interface)
         #expect(overshoot == landing.overshootKm)
-        let across = (landed.normalized.dot(track) - site.normalized.dot(track)) * Constants.earthEquatorialRadiusKm
+        let across = LunarRecipe.acrossTrack(landed: landed, site: site, interface: interface) * Constants.earthEquatorialRadiusKm
         print("[apollo11] entry from the shipped interface: \(overshoot) km along track, \(across) km across")
         // Aimed to land within 1 km along track; the kernel holds the interface to 5 m, which
         // moves the landing by about as much again.
