@@ -42,6 +42,9 @@ struct ServeCommand: ParsableCommand {
         ServerProcess.blockTerminationSignals()
         ServerProcess.limitAllocatorRetention()
         let logger = try server.bootstrapLogging(label: "solarsystem")
+        // A start-up error is printed to stderr once this returns: the lines logged before it
+        // are written first, not interleaved with it by the log's writer thread.
+        defer { LogOutput.standardOutput.flush() }
         // A termination signal while the resources load (large element sets, kernels copied and
         // checked) ends the process at once: nothing is served yet, nothing is lost.
         let signals = TerminationSignals { sig in
