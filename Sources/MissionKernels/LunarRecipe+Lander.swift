@@ -3,19 +3,36 @@ import Ephemeris
 import Missions
 
 extension LunarRecipe {
-    /// Where the lander's ascent ends: this far above the Moon (as Apollo's LM inserted into a
-    /// 17 km perilune), km.
-    static let ascentInsertionAltitudeKm = 17.0
+    /// The orbit the lander's ascent inserts it into, km above the Moon at perilune and
+    /// apolune: Apollo 11's Eagle reached about 17 × 87 km at 124:29:15 GET.
+    static let ascentOrbitPeriluneKm = 17.0, ascentOrbitApoluneKm = 87.0
     /// How far downrange of the site the ascent may end, and the step it is scanned by, degrees.
     static let ascentDownrangeDeg = 5.0...60.0, ascentDownrangeStepDeg = 1.0
+    /// The phase in which the lander leaves its insertion orbit for the command module: the
+    /// coelliptic sequence initiation (CSI), the first rendezvous burn Apollo flew.
+    static let rendezvousBurnPhase = "coelliptic sequence initiation"
     /// The most revolutions a rendezvous transfer may make.
     static let rendezvousMaxRevolutions = 3
     /// How far above the Moon a rendezvous transfer's lowest point must stay, km.
     static let rendezvousClearanceKm = 10.0
+    /// How far above the Moon a rendezvous transfer's highest point may go, km: the flown
+    /// sequence stayed below Columbia's orbit (about 100 × 113 km); a transfer may reach 130.
+    static let rendezvousCeilingKm = 130.0
 
-    /// The rendezvous transfer chosen: its insertion point (Moon-relative), the Lambert
-    /// solution, its cost and the insertion's downrange angle.
-    typealias Rendezvous = (insertion: Vector3, solution: LambertSolution, cost: Double, downrangeDeg: Double)
+    /// The rendezvous chosen: the insertion point and velocity (Moon-relative, at the ascent's
+    /// end), where the insertion orbit is at the rendezvous burn, the Lambert solution from there
+    /// to the command module at docking, its cost and the insertion's downrange angle.
+    typealias Rendezvous = (insertion: Vector3, insertionVelocity: Vector3, burnPosition: Vector3, burnVelocity: Vector3,
+                            solution: LambertSolution, cost: Double, downrangeDeg: Double)
+
+    /// The apoapsis radius of the two-body orbit through `r` with velocity `v` (infinite for an
+    /// open one).
+    static func apoapsisRadius(r: Vector3, v: Vector3, mu: Double) -> Double {
+        let energy = v.lengthSquared / 2 - mu / r.length
+        guard energy < 0 else { return .infinity }
+        let a = -mu / (2 * energy)
+        return 2 * a - periapsisRadius(r: r, v: v, mu: mu)
+    }
 }
 
 extension LunarRecipe.Solver {
@@ -68,64 +85,84 @@ extension LunarRecipe.Solver {
         return VehiclePath(vehicle: v, pieces: pieces.pieces, notes: notes)
     }
 
-    /// The ascent from the site, the rendezvous transfer (``rendezvousTransfer``) and the braking
+    /// The ascent from the site into the insertion orbit (17 × 87 km), the coast in it to the
+    /// rendezvous burn (CSI), the transfer from there (``rendezvousTransfer``) and the braking
     /// onto the command module.
     func addRendezvous(to pieces: inout LunarRecipe.PieceList, notes: inout [String], lander v: Vehicle, site: SurfaceSite,
                        ascent: ClosedRange<Double>, dock: Double, orbitArc: Arc) throws {
         let frames = frames, eph = eph, muM = GravityConstants.moonGM
         let csmRelative = try orbitArc.state(dock).velocityKmS - frames.moon(dock).velocityKmS
-        let chosen = try rendezvousTransfer(site: site, ascent: ascent, dock: dock, orbitArc: orbitArc)
-        let insertion = chosen.insertion, best = chosen.solution
-        let rendezvous = KeplerArc(mu: muM, position: insertion, velocity: best.v1, epochHours: ascent.upperBound / 3600)
-        func rendezvousState(_ t: Double) -> OrbitalState {
-            let s = rendezvous.state(atHours: t / 3600)
+        let burn = try c.phase(v, LunarRecipe.rendezvousBurnPhase)
+        let burnMid = (burn.lowerBound + burn.upperBound) / 2
+        let chosen = try rendezvousTransfer(site: site, ascent: ascent, burn: burnMid, dock: dock, orbitArc: orbitArc)
+        let best = chosen.solution
+        let insertionOrbit = KeplerArc(mu: muM, position: chosen.insertion, velocity: chosen.insertionVelocity, epochHours: ascent.upperBound / 3600)
+        let transfer = KeplerArc(mu: muM, position: chosen.burnPosition, velocity: best.v1, epochHours: burnMid / 3600)
+        func moonRelative(_ arc: KeplerArc, _ t: Double) -> OrbitalState {
+            let s = arc.state(atHours: t / 3600)
             let m = frames.moon(t)
             return OrbitalState(seconds: t, positionKm: m.positionKm + s.position, velocityKmS: m.velocityKmS + s.velocity)
         }
-        notes.append("Rendezvous: inserted 17 km up, \(Int(chosen.downrangeDeg))° downrange of the site; a \(best.revolutions)-revolution two-body transfer about the Moon to the CSM at docking, its lowest point \(Int((LunarRecipe.periapsisRadius(r: insertion, v: best.v1, mu: muM) - rMoon).rounded())) km up (\(LunarRecipe.kms((best.v2 - csmRelative).length)) to match the CSM there, taken out over the braking phase).")
+        let low = LunarRecipe.periapsisRadius(r: chosen.burnPosition, v: best.v1, mu: muM) - rMoon
+        let high = LunarRecipe.apoapsisRadius(r: chosen.burnPosition, v: best.v1, mu: muM) - rMoon
+        notes.append("Ascent: inserted into a \(Int(LunarRecipe.ascentOrbitPeriluneKm)) × \(Int(LunarRecipe.ascentOrbitApoluneKm)) km orbit \(Int(chosen.downrangeDeg))° downrange of the site; at CSI (\(LunarRecipe.kms((best.v1 - chosen.burnVelocity).length))) a \(best.revolutions)-revolution two-body transfer about the Moon to Columbia at docking, \(Int(low.rounded())) × \(Int(high.rounded())) km (\(LunarRecipe.kms((best.v2 - csmRelative).length)) to match Columbia there, taken out over the braking phase; CDH and TPI are not modelled one by one).")
         pieces.add("Ascent (modelled)", [], ascent.lowerBound, ascent.upperBound, step: 10) { t in
             frames.geo(try PoweredBlend(center: .moon, start: ascent.lowerBound, end: ascent.upperBound, ephemeris: eph,
-                                        from: { site.state(at: $0, ephemeris: eph) }, to: { frames.helio(rendezvousState($0)) }).state(at: t))
+                                        from: { site.state(at: $0, ephemeris: eph) }, to: { frames.helio(moonRelative(insertionOrbit, $0)) }).state(at: t))
+        }
+        pieces.add("Insertion orbit (modelled)", [], ascent.upperBound, burn.lowerBound, step: 120) { moonRelative(insertionOrbit, $0) }
+        pieces.add("CSI burn (modelled)", [], burn.lowerBound, burn.upperBound, step: 5) { t in
+            frames.geo(try PoweredBlend(center: .moon, start: burn.lowerBound, end: burn.upperBound, ephemeris: eph,
+                                        from: { frames.helio(moonRelative(insertionOrbit, $0)) }, to: { frames.helio(moonRelative(transfer, $0)) }).state(at: t))
         }
         // The last minutes: braking onto the command module (the phase after `rendezvous`),
         // a powered blend from the transfer to the CSM's own orbit.
         let braking = v.phases.last { $0.kind == .powered && c.seconds(hours: $0.endHours) >= dock - 1 }
             .map { c.seconds(hours: $0.startHours)...c.seconds(hours: $0.endHours) } ?? dock...dock
-        pieces.add("Rendezvous (modelled)", [], ascent.upperBound, braking.lowerBound, step: 300) { rendezvousState($0) }
+        pieces.add("Rendezvous (modelled)", [], burn.upperBound, braking.lowerBound, step: 300) { moonRelative(transfer, $0) }
         if braking.upperBound > braking.lowerBound {
             pieces.add("Braking and docking (modelled)", [], braking.lowerBound, braking.upperBound, step: 10) { t in
                 frames.geo(try PoweredBlend(center: .moon, start: braking.lowerBound, end: braking.upperBound, ephemeris: eph,
-                                            from: { frames.helio(rendezvousState($0)) }, to: { frames.helio(try orbitArc.state($0)) }).state(at: t))
+                                            from: { frames.helio(moonRelative(transfer, $0)) }, to: { frames.helio(try orbitArc.state($0)) }).state(at: t))
             }
         }
     }
 
-    /// The ascent ends 17 km up, downrange of the site along the CSM's orbit: how far downrange,
-    /// and which transfer (up to three revolutions), is what keeps the transfer above the
-    /// ground and costs least — the speed the ascent must reach beyond a circular orbit there
-    /// plus the mismatch with the CSM at docking. Lambert's problem about the Moon from the
-    /// ascent's end to the CSM at docking.
-    func rendezvousTransfer(site: SurfaceSite, ascent: ClosedRange<Double>, dock: Double, orbitArc: Arc) throws -> LunarRecipe.Rendezvous {
+    /// The ascent ends at the perilune of a 17 × 87 km orbit in the command module's plane,
+    /// downrange of the site; the lander coasts in it to the rendezvous burn (`burn`), where a
+    /// transfer (Lambert's problem about the Moon, up to three revolutions) takes it to the
+    /// command module at docking. How far downrange, and which transfer, is what keeps the
+    /// transfer between 10 and 130 km up and costs least: the burn's change of velocity plus
+    /// the mismatch with the command module at docking.
+    func rendezvousTransfer(site: SurfaceSite, ascent: ClosedRange<Double>, burn: Double, dock: Double, orbitArc: Arc) throws -> LunarRecipe.Rendezvous {
         let muM = GravityConstants.moonGM
         let csmAtDock = try orbitArc.state(dock)
         let mAscent = frames.moon(ascent.upperBound)
-        let normal = (try orbitArc.state(ascent.upperBound).positionKm - mAscent.positionKm).cross(try orbitArc.state(ascent.upperBound).velocityKmS - mAscent.velocityKmS).normalized
+        let csmAtInsertion = try orbitArc.state(ascent.upperBound)
+        let normal = (csmAtInsertion.positionKm - mAscent.positionKm).cross(csmAtInsertion.velocityKmS - mAscent.velocityKmS).normalized
         let siteDir = (site.state(at: ascent.lowerBound, ephemeris: eph).positionKm - frames.helio(OrbitalState(seconds: ascent.lowerBound, positionKm: frames.moon(ascent.lowerBound).positionKm, velocityKmS: .zero)).positionKm).normalized
+        // The site's direction in Columbia's plane: the insertion is in that plane.
+        let inPlane = (siteDir - normal * siteDir.dot(normal)).normalized
         let mDock = frames.moon(dock)
         let csmRelative = csmAtDock.velocityKmS - mDock.velocityKmS
+        let rp = rMoon + LunarRecipe.ascentOrbitPeriluneKm, ra = rMoon + LunarRecipe.ascentOrbitApoluneKm
+        let periluneSpeed = (muM * (2 / rp - 2 / (rp + ra))).squareRoot()
         var chosen: LunarRecipe.Rendezvous?
         let range = LunarRecipe.ascentDownrangeDeg
         for downrange in stride(from: range.lowerBound, through: range.upperBound, by: LunarRecipe.ascentDownrangeStepDeg) {
-            let insertion = LunarRecipe.rotate(siteDir, about: normal, by: downrange * .pi / 180) * (rMoon + LunarRecipe.ascentInsertionAltitudeKm)
-            let circular = normal.cross(insertion.normalized) * (muM / insertion.length).squareRoot()
-            guard let solutions = try? Lambert.solutions(mu: muM, from: insertion, to: csmAtDock.positionKm - mDock.positionKm, seconds: dock - ascent.upperBound,
+            let insertion = LunarRecipe.rotate(inPlane, about: normal, by: downrange * .pi / 180) * rp
+            let velocity = normal.cross(insertion.normalized) * periluneSpeed
+            let atBurn = KeplerArc(mu: muM, position: insertion, velocity: velocity, epochHours: ascent.upperBound / 3600).state(atHours: burn / 3600)
+            guard let solutions = try? Lambert.solutions(mu: muM, from: atBurn.position, to: csmAtDock.positionKm - mDock.positionKm, seconds: dock - burn,
                                                          direction: .retrograde, maxRevolutions: LunarRecipe.rendezvousMaxRevolutions, referenceNormal: -normal) else { continue }
-            for sol in solutions where insertion.cross(sol.v1).dot(normal) > 0 && LunarRecipe.periapsisRadius(r: insertion, v: sol.v1, mu: muM) > rMoon + LunarRecipe.rendezvousClearanceKm {
-                let cost = (sol.v1 - circular).length + (sol.v2 - csmRelative).length
-                if cost < chosen?.cost ?? .infinity { chosen = (insertion, sol, cost, downrange) }
+            for sol in solutions where atBurn.position.cross(sol.v1).dot(normal) > 0
+                && LunarRecipe.periapsisRadius(r: atBurn.position, v: sol.v1, mu: muM) > rMoon + LunarRecipe.rendezvousClearanceKm
+                && LunarRecipe.apoapsisRadius(r: atBurn.position, v: sol.v1, mu: muM) < rMoon + LunarRecipe.rendezvousCeilingKm {
+                let cost = (sol.v1 - atBurn.velocity).length + (sol.v2 - csmRelative).length
+                if cost < chosen?.cost ?? .infinity { chosen = (insertion, velocity, atBurn.position, atBurn.velocity, sol, cost, downrange) }
             }
         }
-        guard let chosen else { throw RecipeError(description: "\(missionID): no rendezvous transfer stays above the Moon") }
+        guard let chosen else { throw RecipeError(description: "\(missionID): no rendezvous transfer stays between \(Int(LunarRecipe.rendezvousClearanceKm)) and \(Int(LunarRecipe.rendezvousCeilingKm)) km above the Moon") }
         return chosen
     }
 }

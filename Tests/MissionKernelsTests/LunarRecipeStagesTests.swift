@@ -226,13 +226,21 @@ struct LunarRecipeStagesTests {
         // The command module's orbit: the shipped one, carried on from undocking.
         let orbitArc = try solver.propagateMoon(Apollo11.shipped(undock), to: dock)
         let ascent = try Apollo11.context.phase(eagle, "ascent")
+        let burn = try Apollo11.context.phase(eagle, LunarRecipe.rendezvousBurnPhase)
+        let burnMid = (burn.lowerBound + burn.upperBound) / 2
         let muM = GravityConstants.moonGM
-        let transfer = try solver.rendezvousTransfer(site: lander.site, ascent: ascent, dock: dock, orbitArc: orbitArc)
-        #expect(abs(transfer.insertion.length - (solver.rMoon + LunarRecipe.ascentInsertionAltitudeKm)) < metres(0.001))
+        let transfer = try solver.rendezvousTransfer(site: lander.site, ascent: ascent, burn: burnMid, dock: dock, orbitArc: orbitArc)
+        // The insertion orbit is the flown 17 × 87 km, entered at its perilune.
+        #expect(abs(LunarRecipe.periapsisRadius(r: transfer.insertion, v: transfer.insertionVelocity, mu: muM) - solver.rMoon - 17) < metres(1))
+        #expect(abs(LunarRecipe.apoapsisRadius(r: transfer.insertion, v: transfer.insertionVelocity, mu: muM) - solver.rMoon - 87) < metres(1))
         #expect(LunarRecipe.ascentDownrangeDeg.contains(transfer.downrangeDeg))
-        #expect(LunarRecipe.periapsisRadius(r: transfer.insertion, v: transfer.solution.v1, mu: muM) > solver.rMoon + LunarRecipe.rendezvousClearanceKm)
+        // The transfer from CSI stays between 10 and 130 km up (Columbia flies at about 110).
+        #expect(LunarRecipe.periapsisRadius(r: transfer.burnPosition, v: transfer.solution.v1, mu: muM) > solver.rMoon + LunarRecipe.rendezvousClearanceKm)
+        #expect(LunarRecipe.apoapsisRadius(r: transfer.burnPosition, v: transfer.solution.v1, mu: muM) < solver.rMoon + LunarRecipe.rendezvousCeilingKm)
+        // CSI is a burn of a few tens of m/s (the flown one was 15 m/s), not a second ascent.
+        #expect((transfer.solution.v1 - transfer.burnVelocity).length < 0.1, "\((transfer.solution.v1 - transfer.burnVelocity).length * 1000) m/s")
         // Flown two-body to docking, it arrives where the command module is.
-        let kepler = KeplerArc(mu: muM, position: transfer.insertion, velocity: transfer.solution.v1, epochHours: ascent.upperBound / 3600)
+        let kepler = KeplerArc(mu: muM, position: transfer.burnPosition, velocity: transfer.solution.v1, epochHours: burnMid / 3600)
         let csm = try orbitArc.state(dock), m = solver.frames.moon(dock)
         #expect((kepler.state(atHours: dock / 3600).position - (csm.positionKm - m.positionKm)).length < metres(1))
 
@@ -243,6 +251,17 @@ struct LunarRecipeStagesTests {
             let dr = (try a.state(a.endSeconds).positionKm - (try b.state(b.startSeconds)).positionKm).length
             #expect(dr < metres(0.01), "\(a.name) -> \(b.name): \(dr * 1000) m")
         }
+        // From the end of the ascent to docking the lander never climbs above 130 km (it went to
+        // 208 km when the transfer started at insertion).
+        var highest = 0.0
+        for piece in path.pieces where piece.startSeconds >= ascent.upperBound {
+            for t in stride(from: piece.startSeconds, through: piece.endSeconds, by: 30) {
+                let st = try piece.state(t)
+                let moon = Repository.ephemeris.naifState(301, at: TimeScale.instant(tdbSecondsPastJ2000: t)) ?? (.zero, .zero)
+                highest = max(highest, (st.positionKm - moon.positionKm).length - solver.rMoon)
+            }
+        }
+        #expect(highest < LunarRecipe.rendezvousCeilingKm, "\(highest) km")
         // On the surface: at the site, and the descent orbit's perilune as asked.
         let landed = try #require(path.pieces.first { $0.frame == 10020 })
         let mid = (landed.startSeconds + landed.endSeconds) / 2
