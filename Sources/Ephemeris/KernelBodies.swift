@@ -17,6 +17,15 @@
 /// let s = try bodies.state(-32, at: t, ephemeris: eph)          // heliocentric, ecliptic J2000
 /// s.positionKm; s.segment.name                                  // "JPL Horizons -32 1-day"
 /// ```
+/// A path a higher module computes between the stored states of one kernel segment, where the
+/// segment's own interpolation cannot follow the body: a Mars orbiter's daily states, which fix
+/// its 2-hour orbit once a day and must be integrated (Mars's J2) in between. States relative to
+/// the segment's centre, on ecliptic J2000 axes, km and km/s; nil where it does not answer (the
+/// segment's own interpolation is then used).
+public protocol SegmentPath: Sendable {
+    func state(secondsPastJ2000 seconds: Double, ephemeris: Ephemeris) -> (positionKm: Vector3, velocityKmS: Vector3)?
+}
+
 public final class KernelBodies: Sendable {
     /// One usable segment, in the order a lookup tries them.
     public struct Entry: Sendable, Hashable {
@@ -52,6 +61,10 @@ public final class KernelBodies: Sendable {
         }
 
         @inline(__always) func covers(_ s: Double) -> Bool { s >= startSeconds && s <= endSeconds }
+
+        /// The key of a segment's computed path.
+        static func pathKey(kernel: Int, segment: Int) -> Int { kernel << 32 | segment }
+        var pathKey: Int { Self.pathKey(kernel: kernel, segment: segment) }
     }
 
     /// A segment that is not used, and why.
@@ -80,15 +93,23 @@ public final class KernelBodies: Sendable {
 
     public let kernels: [SPKKernel]
     public let refusals: [Refusal]
+    /// The computed paths, by ``Entry/pathKey``.
+    let paths: [Int: any SegmentPath]
+    /// What made ``paths`` (kept so a reload can make them again for new kernels).
+    public let pathMaker: @Sendable (SPKKernel, Int) -> (any SegmentPath)?
     /// Per target, its usable segments, highest priority first.
     let entries: [Int: [Entry]]
     /// Every NAIF id with at least one usable segment, ascending.
     public let targets: [Int]
 
-    public init(_ kernels: [SPKKernel]) throws(SPKError) {
+    /// `paths`: for a segment (a kernel and its segment index), the path computed between its
+    /// states, if a higher module computes one (``SegmentPath``); none by default.
+    public init(_ kernels: [SPKKernel], paths: @escaping @Sendable (SPKKernel, Int) -> (any SegmentPath)? = { _, _ in nil }) throws(SPKError) {
         self.kernels = kernels
+        pathMaker = paths
         var byTarget: [Int: [Entry]] = [:]
         var refused: [Refusal] = []
+        var computed: [Int: any SegmentPath] = [:]
         for (k, kernel) in kernels.enumerated() {
             for (i, s) in kernel.segments.enumerated() {
                 guard s.isEvaluated else {
@@ -105,16 +126,21 @@ public final class KernelBodies: Sendable {
                 }
                 byTarget[s.target, default: []].append(Entry(kernel: k, segment: i, target: s.target, center: s.center, frame: frame,
                                                              startSeconds: s.startSeconds, endSeconds: s.endSeconds, name: s.name, file: kernel.file, fileName: kernel.fileName))
+                if let path = paths(kernel, i) { computed[Entry.pathKey(kernel: k, segment: i)] = path }
             }
         }
         // Later kernels, then later segments, first.
         entries = byTarget.mapValues { $0.sorted { ($0.kernel, $0.segment) > ($1.kernel, $1.segment) } }
         targets = byTarget.keys.sorted()
         refusals = refused
+        self.paths = computed
     }
 
     /// The segments that may place `id`, highest priority first.
     public func segments(of id: Int) -> [Entry] { entries[id] ?? [] }
+
+    /// The path computed for a segment (``SegmentPath``), if it has one.
+    public func path(of entry: Entry) -> (any SegmentPath)? { paths[entry.pathKey] }
 
     /// Where `id`'s own segments cover, TDB seconds past J2000, merged into disjoint spans in
     /// time order (whether their centres can be placed there too is another matter).
@@ -261,6 +287,7 @@ public final class KernelBodies: Sendable {
 
     /// One segment's position in ecliptic J2000 axes, relative to its centre, km.
     func relativePosition(_ e: Entry, seconds: Double, ephemeris: Ephemeris) -> Vector3 {
+        if !paths.isEmpty, let path = paths[e.pathKey], let s = path.state(secondsPastJ2000: seconds, ephemeris: ephemeris) { return s.positionKm }
         let p = kernels[e.kernel].position(segment: e.segment, secondsPastJ2000: seconds)
         switch e.frame {
         case .icrf: return Precession.equatorialToEclipticJ2000 * p
@@ -279,6 +306,7 @@ public final class KernelBodies: Sendable {
     /// One segment's state in ecliptic J2000 axes, relative to its centre (`t`, the instant of
     /// `seconds`, only saves building it again for a body-fixed segment).
     func relativeState(_ e: Entry, seconds: Double, at t: Instant?, ephemeris: Ephemeris) -> (positionKm: Vector3, velocityKmS: Vector3) {
+        if !paths.isEmpty, let path = paths[e.pathKey], let s = path.state(secondsPastJ2000: seconds, ephemeris: ephemeris) { return s }
         let s = kernels[e.kernel].state(segment: e.segment, secondsPastJ2000: seconds)
         switch e.frame {
         case .icrf:

@@ -64,7 +64,7 @@ extension HorizonsRecipe {
             if b.gapKm < Self.joinedGapKm { break }
             if b.residualKm < Self.launchBurnResidual * b.gapKm || k > 0 {
                 guard powered.holding(b.seconds) != nil else {
-                    throw RecipeError(description: "\(missionID): the data show a burn of \(Int((b.deltaVKmS * 1000).rounded())) m/s at \(Self.iso(b.seconds)), in no powered phase of \(powered.vehicle.id); list it")
+                    throw RecipeError(description: "\(missionID): the data show a burn of \(Int((b.deltaVKmS * 1000).rounded())) m/s at \(Self.iso(b.seconds)) (interval \(k), gap \(Int(b.gapKm.rounded())) km, \(Int(b.residualKm.rounded())) km left), in no powered phase of \(powered.vehicle.id); list it")
                 }
                 burns.append(b.seconds)
                 notes.append("Launch: the data need a burn of \(Int((b.deltaVKmS * 1000).rounded())) m/s at \(Self.iso(b.seconds)) (found where one burn best joins two samples; \(Int(b.residualKm.rounded())) km left to the blend).")

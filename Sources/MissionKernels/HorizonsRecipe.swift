@@ -22,13 +22,20 @@ public struct HorizonsRecipe: MissionRecipe {
     /// on DE440's planet (``EncounterAnchor``): the Voyagers' giant planets, reconstructed
     /// against older ephemerides, and the Earth flybys the 10-minute files hold.
     public let reanchor: [(body: BodyID, event: String)]
+    /// An orbiter whose orbit is too tight for a kernel to follow (Mars orbiters: 2–4.5 hours):
+    /// from the first daily sample after the powered phase `after` (orbit insertion), the
+    /// samples about `body` are written as they are, and the server integrates between them
+    /// (``SampledOrbitPath``).
+    public let orbit: (body: BodyID, after: String)?
 
-    public init(missionID: String, vehicleID: String, files: [(name: String, sampling: String)], pad: SurfaceSite, reanchor: [(body: BodyID, event: String)] = []) {
+    public init(missionID: String, vehicleID: String, files: [(name: String, sampling: String)], pad: SurfaceSite, reanchor: [(body: BodyID, event: String)] = [],
+                orbit: (body: BodyID, after: String)? = nil) {
         self.missionID = missionID
         self.vehicleID = vehicleID
         self.files = files
         self.pad = pad
         self.reanchor = reanchor
+        self.orbit = orbit
     }
 
     public var sources: [String] { files.map(\.name) }
@@ -44,6 +51,7 @@ public struct HorizonsRecipe: MissionRecipe {
             provenance.anchors.append(.init(anchor))
             notes.append(Self.note(anchor))
         }
+        let orbitSamples = try splitOrbit(&track, vehicle: vehicle, context)
         let powered = PoweredPhases(vehicle: vehicle, context: context)
         let burns = try launchBurns(&track, powered: powered, context, notes: &notes, provenance: &provenance)
         let first = track.states[0].seconds
@@ -57,7 +65,12 @@ public struct HorizonsRecipe: MissionRecipe {
         let id = naif ?? vehicle.naifID
         var pieces = try launchPieces(before: track.states[0], context, naifID: id)
         pieces += try Self.dataPieces(track, path: path, bridgeWindows: bridgeWindows, naifID: id, ephemeris: context.ephemeris, notes: &notes)
-        pieces += try Self.tailPieces(after: track.states[track.states.count - 1], context, naifID: id)
+        if let orbitSamples, let orbit {
+            pieces.append(Self.orbitPiece(orbitSamples, about: orbit.body, naifID: id))
+            notes.append("From \(Self.iso(orbitSamples[0].seconds)): \(orbitSamples.count) samples about \(orbit.body) as they are (segment \"\(SampledOrbitPath.segmentName(naifID: id, about: orbit.body))\"); the server integrates between them about \(orbit.body) with its J2 and the Sun's pull. Alone, this segment interpolates between the samples by cubic Hermite and is right only at them.")
+        } else {
+            pieces += try Self.tailPieces(after: track.states[track.states.count - 1], context, naifID: id)
+        }
         notes += Self.gapNotes(excluded: excluded, gaps: gaps)
         return [VehiclePath(vehicle: vehicle, pieces: pieces, notes: notes, provenance: provenance)]
     }

@@ -58,12 +58,14 @@ public struct SurfaceSite: Sendable, Hashable {
     public static let lc39A = SurfaceSite(body: .earth, latitudeDeg: 28.608_389, longitudeDeg: -80.604_333)
     /// Kennedy Space Center LC-39B: Artemis II.
     public static let lc39B = SurfaceSite(body: .earth, latitudeDeg: 28.627_222, longitudeDeg: -80.620_833)
-    /// Cape Canaveral LC-41 (SLC-41): Voyager 1 and 2, Juno, New Horizons, OSIRIS-REx, Perseverance.
+    /// Cape Canaveral LC-41 (SLC-41): Voyager 1 and 2, Juno, New Horizons, OSIRIS-REx, Perseverance, MRO, MAVEN.
     public static let slc41 = SurfaceSite(body: .earth, latitudeDeg: 28.583_333, longitudeDeg: -80.583_056)
     /// Cape Canaveral SLC-40: Cassini.
     public static let slc40 = SurfaceSite(body: .earth, latitudeDeg: 28.562_106, longitudeDeg: -80.577_180)
     /// Cape Canaveral SLC-37B: Parker Solar Probe.
     public static let slc37B = SurfaceSite(body: .earth, latitudeDeg: 28.531_358, longitudeDeg: -80.566_200)
+    /// Cape Canaveral SLC-17A: 2001 Mars Odyssey (Delta II).
+    public static let slc17A = SurfaceSite(body: .earth, latitudeDeg: 28.446_667, longitudeDeg: -80.565_278)
     /// Guiana Space Centre ELA-3, Kourou: BepiColombo.
     public static let ela3 = SurfaceSite(body: .earth, latitudeDeg: 5.239_000, longitudeDeg: -52.768_500)
 }

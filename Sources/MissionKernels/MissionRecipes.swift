@@ -30,6 +30,20 @@ public enum MissionRecipes {
             ("horizons-osiris_tag_1m.json", "1-min"), ("horizons-osiris_sample_return_10m.json", "10-min"),
         ], pad: .slc41, reanchor: [(.earth, "earth"), (.earth, "src-release")]),
         PerseveranceRecipe(),
+        // Mars orbiters: the cruise and orbit insertion integrated between samples like the
+        // others; in orbit, the daily samples about Mars as they are (the server integrates).
+        HorizonsRecipe(missionID: "mro", vehicleID: "mro", files: [
+            ("horizons-mro_1d.json", "1-day"), ("horizons-mro_mars_orbit_insertion_10m.json", "10-min"),
+            ("horizons-mro_aerobraking_end_10m.json", "10-min"), ("horizons-mro_first_mapping_orbit_10m.json", "10-min"),
+        ], pad: .slc41, orbit: (.mars, "Mars orbit insertion")),
+        HorizonsRecipe(missionID: "maven", vehicleID: "maven", files: [
+            ("horizons-maven_1d.json", "1-day"), ("horizons-maven_mars_orbit_insertion_10m.json", "10-min"),
+            ("horizons-maven_siding_spring_10m.json", "10-min"),
+        ], pad: .slc41, orbit: (.mars, "Mars orbit insertion")),
+        HorizonsRecipe(missionID: "marsodyssey", vehicleID: "marsodyssey", files: [
+            ("horizons-mars_odyssey_1d.json", "1-day"), ("horizons-mars_odyssey_moi_10m.json", "10-min"),
+            ("horizons-mars_odyssey_themis_first_light_10m.json", "10-min"),
+        ], pad: .slc17A, orbit: (.mars, "Mars orbit insertion")),
         // No trajectory data: patched conics between the published flybys, to the end of the
         // repository's other data (the JPL Horizons files end 2026-01-28).
         FlybyRecipe(missionID: "newhorizons", vehicleID: "newhorizons", pad: .slc41, stops: [

@@ -87,9 +87,16 @@ extension MissionEngine {
         let (t0, t1) = (span.lowerBound, span.upperBound)
         guard t1 > t0 else { return [Double](repeating: t0, count: count) }
         let pilot = max(64, min(2_048, count))
+        let orbits = sampledOrbits(track)
         func direction(_ t: Double) throws(MissionQueryError) -> Vector3 {
+            // In a sampled orbit (a Mars orbiter's), the line follows the planet it circles: its
+            // 2-hour turns would draw every day's sample into the refinement.
+            if let o = orbits.first(where: { $0.span.contains(t) }), let c = ephemeris.naifState(NAIFBody.id(o.path.body), at: instant(atHours: t)) {
+                let frame = mission.referenceFrame == .geocentric ? ephemeris.naifState(NAIFBody.id(.earth), at: instant(atHours: t))?.velocityKmS ?? .zero : .zero
+                return (c.velocityKmS - frame).normalized
+            }
             // Turning relative to the frame's centre: the Earth for lunar missions, else the Sun.
-            try frameRelativeState(track, atHours: t).velocityKmS.normalized
+            return try frameRelativeState(track, atHours: t).velocityKmS.normalized
         }
         func angle(_ a: Vector3, _ b: Vector3) -> Double { acos(max(-1, min(1, a.dot(b)))) }
         var coarse: [(t: Double, d: Vector3)] = []
@@ -146,8 +153,23 @@ extension MissionEngine {
             while j < weight.count - 2, weight[j + 1] < target { j += 1 }
             let a = weight[j], b = weight[j + 1]
             let f = b > a ? (target - a) / (b - a) : 0
-            out.append(grid[j] + (grid[j + 1] - grid[j]) * f)
+            var t = grid[j] + (grid[j + 1] - grid[j]) * f
+            // In a sampled orbit, the nearest sample: a state the kernel holds, not a day integrated.
+            if let o = orbits.first(where: { $0.span.contains(t) }) {
+                t = mission.hours(at: TimeScale.instant(tdbSecondsPastJ2000: o.path.samples[o.path.nearestSample(to: mission.tdbSeconds(atHours: t))].seconds))
+            }
+            out.append(t)
         }
         return out
+    }
+
+    /// The vehicle's sampled orbits (``SampledOrbitPath``) and their spans in mission hours.
+    func sampledOrbits(_ track: VehicleTrack) -> [(span: ClosedRange<Double>, path: SampledOrbitPath)] {
+        kernels.segments(of: track.vehicle.naifID).compactMap { e in
+            guard let path = kernels.path(of: e) as? SampledOrbitPath else { return nil }
+            let a = mission.hours(at: TimeScale.instant(tdbSecondsPastJ2000: e.startSeconds))
+            let b = mission.hours(at: TimeScale.instant(tdbSecondsPastJ2000: e.endSeconds))
+            return (a...b, path)
+        }
     }
 }

@@ -192,7 +192,7 @@ struct ResourceOptions: ParsableArguments {
             }
         }
         do {
-            return LoadedBodies(bodies: try KernelBodies(kernels), identities: identities, userFiles: user.paths, stamps: stamps)
+            return LoadedBodies(bodies: try KernelBodies(kernels, paths: SampledOrbitPath.make), identities: identities, userFiles: user.paths, stamps: stamps)
         } catch {
             throw CLIError("kernel \(error.file): \(error.problem)")
         }

@@ -14,11 +14,11 @@ struct MissionCatalogueTests {
         let c = Self.catalogue
         #expect(c.warnings.isEmpty, "\(c.warnings)")
         #expect(Set(c.ids) == ["artemis2", "apollo8", "apollo11", "apollo13", "cassini", "voyager1", "voyager2", "juno", "osirisrex",
-                                "newhorizons", "parker", "bepicolombo", "perseverance"])
+                                "newhorizons", "parker", "bepicolombo", "perseverance", "mro", "maven", "marsodyssey"])
         let geocentric = c.missions.filter { $0.referenceFrame == .geocentric }.map(\.id)
         #expect(Set(geocentric) == ["artemis2", "apollo8", "apollo11", "apollo13"])
         let ongoing = c.missions.filter(\.isOngoing).map(\.id)
-        #expect(Set(ongoing) == ["voyager1", "voyager2", "juno", "osirisrex", "newhorizons", "parker", "bepicolombo"])
+        #expect(Set(ongoing) == ["voyager1", "voyager2", "juno", "osirisrex", "newhorizons", "parker", "bepicolombo", "mro", "maven", "marsodyssey"])
         for m in c.missions {
             #expect(!m.kernels.isEmpty && m.kernels.allSatisfy { $0.hasSuffix(".bsp") }, "\(m.id)")
             #expect(m.trajectorySummary.count > 40, "\(m.id): a sentence or two on where the trajectory comes from")

@@ -54,7 +54,7 @@ struct MissionEngineTests {
     @Test("every vehicle is where its kernel puts it, at its mission time; native samples are the kernel's states")
     func statesAreTheKernels() throws {
         #expect(Set(ServedMissions.engines.keys) == ["apollo8", "apollo11", "apollo13", "artemis2", "voyager1", "voyager2", "cassini", "juno", "osirisrex",
-                                                     "newhorizons", "parker", "bepicolombo", "perseverance"])
+                                                     "newhorizons", "parker", "bepicolombo", "perseverance", "mro", "maven", "marsodyssey"])
         for (id, engine) in ServedMissions.engines.sorted(by: { $0.key < $1.key }) {
             for track in engine.tracks {
                 let label = "\(id)/\(track.vehicle.id)"

@@ -29,7 +29,7 @@ enum ServedMissions {
             let opened = try files.map { name in
                 try SPKKernel(bytes: KernelBuffer(copying: TestMissions.bytes("missions/\(name)")), file: "Resources/missions/\(name)")
             }
-            return try KernelBodies(opened)
+            return try KernelBodies(opened, paths: SampledOrbitPath.make)
         } catch { fatalError("mission kernels: \(error)") }
     }()
 

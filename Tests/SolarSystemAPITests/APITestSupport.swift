@@ -54,7 +54,8 @@ enum APIServer {
         var files: [String] = []
         for m in missions.missions { for k in m.kernels where !files.contains(k) { files.append(k) } }
         do {
-            return try KernelBodies(files.map { try SPKKernel(bytes: KernelBuffer(copying: RepositoryFiles.bytes("Resources/missions/" + $0)), file: $0) })
+            return try KernelBodies(files.map { try SPKKernel(bytes: KernelBuffer(copying: RepositoryFiles.bytes("Resources/missions/" + $0)), file: $0) },
+                                    paths: SampledOrbitPath.make)
         } catch {
             fatalError("mission kernels: \(error)")
         }

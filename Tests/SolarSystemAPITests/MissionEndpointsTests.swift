@@ -10,7 +10,7 @@ struct MissionEndpointsTests {
         #expect(r.status == 200)
         let missions = r.objects("missions")
         #expect(missions.compactMap { $0["id"] as? String } == ["artemis2", "apollo8", "apollo11", "apollo13", "cassini", "voyager1", "voyager2",
-                                                               "juno", "osirisrex", "newhorizons", "parker", "bepicolombo", "perseverance"])
+                                                               "juno", "osirisrex", "newhorizons", "parker", "bepicolombo", "perseverance", "mro", "maven", "marsodyssey"])
         let apollo11 = missions.first { $0["id"] as? String == "apollo11" }
         #expect(apollo11?["referenceFrame"] as? String == "geocentric")
         // Launch 13:32:00 to splashdown 16:50:35 UTC eight days later (no leap second between).

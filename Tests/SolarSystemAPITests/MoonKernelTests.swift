@@ -40,7 +40,7 @@ struct MoonKernelTests {
     static let services: APIServices = {
         do {
             let fixture = try SPKKernel(bytes: KernelBuffer(copying: RepositoryFiles.bytes("Tests/SolarSystemAPITests/Fixtures/" + fileName)), file: fileName)
-            let bodies = try KernelBodies(APIServer.bodies.kernels + [fixture])
+            let bodies = try KernelBodies(APIServer.bodies.kernels + [fixture], paths: APIServer.bodies.pathMaker)
             return try APIServices(
                 catalogue: try Catalogue(json: RepositoryFiles.bytes("Resources/bodies.json")), kernel: APIServer.kernel,
                 stars: try StarCatalogue(csv: RepositoryFiles.bytes("Resources/stars.csv")), missions: APIServer.missions, bodies: bodies,
