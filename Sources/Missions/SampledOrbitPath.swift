@@ -15,7 +15,8 @@ import Synchronization
 ///
 /// Cost: one interval (a day, 5–12 revolutions) is integrated in a few milliseconds and kept
 /// (the last ``cachedIntervals`` per path), so a replay or a telemetry stream integrates each
-/// day once; a line across years integrates one interval per point.
+/// day once; at a sample time the sample itself is answered, so a line drawn across years
+/// through the samples (``MissionEngine``'s sampler snaps to them) integrates nothing.
 ///
 /// ```swift
 /// let bodies = try KernelBodies(kernels, paths: SampledOrbitPath.make)
