@@ -164,7 +164,7 @@ struct MissionWalkTests {
     /// phase that ends in it. Beyond the data such a vehicle is walked for 6 hours, not a year.
     /// Nil for the others: all of it is walked.
     static func sampledOrbitPlan(_ engine: MissionEngine, _ track: VehicleTrack) -> (orbit: ClosedRange<Double>, windows: [ClosedRange<Double>])? {
-        guard let segment = engine.kernels.segments(of: track.vehicle.naifID).first(where: { $0.name.contains(" samples about ") }) else { return nil }
+        guard let segment = engine.kernels.segments(of: track.vehicle.naifID).first(where: { engine.kernels.path(of: $0) is SampledOrbitPath }) else { return nil }
         let orbit = segment.startSeconds...segment.endSeconds
         let length = orbit.upperBound - orbit.lowerBound, window = sampledOrbitWindowSeconds
         let launch = engine.mission.launch.daysSinceJ2000TDB * Constants.secondsPerDay
