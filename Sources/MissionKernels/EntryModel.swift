@@ -7,7 +7,10 @@ import Missions
 /// surface at the splashdown time: three degrees of freedom — gravity, drag and lift in an
 /// exponential atmosphere turning with the Earth, a constant bank angle (its vertical part) — down to the drogue
 /// altitude, then parachutes whose descent rate brings it down at the published time, drifting
-/// with the air. Guidance only against skipping out (lift rolled downward while climbing): where it lands follows from the entry state, which a mission
+/// with the air. Guidance against skipping out (lift rolled downward while climbing) and, when
+/// ``lateral`` is set, Apollo's lateral logic reduced to one bank reversal: the lift's side
+/// part turns the capsule one way, then the other, and when it reverses sets how far across
+/// track it lands. Otherwise where it lands follows from the entry state, which a mission
 /// builder aims so that it lands at the published site.
 public struct EntryModel: Sendable {
     /// Mass over drag coefficient times area, kg/m².
@@ -17,6 +20,21 @@ public struct EntryModel: Sendable {
     public var bankDeg: Double
     /// Where the drogue parachute opens, km.
     public var drogueAltitudeKm = 7.3
+    /// The bank's side: nil flies the vertical part of the lift alone (reversals that keep the
+    /// side part near zero on average); else the side part is flown too, to the right of the
+    /// track (`side` +1: airflow × up) or the left (−1) until `reversalSeconds` (TDB past
+    /// J2000), and to the other side after it.
+    public var lateral: Lateral?
+
+    /// One bank reversal (``lateral``).
+    public struct Lateral: Sendable {
+        public var side: Double
+        public var reversalSeconds: Double
+        public init(side: Double, reversalSeconds: Double) {
+            self.side = side
+            self.reversalSeconds = reversalSeconds
+        }
+    }
 
     /// Apollo's command module: 5,600 kg, 3.9 m across (11.9 m²), C_D ≈ 1.3, L/D ≈ 0.3
     /// (Apollo Experience Report, entry guidance, NASA TN D-6725).
@@ -61,7 +79,7 @@ public struct EntryModel: Sendable {
             let sinLat = r.dot(pole) / r.length
             return r.length - 6_378.137 * (1 - sinLat * sinLat / 298.257_223_563)
         }
-        func acceleration(_ r: Vector3, _ v: Vector3) -> Vector3 {
+        func acceleration(_ r: Vector3, _ v: Vector3, _ t: Double) -> Vector3 {
             let rn = r.length
             var a = r * (-mu / (rn * rn * rn))
             let h = altitude(r)
@@ -80,9 +98,14 @@ public struct EntryModel: Sendable {
             // coming back faster than orbital speed would otherwise skip out of the air).
             let climbing = v.dot(r) > 0
             let bank = (climbing ? 180 - bankDeg : bankDeg) * .pi / 180
-            // The side component is left out: flown capsules reverse the bank to keep it near
-            // zero on average (Apollo's lateral logic), so only the vertical part steers.
+            // Without `lateral` the side component is left out: flown capsules reverse the bank
+            // to keep it near zero on average (Apollo's lateral logic), so only the vertical
+            // part steers.
             a += up * (cos(bank) * drag * liftToDrag)
+            if let lateral {
+                let side = t < lateral.reversalSeconds ? lateral.side : -lateral.side
+                a += along.cross(up) * (side * sin(bank) * drag * liftToDrag)
+            }
             return a
         }
         var states = [interface]
@@ -93,10 +116,10 @@ public struct EntryModel: Sendable {
             guard t < landingSeconds - 30, states.count < 20_000 else {
                 throw EntryError(description: "the entry did not reach \(drogueAltitudeKm) km before the landing time (altitude \(altitude(r)) km at +\(t - t0) s)")
             }
-            let k1v = acceleration(r, v), k1r = v
-            let k2v = acceleration(r + k1r * (dt / 2), v + k1v * (dt / 2)), k2r = v + k1v * (dt / 2)
-            let k3v = acceleration(r + k2r * (dt / 2), v + k2v * (dt / 2)), k3r = v + k2v * (dt / 2)
-            let k4v = acceleration(r + k3r * dt, v + k3v * dt), k4r = v + k3v * dt
+            let k1v = acceleration(r, v, t), k1r = v
+            let k2v = acceleration(r + k1r * (dt / 2), v + k1v * (dt / 2), t + dt / 2), k2r = v + k1v * (dt / 2)
+            let k3v = acceleration(r + k2r * (dt / 2), v + k2v * (dt / 2), t + dt / 2), k3r = v + k2v * (dt / 2)
+            let k4v = acceleration(r + k3r * dt, v + k3v * dt, t + dt), k4r = v + k3v * dt
             r += (k1r + k2r * 2 + k3r * 2 + k4r) * (dt / 6)
             v += (k1v + k2v * 2 + k3v * 2 + k4v) * (dt / 6)
             t += dt

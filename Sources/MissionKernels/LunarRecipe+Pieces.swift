@@ -60,7 +60,7 @@ extension LunarRecipe.Solver {
         let orbitArc = lunarOrbit.second
         pieces.add("Lunar orbit (modelled)", integrated, burn.upperBound, tei.lowerBound, step: 300, center: 301) { try orbitArc.state($0) }
         let back = try returnLeg(from: try orbitArc.state(teiMid), burnMid: teiMid)
-        notes.append("Trans-Earth injection: \(LunarRecipe.kms(back.deltaV)), aimed at the entry corridor in the plane of the splashdown site; the entry \(recipe.landing(back.flight)).")
+        notes.append("Trans-Earth injection: \(LunarRecipe.kms(back.deltaV)), aimed at the entry corridor in the plane of the splashdown site; the entry \(recipe.landing(back.flight, terrestrial: c.terrestrial)).")
         try addReturn(to: &pieces, "Trans-Earth injection (modelled)", burn: tei, center: .moon, from: { try orbitArc.state($0) }, back)
         var paths = [VehiclePath(vehicle: vehicle, pieces: pieces.pieces, notes: notes)]
         if let lander = recipe.lander {
@@ -81,7 +81,7 @@ extension LunarRecipe.Solver {
                    tli.upperBound, arrival, step: 3600) { try coast.state($0) }
         pieces.add("Free return (modelled)", [], arrival, burn.lowerBound, step: 600) { try free.state($0) }
         let back = try returnLeg(from: try free.state(burnMid), burnMid: burnMid)
-        notes.append("\(returnBurn): \(LunarRecipe.kms(back.deltaV)), aimed at the entry corridor in the plane of the splashdown site; the entry \(recipe.landing(back.flight)).")
+        notes.append("\(returnBurn): \(LunarRecipe.kms(back.deltaV)), aimed at the entry corridor in the plane of the splashdown site; the entry \(recipe.landing(back.flight, terrestrial: c.terrestrial)).")
         try addReturn(to: &pieces, "\(returnBurn) (modelled)", burn: burn, center: .earth, from: { try free.state($0) }, back)
         return VehiclePath(vehicle: vehicle, pieces: pieces.pieces, notes: notes)
     }

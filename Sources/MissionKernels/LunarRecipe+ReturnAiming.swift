@@ -21,6 +21,9 @@ extension LunarRecipe {
     static let returnPlanePasses = 8, crossTrackToleranceKm = 2.0, planeCorrectionGain = 0.7
     /// The bounds of the measured gain (shift of the aimed plane per unit of drift across it).
     static let planeGainRange = 0.3...6.0
+    /// Rounds of the lateral search (reversal time, then bank angle), and bisection steps over
+    /// the reversal time.
+    static let lateralPasses = 3, lateralIterations = 40
     /// The return shooting's finite-difference step (km/s) and its tolerances on the interface
     /// radius (km), flight-path angle (radians) and plane (km).
     static let returnStep = 1e-6, returnTolerance = [0.5, 2e-5, 0.5]
@@ -126,40 +129,94 @@ extension LunarRecipe {
             return best
         }
 
+        /// The recipe's entry flown at `bankDeg`, with `lateral`'s side part when set.
+        func entry(bankDeg: Double, lateral: EntryModel.Lateral?) -> EntryModel {
+            var model = solver.recipe.entry
+            model.bankDeg = bankDeg
+            model.lateral = lateral
+            return model
+        }
+
         /// Beyond the corridor's reach, the bank angle (lift up flies farther; skipping out
         /// counts as flying too far) closes the rest: the entry from `best`'s interface that
-        /// lands at the site, else the last that landed short, else `flight`.
-        func bankSearch(_ best: Aimed, flight: EntryModel.Flight) -> EntryModel.Flight {
+        /// lands at the site, else the last that landed short, else `flight` (flown at
+        /// `bankDeg`), and its bank angle.
+        func bankSearch(_ best: Aimed, flight: EntryModel.Flight, bankDeg: Double, lateral: EntryModel.Lateral? = nil) -> (flight: EntryModel.Flight, bankDeg: Double) {
             let tolerance = LunarRecipe.landingToleranceKm, range = LunarRecipe.bankRangeDeg
             func overshoot(_ bankDeg: Double) -> (km: Double, flight: EntryModel.Flight?) {
-                var model = solver.recipe.entry
-                model.bankDeg = bankDeg
-                guard let landing = solver.entryLanding(model, from: best.interface, site: site) else { return (.infinity, nil) }
+                guard let landing = solver.entryLanding(entry(bankDeg: bankDeg, lateral: lateral), from: best.interface, site: site) else { return (.infinity, nil) }
                 return (landing.overshootKm, landing.flight)
             }
-            var flight = flight
-            guard overshoot(range.lowerBound).km > 0, overshoot(range.upperBound).km < 0 else { return flight }
+            var chosen = (flight: flight, bankDeg: bankDeg)
+            guard overshoot(range.lowerBound).km > 0, overshoot(range.upperBound).km < 0 else { return chosen }
             _ = Search.bisect(range.lowerBound, range.upperBound, iterations: LunarRecipe.bankIterations) { mid in
                 let m = overshoot(mid)
-                if let f = m.flight, m.km < 0 || abs(m.km) < tolerance { flight = f }
+                if let f = m.flight, m.km < 0 || abs(m.km) < tolerance { chosen = (f, mid) }
                 if abs(m.km) < tolerance { return .found }
                 return m.km > 0 ? .above : .below
             }
-            return flight
+            return chosen
         }
 
         /// One aim for the current plane: the corridor, then the bank angle if it falls short.
-        func attempt() throws -> (best: Aimed, flight: EntryModel.Flight) {
+        func attempt() throws -> (best: Aimed, flight: EntryModel.Flight, bankDeg: Double) {
             let best = try corridorSearch()
+            let bankDeg = solver.recipe.entry.bankDeg
             guard let flight = best.flight else { throw RecipeError(description: "\(solver.missionID): no entry in the corridor comes down before the splashdown time") }
-            guard abs(best.overshootKm) > LunarRecipe.landingToleranceKm else { return (best, flight) }
-            return (best, bankSearch(best, flight: flight))
+            guard abs(best.overshootKm) > LunarRecipe.landingToleranceKm else { return (best, flight, bankDeg) }
+            let banked = bankSearch(best, flight: flight, bankDeg: bankDeg)
+            return (best, banked.flight, banked.bankDeg)
+        }
+
+        /// How far across track `flight` lands from the site, km (``LunarRecipe/acrossTrack(landed:site:interface:)``).
+        func acrossKm(_ flight: EntryModel.Flight, _ interface: OrbitalState) -> Double {
+            LunarRecipe.acrossTrack(landed: flight.states[flight.states.count - 1].positionKm, site: site, interface: interface) * Constants.earthEquatorialRadiusKm
+        }
+
+        /// What the plane cannot close across track, the entry closes as Apollo's lateral logic
+        /// did: the lift's side part flown right, then reversed to the left, the reversal's
+        /// time found by bisection between the interface (all left) and the landing (all
+        /// right); the bank angle is then searched again for the range, up to three rounds. The
+        /// flight, or nil when even one side all the way does not reach the site.
+        func lateralSearch(_ best: Aimed, bankDeg: Double) -> EntryModel.Flight? {
+            let tolerance = LunarRecipe.landingToleranceKm
+            var bank = bankDeg, steered: EntryModel.Flight?
+            for _ in 0..<LunarRecipe.lateralPasses {
+                func across(_ reversal: Double) -> (km: Double, flight: EntryModel.Flight?) {
+                    let lateral = EntryModel.Lateral(side: 1, reversalSeconds: reversal)
+                    guard let landing = solver.entryLanding(entry(bankDeg: bank, lateral: lateral), from: best.interface, site: site) else { return (.nan, nil) }
+                    return (acrossKm(landing.flight, best.interface), landing.flight)
+                }
+                let lo = best.interface.seconds, hi = solver.splash
+                let left = across(lo).km, right = across(hi).km
+                guard left.isFinite, right.isFinite, (left < 0) != (right < 0) else { return steered }
+                var reversal = hi, found: EntryModel.Flight?
+                _ = Search.bisect(lo, hi, iterations: LunarRecipe.lateralIterations) { mid in
+                    let m = across(mid)
+                    guard m.km.isFinite else { return .below }
+                    reversal = mid
+                    found = m.flight
+                    if abs(m.km) < tolerance { return .found }
+                    return (m.km < 0) == (left < 0) ? .above : .below
+                }
+                guard let flown = found else { return steered }
+                steered = flown
+                let lateral = EntryModel.Lateral(side: 1, reversalSeconds: reversal)
+                let overshoot = LunarRecipe.overshootKm(landed: flown.states[flown.states.count - 1].positionKm, site: site, interface: best.interface)
+                if abs(overshoot) < tolerance { break }
+                let banked = bankSearch(best, flight: flown, bankDeg: bank, lateral: lateral)
+                bank = banked.bankDeg
+                steered = banked.flight
+                if abs(acrossKm(banked.flight, best.interface)) < LunarRecipe.crossTrackToleranceKm { break }
+            }
+            return steered
         }
 
         /// The return aimed: each pass moves the plane aimed through against the entry's drift
-        /// across it, until the entry comes down within 2 km across track of the site.
+        /// across it, until the entry comes down within 2 km across track of the site; what
+        /// the passes leave, the entry's lateral steering closes (``lateralSearch(_:bankDeg:)``).
         func solve() throws -> ReturnLeg {
-            var result: (arc: Arc, flight: EntryModel.Flight, velocity: Vector3, interface: OrbitalState)?
+            var result: (aimed: Aimed, flight: EntryModel.Flight, bankDeg: Double)?
             // The plane's shift per unit of drift: the landing follows the aimed plane only in
             // part, so after the first pass the gain is what the last pass achieved, inverted.
             var gain = LunarRecipe.planeCorrectionGain
@@ -169,7 +226,7 @@ extension LunarRecipe {
                 (plane.normalized - n * shift).normalized * site.length
             }
             for _ in 0..<LunarRecipe.returnPlanePasses {
-                let attempt: (best: Aimed, flight: EntryModel.Flight)
+                let attempt: (best: Aimed, flight: EntryModel.Flight, bankDeg: Double)
                 do {
                     attempt = try self.attempt()
                 } catch {
@@ -183,7 +240,7 @@ extension LunarRecipe {
                     continue
                 }
                 let best = attempt.best, flight = attempt.flight
-                result = (best.arc, flight, best.velocity, best.interface)
+                result = (best, flight, attempt.bankDeg)
                 let n = best.interface.positionKm.cross(best.interface.velocityKmS).normalized
                 let across = LunarRecipe.acrossTrack(landed: flight.states[flight.states.count - 1].positionKm, site: site, interface: best.interface)
                 if abs(across) * Constants.earthEquatorialRadiusKm < LunarRecipe.crossTrackToleranceKm { break }
@@ -195,8 +252,14 @@ extension LunarRecipe {
                 last = (across, shift, planeTarget, n, x)
                 planeTarget = moved(planeTarget, n, by: shift)
             }
-            guard let result else { throw RecipeError(description: "\(solver.missionID): the return could not be aimed") }
-            return (result.arc, result.flight, (result.velocity - state.velocityKmS).length, result.interface)
+            guard var result else { throw RecipeError(description: "\(solver.missionID): the return could not be aimed") }
+            // The plane the return can reach may not pass through the site (the burn's point in
+            // lunar orbit is fixed): the entry steers the rest.
+            if abs(acrossKm(result.flight, result.aimed.interface)) >= LunarRecipe.crossTrackToleranceKm,
+               let steered = lateralSearch(result.aimed, bankDeg: result.bankDeg) {
+                result.flight = steered
+            }
+            return (result.aimed.arc, result.flight, (result.aimed.velocity - state.velocityKmS).length, result.aimed.interface)
         }
     }
 }

@@ -176,11 +176,18 @@ public struct LunarRecipe: MissionRecipe {
         "(\((v.x * 1000).rounded() / 1000), \((v.y * 1000).rounded() / 1000), \((v.z * 1000).rounded() / 1000))"
     }
 
-    /// Where the modelled entry came down, against the published splashdown.
-    func landing(_ f: EntryModel.Flight) -> String {
-        let rad = Double.pi / 180
-        let (la1, lo1, la2, lo2) = (f.landingLatitudeDeg * rad, f.landingLongitudeDeg * rad, splashdown.latitudeDeg * rad, splashdown.longitudeDeg * rad)
-        let d = acos(min(1, sin(la1) * sin(la2) + cos(la1) * cos(la2) * cos(lo1 - lo2))) * Self.earthMeanRadiusKm
-        return "comes down at \((f.landingLatitudeDeg * 100).rounded() / 100)°, \((f.landingLongitudeDeg * 100).rounded() / 100)°, \(Int(d.rounded())) km from the published \(splashdown.latitudeDeg)°, \(splashdown.longitudeDeg)°"
+    /// Where the modelled entry came down against the published splashdown, both on the Earth
+    /// as it really turned (`terrestrial`: UT1 and the IERS pole, as the site is placed):
+    /// geodetic latitude and longitude on WGS 84, and the distance between the two points.
+    func landing(_ f: EntryModel.Flight, terrestrial: TerrestrialFrame) -> String {
+        guard let last = f.states.last else { return "did not come down" }
+        let fixed = terrestrial.itrsToEcliptic(atSeconds: last.seconds).transposed * last.positionKm
+        let site = splashdown.bodyFixedKm(radiusKm: Constants.earthEquatorialRadiusKm)
+        let d = acos(min(1, fixed.normalized.dot(site.normalized))) * Self.earthMeanRadiusKm
+        // On the ellipsoid the geodetic latitude is the geocentric one's tangent over (1 − f)².
+        let q = 1 - 1 / 298.257_223_563
+        let lat = atan2(fixed.z, q * q * (fixed.x * fixed.x + fixed.y * fixed.y).squareRoot()) * 180 / .pi
+        let lon = atan2(fixed.y, fixed.x) * 180 / .pi
+        return "comes down at \((lat * 1000).rounded() / 1000)°, \((lon * 1000).rounded() / 1000)°, \((d * 10).rounded() / 10) km from the published \(splashdown.latitudeDeg)°, \(splashdown.longitudeDeg)°"
     }
 }

@@ -217,6 +217,40 @@ struct LunarRecipeStagesTests {
         #expect(abs(across) < km(2 * LunarRecipe.crossTrackToleranceKm), "\(across) km across track")
     }
 
+    @Test("lateral steering: one bank reversal sets how far across track the entry lands; at the interface it is the other side flown throughout")
+    func lateralSteering() throws {
+        let solver = Apollo11.solver
+        let interface = Apollo11.shipped(solver.ei)
+        let site = solver.frames.geo(Apollo11.recipe.splashdown.state(at: solver.splash, ephemeris: solver.eph, terrestrial: Apollo11.context.terrestrial)).positionKm
+        func across(_ lateral: EntryModel.Lateral?) throws -> (km: Double, flight: EntryModel.Flight) {
+            var model = Apollo11.recipe.entry
+            model.lateral = lateral
+            let landing = try #require(solver.entryLanding(model, from: interface, site: site))
+            let landed = landing.flight.states[landing.flight.states.count - 1].positionKm
+            return (LunarRecipe.acrossTrack(landed: landed, site: site, interface: interface) * Constants.earthEquatorialRadiusKm, landing.flight)
+        }
+        let none = try across(nil).km
+        let right = try across(.init(side: 1, reversalSeconds: solver.splash)).km
+        let left = try across(.init(side: -1, reversalSeconds: solver.splash))
+        print("[apollo11] across track: \(left.km) km all left, \(none) km without the side part, \(right) km all right")
+        // The side part moves the landing hundreds of km either way, the unsteered one between
+        // (across track is positive to the left, on the side of the orbit's normal).
+        #expect(none - right > 100 && left.km - none > 100)
+        // Reversed at the interface, right-then-left is left all the way: the same flight.
+        let reversedAtOnce = try across(.init(side: 1, reversalSeconds: solver.ei))
+        #expect(reversedAtOnce.flight.states.count == left.flight.states.count)
+        #expect(zip(reversedAtOnce.flight.states, left.flight.states).allSatisfy { $0.positionKm == $1.positionKm })
+        // The later the reversal, the farther right while the air still turns the capsule
+        // (the first half of the 14 minutes): what the bisection relies on. Later, slowed and
+        // then under the parachutes, a reversal moves it by a kilometre at most.
+        let step = (solver.splash - solver.ei) / 8
+        let swept = try (0...8).map { try across(.init(side: 1, reversalSeconds: solver.ei + Double($0) * step)).km }
+        print("[apollo11] across track by reversal time: \(swept)")
+        #expect(zip(swept[...4], swept[1...4]).allSatisfy { $0 > $1 + 10 }, "\(swept)")
+        #expect(swept[4...].allSatisfy { abs($0 - right) < 2 }, "\(swept)")
+        #expect(swept.first == left.km && swept.last == right)
+    }
+
     @Test("the lander: its pieces join, it rests at the site, and its rendezvous transfer meets the command module above the ground")
     func lander() throws {
         let solver = Apollo11.solver
