@@ -4,17 +4,17 @@ import Missions
 
 extension ArtemisRecipe {
     /// The orbits before the data: the high Earth orbit of the first sample integrated back to
-    /// the apogee-raise burn, and the initial orbit before it (same place and direction at the
-    /// burn's middle, the initial orbit's speed), integrated back to the launch and on past the
-    /// burn.
+    /// the apogee-raise burn, and the initial orbit before it (the stated perigee and apogee,
+    /// its perigee at the burn's middle in the high orbit's plane:
+    /// ``initialState(perigeeAt:perigeeKm:apogeeKm:)``), integrated back to the launch and on
+    /// past the burn.
     struct Departure {
         /// The data's high orbit, from the first sample back to the burn.
         let highOrbit: PropagatedArc
         /// The initial orbit, from the burn's middle back to the launch and on to the burn's end.
         let initialBack: PropagatedArc, initialOn: PropagatedArc
-        /// The high orbit's state at the burn's middle, and the speed the initial orbit has there.
+        /// The high orbit's state at the burn's middle.
         let atBurn: OrbitalState
-        let initialSpeedKmS: Double
     }
 
     /// The orbits before the data, for the apogee-raise burn `raise` (geocentric).
@@ -23,13 +23,32 @@ extension ArtemisRecipe {
         let raiseMid = (raise.lowerBound + raise.upperBound) / 2
         let heo = try dop.propagate(firstSample, to: raise.lowerBound, model: model)
         let atBurn = try heo.state(at: raiseMid)
-        let a = Constants.earthEquatorialRadiusKm + (initialOrbitKm.perigee + initialOrbitKm.apogee) / 2
-        let r = atBurn.positionKm.length
-        let preSpeed = (GravityConstants.earthGM * (2 / r - 1 / a)).squareRoot()
-        let before = OrbitalState(seconds: raiseMid, positionKm: atBurn.positionKm, velocityKmS: atBurn.velocityKmS.normalized * preSpeed)
+        let before = Self.initialState(perigeeAt: atBurn, perigeeKm: initialOrbitKm.perigee, apogeeKm: initialOrbitKm.apogee)
         let initial = try dop.propagate(before, to: launch, model: model)
         let initialOn = try dop.propagate(before, to: raise.upperBound, model: model)
-        return Departure(highOrbit: heo, initialBack: initial, initialOn: initialOn, atBurn: atBurn, initialSpeedKmS: preSpeed)
+        return Departure(highOrbit: heo, initialBack: initial, initialOn: initialOn, atBurn: atBurn)
+    }
+
+    /// The initial orbit's state at the burn's middle: at its perigee (an apogee raise is flown
+    /// about the perigee), under the place `heo` (the data's high orbit integrated back to the
+    /// burn's middle, which the burn's hour of thrust leaves higher than the vehicle was), in
+    /// its plane and moving its way, on an orbit of `perigeeKm` × `apogeeKm` above the
+    /// equatorial radius. The burn's blend joins the two.
+    static func initialState(perigeeAt heo: OrbitalState, perigeeKm: Double, apogeeKm: Double) -> OrbitalState {
+        let mu = GravityConstants.earthGM, radius = Constants.earthEquatorialRadiusKm
+        let rp = radius + perigeeKm, ra = radius + apogeeKm
+        let up = heo.positionKm.normalized
+        let along = heo.positionKm.cross(heo.velocityKmS).normalized.cross(up)
+        let speed = (mu * (2 / rp - 2 / (rp + ra))).squareRoot()
+        return OrbitalState(seconds: heo.seconds, positionKm: up * rp, velocityKmS: along * speed)
+    }
+
+    /// The apogee raise as one impulse at the initial orbit's perigee: the speed the high
+    /// orbit's energy needs at that radius, less the initial orbit's there, km/s.
+    static func apogeeRaiseKmS(heo: OrbitalState, initial: OrbitalState) -> Double {
+        let mu = GravityConstants.earthGM
+        let energy = heo.velocityKmS.dot(heo.velocityKmS) / 2 - mu / heo.positionKm.length
+        return (2 * (energy + mu / initial.positionKm.length)).squareRoot() - initial.velocityKmS.length
     }
 
     /// The pieces before the data: back from the first sample (the high Earth orbit) to the
@@ -44,7 +63,8 @@ extension ArtemisRecipe {
         let raiseMid = (raise.lowerBound + raise.upperBound) / 2
         let d = try departure(firstSample: firstSample, raise: raise, launch: launch, model: model)
         let heo = d.highOrbit, initial = d.initialBack, initialOn = d.initialOn
-        notes.append("Apogee raise: \(Int(((d.atBurn.velocityKmS.length - d.initialSpeedKmS) * 1000).rounded())) m/s at the burn's middle (the state the data's high orbit had then, slowed to the initial orbit's speed).")
+        let initialAtBurn = try initialOn.state(at: raiseMid)
+        notes.append("Apogee raise: \(Int((Self.apogeeRaiseKmS(heo: d.atBurn, initial: initialAtBurn) * 1000).rounded())) m/s as one impulse at the initial orbit's perigee, where the burn's middle is placed; the blend over the burn joins it to the data's high orbit.")
         let pad = SurfaceSite.lc39B
         var pieces: [PathPiece] = []
         pieces.append(PathPiece(name: "Ascent (modelled)", notes: ["From LC-39B to the initial orbit: a powered blend."],
