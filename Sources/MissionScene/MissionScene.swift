@@ -100,3 +100,42 @@ public struct MissionScene: Sendable {
         }
     }
 }
+
+extension MissionScene {
+    /// Points drawn over one revolution of a sampled orbit.
+    public static let revolutionPoints = 121
+
+    /// The last revolution a vehicle in a sampled orbit (a Mars orbiter between its daily
+    /// samples) flew up to `t`, as a picture at `t` draws it: relative to the body it circles,
+    /// carried with the body to `t` (absolute scene coordinates), from one osculating period
+    /// before `t` to `t` in ``revolutionPoints`` points. Nil outside sampled orbits, where the
+    /// vehicle's line is the path. A revolution is two to four hours of integration about the
+    /// body from the nearest daily sample, which the path caches.
+    public func flownRevolution(_ track: VehicleTrack, atHours t: Double) throws(MissionQueryError) -> [Vector3]? {
+        guard track.exists(at: t), let orbit = engine.sampledOrbitSpans(track).first(where: { $0.span.contains(t) }) else { return nil }
+        let body = orbit.body
+        func relative(_ hours: Double) throws(MissionQueryError) -> (state: VehicleState, positionKm: Vector3, velocityKmS: Vector3) {
+            let s = try engine.state(track, atHours: hours)
+            let b = ephemeris.heliocentricPositionAU(body, at: s.instant) * Constants.auKm
+            let h = 10.0 / 3600
+            let b1 = ephemeris.heliocentricPositionAU(body, at: engine.instant(atHours: hours + h)) * Constants.auKm
+            let b0 = ephemeris.heliocentricPositionAU(body, at: engine.instant(atHours: hours - h)) * Constants.auKm
+            return (s, s.heliocentricKm - b, s.velocityKmS - (b1 - b0) / (2 * h * 3600))
+        }
+        let now = try relative(t)
+        let r = now.positionKm.length, v = now.velocityKmS.length
+        let inverseA = 2 / r - v * v / GravityConstants.gm(body)
+        guard inverseA > 0 else { return nil }
+        let periodHours = 2 * .pi * (1 / (inverseA * inverseA * inverseA) / GravityConstants.gm(body)).squareRoot() / 3600
+        let start = max(orbit.span.lowerBound, t - periodHours)
+        let center = SceneLayout.scenePosition(heliocentricAU: ephemeris.heliocentricPositionAU(body, at: now.state.instant))
+        var points: [Vector3] = []
+        points.reserveCapacity(Self.revolutionPoints)
+        for k in 0..<Self.revolutionPoints {
+            let hours = k == Self.revolutionPoints - 1 ? t : start + (t - start) * Double(k) / Double(Self.revolutionPoints - 1)
+            let p = k == Self.revolutionPoints - 1 ? now : try relative(hours)
+            points.append(center + placement.sceneOffset(from: body, relativeKm: p.positionKm, at: p.state.instant, ephemeris: ephemeris))
+        }
+        return points
+    }
+}

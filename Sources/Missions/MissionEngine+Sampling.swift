@@ -163,6 +163,13 @@ extension MissionEngine {
         return out
     }
 
+    /// Where the vehicle's path is a sampled orbit (a Mars orbiter's daily samples, integrated
+    /// between them about the body): the spans in mission hours and the body circled. A line
+    /// through the samples draws chords between days there, not the orbit flown.
+    public func sampledOrbitSpans(_ track: VehicleTrack) -> [(span: ClosedRange<Double>, body: BodyID)] {
+        sampledOrbits(track).map { ($0.span, $0.path.body) }
+    }
+
     /// The vehicle's sampled orbits (``SampledOrbitPath``) and their spans in mission hours.
     func sampledOrbits(_ track: VehicleTrack) -> [(span: ClosedRange<Double>, path: SampledOrbitPath)] {
         kernels.segments(of: track.vehicle.naifID).compactMap { e in

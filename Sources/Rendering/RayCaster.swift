@@ -456,12 +456,17 @@ struct Frame: @unchecked Sendable {
         }
     }
 
-    /// True when a nearer body's disc covers the pixel (for lines and dots drawn after tracing).
+    /// True when a body's surface lies in front of the point at the pixel (for lines and dots
+    /// drawn after tracing): the sphere's depth there taken as its centre's less the radius
+    /// times √(1 − q²), q the pixel's distance from the disc's centre in disc radii. A line
+    /// hugging a planet (an orbiter 300 km up) is hidden only where it passes behind it, not
+    /// wherever it crosses the disc beyond the sphere's nearest point.
     @inline(__always) func occluded(x: Double, y: Double, depth: Double, except: BodyID? = nil) -> Bool {
         for b in bodies where b.id != except {
             guard let s = b.screen, s.depth - b.radius < depth, b.screenRadius > 0.5 else { continue }
             let dx = x - s.x, dy = y - s.y
-            if dx * dx + dy * dy < b.screenRadius * b.screenRadius { return true }
+            let q2 = (dx * dx + dy * dy) / (b.screenRadius * b.screenRadius)
+            if q2 < 1, depth > s.depth - b.radius * (1 - q2).squareRoot() { return true }
         }
         return false
     }

@@ -184,13 +184,34 @@ public struct ViewQuery: Sendable {
         let segments = 24
         for track in engine.tracks {
             let samples = try scene.sample(track, count: 385, frame: .scene).samples
+            // In a sampled orbit the line's points are days apart: chords through the planet,
+            // not the orbit flown. The line is drawn around those spans, and the revolution
+            // the vehicle flew up to `t` in their place.
+            let orbits = engine.sampledOrbitSpans(track).map(\.span)
+            func drawn(_ k: Int) -> Bool {
+                !orbits.contains { $0.contains(samples[k].timeHours) || (k > 0 && $0.contains(samples[k - 1].timeHours)) }
+            }
             let per = max(1, (samples.count - 1) / segments)
             var start = 0
             while start < samples.count - 1 {
                 let end = min(samples.count - 1, start + per)
                 let mid = samples[(start + end) / 2].color
-                lines.append(ViewPolyline(points: samples[start...end].map { origin + $0.position }, color: RGBColor(mid.r, mid.g, mid.b), opacity: 0.9, width: 1.5))
+                let color = RGBColor(mid.r, mid.g, mid.b)
+                // Runs of points whose interval from the previous point touches no orbit.
+                var run: [Vector3] = []
+                for k in start...end {
+                    if k > start, !drawn(k) {
+                        if run.count > 1 { lines.append(ViewPolyline(points: run, color: color, opacity: 0.9, width: 1.5)) }
+                        run = []
+                    }
+                    run.append(origin + samples[k].position)
+                }
+                if run.count > 1 { lines.append(ViewPolyline(points: run, color: color, opacity: 0.9, width: 1.5)) }
                 start = end
+            }
+            if let revolution = try scene.flownRevolution(track, atHours: t) {
+                let c = track.vehicle.color
+                lines.append(ViewPolyline(points: revolution, color: RGBColor(c.r, c.g, c.b), opacity: 0.9, width: 1.5))
             }
             if track.exists(at: t) {
                 // The marker where the vehicle is (a landed one on its drawn body).

@@ -5,6 +5,7 @@ import FoundationXML
 import HTTPTestSupport
 import Scene
 @testable import SolarSystemAPI
+import MissionScene
 import Testing
 
 @Suite("GET /v1/views/system.{svg,ppm,png}")
@@ -113,6 +114,34 @@ struct ViewEndpointsTests {
         #expect(close.contains("class=\"marker\""), "T+\(t) h close-up: no Orion marker")
         // The raster draws the same markers (RayCaster.drawMarker); here only that it renders.
         #expect(try APIServer.get("/v1/views/system.png?mission=artemis2&t=\(t)&focus=moon&width=320&height=240").status == 200)
+    }
+
+    @Test("a Mars orbiter in a picture focused on Mars: the revolution it flew, round the planet, and no chord of daily samples across it",
+          arguments: ["mro", "maven", "marsodyssey"])
+    func marsOrbiterRevolution(mission: String) throws {
+        let svg = try APIServer.get("/v1/views/system.svg?mission=\(mission)&date=2016-03-10T22:00:00Z&focus=mars&width=800&height=600").bodyText
+        let disc = try #require(svg.firstMatch(of: /<circle id="body-mars" cx="([-0-9.]+)" cy="([-0-9.]+)" r="([0-9.]+)"/))
+        let (cx, cy, r) = (Double(disc.1)!, Double(disc.2)!, Double(disc.3)!)
+        let lines = svg.matches(of: /<polyline points="([^"]*)"/).map { m in
+            m.1.split(separator: " ").map { p in let xy = p.split(separator: ","); return (x: Double(xy[0])!, y: Double(xy[1])!) }
+        }
+        func fromCenter(_ p: (x: Double, y: Double)) -> Double { ((p.x - cx) * (p.x - cx) + (p.y - cy) * (p.y - cy)).squareRoot() }
+        // The revolution: as many points as MissionScene draws, all near the planet (MRO's and
+        // Odyssey's 300 km are a few per cent of its drawn radius, MAVEN's 6,200 km apoapsis
+        // 2.3 radii), from and back to the vehicle (one osculating period).
+        let revolution = try #require(lines.first { $0.count == MissionScene.revolutionPoints }, "\(mission): no revolution drawn")
+        #expect(revolution.allSatisfy { fromCenter($0) < 2.5 * r }, "\(mission)")
+        #expect(revolution.contains { fromCenter($0) > 0.9 * r }, "\(mission)")
+        let ends = (revolution[0].x - revolution[revolution.count - 1].x, revolution[0].y - revolution[revolution.count - 1].y)
+        #expect((ends.0 * ends.0 + ends.1 * ends.1).squareRoot() < 0.1 * r, "\(mission): the revolution does not close")
+        // No segment of any line cuts across the disc's middle (the chords between daily samples did).
+        for line in lines {
+            for (a, b) in zip(line, line.dropFirst()) {
+                let mid = ((a.x + b.x) / 2, (a.y + b.y) / 2)
+                let long = ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot() > 0.5 * r
+                #expect(!(long && fromCenter(mid) < 0.8 * r), "\(mission): a chord across Mars")
+            }
+        }
     }
 
     @Test("two large rasters asked at once are rendered one at a time, while a small one is not held up")
