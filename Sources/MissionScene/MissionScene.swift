@@ -114,16 +114,14 @@ extension MissionScene {
     public func flownRevolution(_ track: VehicleTrack, atHours t: Double) throws(MissionQueryError) -> [Vector3]? {
         guard track.exists(at: t), let orbit = engine.sampledOrbitSpans(track).first(where: { $0.span.contains(t) }) else { return nil }
         let body = orbit.body
-        func relative(_ hours: Double) throws(MissionQueryError) -> (state: VehicleState, positionKm: Vector3, velocityKmS: Vector3) {
+        /// The vehicle's state and its position from the body's centre at `hours`.
+        func relative(_ hours: Double) throws(MissionQueryError) -> (state: VehicleState, positionKm: Vector3) {
             let s = try engine.state(track, atHours: hours)
-            let b = ephemeris.heliocentricPositionAU(body, at: s.instant) * Constants.auKm
-            let h = 10.0 / 3600
-            let b1 = ephemeris.heliocentricPositionAU(body, at: engine.instant(atHours: hours + h)) * Constants.auKm
-            let b0 = ephemeris.heliocentricPositionAU(body, at: engine.instant(atHours: hours - h)) * Constants.auKm
-            return (s, s.heliocentricKm - b, s.velocityKmS - (b1 - b0) / (2 * h * 3600))
+            return (s, s.heliocentricKm - ephemeris.heliocentricPositionAU(body, at: s.instant) * Constants.auKm)
         }
         let now = try relative(t)
-        let r = now.positionKm.length, v = now.velocityKmS.length
+        let bodyVelocityKmS = ephemeris.state(body, at: now.state.instant).velocityAUPerDay * (Constants.auKm / Constants.secondsPerDay)
+        let r = now.positionKm.length, v = (now.state.velocityKmS - bodyVelocityKmS).length
         let inverseA = 2 / r - v * v / GravityConstants.gm(body)
         guard inverseA > 0 else { return nil }
         let periodHours = 2 * .pi * (1 / (inverseA * inverseA * inverseA) / GravityConstants.gm(body)).squareRoot() / 3600
