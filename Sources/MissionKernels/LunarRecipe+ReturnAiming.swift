@@ -182,29 +182,28 @@ extension LunarRecipe {
             let tolerance = LunarRecipe.landingToleranceKm
             var bank = bankDeg, steered: EntryModel.Flight?
             for _ in 0..<LunarRecipe.lateralPasses {
-                func across(_ reversal: Double) -> (km: Double, flight: EntryModel.Flight?) {
+                func across(_ reversal: Double) -> (km: Double, landing: (flight: EntryModel.Flight, overshootKm: Double)?) {
                     let lateral = EntryModel.Lateral(side: 1, reversalSeconds: reversal)
                     guard let landing = solver.entryLanding(entry(bankDeg: bank, lateral: lateral), from: best.interface, site: site) else { return (.nan, nil) }
-                    return (acrossKm(landing.flight, best.interface), landing.flight)
+                    return (acrossKm(landing.flight, best.interface), landing)
                 }
                 let lo = best.interface.seconds, hi = solver.splash
                 let left = across(lo).km, right = across(hi).km
                 guard left.isFinite, right.isFinite, (left < 0) != (right < 0) else { return steered }
-                var reversal = hi, found: EntryModel.Flight?
+                var reversal = hi, found: (flight: EntryModel.Flight, overshootKm: Double)?
                 _ = Search.bisect(lo, hi, iterations: LunarRecipe.lateralIterations) { mid in
                     let m = across(mid)
                     guard m.km.isFinite else { return .below }
                     reversal = mid
-                    found = m.flight
+                    found = m.landing
                     if abs(m.km) < tolerance { return .found }
                     return (m.km < 0) == (left < 0) ? .above : .below
                 }
                 guard let flown = found else { return steered }
-                steered = flown
+                steered = flown.flight
+                if abs(flown.overshootKm) < tolerance { break }
                 let lateral = EntryModel.Lateral(side: 1, reversalSeconds: reversal)
-                let overshoot = LunarRecipe.overshootKm(landed: flown.states[flown.states.count - 1].positionKm, site: site, interface: best.interface)
-                if abs(overshoot) < tolerance { break }
-                let banked = bankSearch(best, flight: flown, bankDeg: bank, lateral: lateral)
+                let banked = bankSearch(best, flight: flown.flight, bankDeg: bank, lateral: lateral)
                 bank = banked.bankDeg
                 steered = banked.flight
                 if abs(acrossKm(banked.flight, best.interface)) < LunarRecipe.crossTrackToleranceKm { break }
