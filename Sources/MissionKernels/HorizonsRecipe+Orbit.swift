@@ -19,26 +19,17 @@ extension HorizonsRecipe {
     }
 
     /// The sampled orbit as one segment about the body: every sample a node, cubic Hermite
-    /// between neighbours in the file, the path between them the server's (``SampledOrbitPath``).
+    /// between neighbours in the file (what ``HermiteNodes/interpolate(_:at:window:)`` with a
+    /// window of 2 gives), the path between them the server's (``SampledOrbitPath``).
     static func orbitPiece(_ samples: [OrbitalState], about body: BodyID, naifID id: Int) -> PathPiece {
         var piece = PathPiece(
             name: SampledOrbitPath.segmentName(naifID: id, about: body), notes: [
                 "JPL Horizons state vectors, moved to \(body)'s centre, kept exactly; between them the server integrates forward and backward from the neighbouring samples under \(body)'s gravity with its J2 and the Sun's pull, blended. Read alone (SPICE), the segment interpolates neighbours by cubic Hermite: right at the samples only."],
             startSeconds: samples[0].seconds, endSeconds: samples[samples.count - 1].seconds, center: NAIFBody.id(body),
-            requiredSeconds: samples.map(\.seconds), maxStepSeconds: 30 * 86_400, state: { t in hermite(samples, at: t) })
+            requiredSeconds: samples.map(\.seconds), maxStepSeconds: 30 * 86_400, state: { t in HermiteNodes.interpolate(samples, at: t, window: 2) })
         piece.keepsEveryRequiredEpoch = true
         piece.window = 2
         piece.toleranceKm = .greatestFiniteMagnitude
         return piece
-    }
-
-    /// Cubic Hermite between the two samples around `t` (what the written segment holds there).
-    static func hermite(_ samples: [OrbitalState], at t: Double) -> OrbitalState {
-        var lo = 0, hi = samples.count - 1
-        while hi - lo > 1 {
-            let mid = (lo + hi) / 2
-            if samples[mid].seconds <= t { lo = mid } else { hi = mid }
-        }
-        return HermiteNodes.interpolate([samples[lo], samples[hi]], at: t, window: 2)
     }
 }
