@@ -26,8 +26,10 @@ extension PerseveranceRecipe {
     }
 
     /// The seam between NAIF's cruise solution and its EDL reconstruction, which disagree by a
-    /// couple of hundred metres where one hands over to the other: the difference is spread
-    /// (a smoothstep) over the cruise solution's last seconds, gently enough.
+    /// couple of hundred metres and 0.2 m/s where one hands over to the other: the cruise stage
+    /// separated a minute before (E−10 min) and the entry vehicle's thrusters were firing (the
+    /// reconstruction's five seconds show 46 mm/s² beyond gravity). The difference is spread
+    /// (a smoothstep) from the separation to the reconstruction, inside that powered phase.
     struct Seam {
         let cruise: NAIFSource
         /// NAIF's first EDL state integrated back to the seam's start.
@@ -47,30 +49,30 @@ extension PerseveranceRecipe {
                                 velocityKmS: a.velocityKmS * (1 - w) + b.velocityKmS * w + (b.positionKm - a.positionKm) * dw)
         }
 
-        /// The largest extra acceleration the spread adds, km/s² (a smoothstep's peak, 6·d/T²).
+        /// The largest extra acceleration the spread adds for the position difference, km/s²
+        /// (a smoothstep's peak, 6·d/T²).
         var peakAccelerationKmS2: Double { 6 * km / (spreadSeconds * spreadSeconds) }
     }
 
-    /// The shortest spread of the seam, and the least of the cruise solution kept whole before
-    /// it, seconds.
-    static let shortestSeamSeconds = 60.0, shortestCruiseCopySeconds = 60.0
+    /// The least of the cruise solution kept whole before the seam, seconds.
+    static let shortestCruiseCopySeconds = 60.0
 
     /// What the seam came to.
     func note(_ seam: Seam) -> String {
-        "Seam: NAIF's EDL reconstruction begins \(fixed(seam.km * 1000, 0)) m and \(fixed(seam.kmS * 1e6, 0)) mm/s from the cruise solution (\(iso(seam.edlStart))); the difference is spread over the cruise solution's last \(Int(seam.spreadSeconds)) s (at most \(fixed(seam.peakAccelerationKmS2 * 1e6, 0)) mm/s² extra), so the kernel is continuous. missions.json lists this kernel after NAIF's, so the server serves the continuous path."
+        "Seam: NAIF's EDL reconstruction begins \(fixed(seam.km * 1000, 0)) m and \(fixed(seam.kmS * 1e6, 0)) mm/s from the cruise solution (\(iso(seam.edlStart))); the difference is spread over the \(Int(seam.spreadSeconds)) s from the cruise stage separation (\(iso(seam.startSeconds))), inside its powered phase (at most \(fixed(seam.peakAccelerationKmS2 * 1e3, 2)) m/s² for the position), so the kernel is continuous. missions.json lists this kernel after NAIF's, so the server serves the continuous path."
     }
 
-    func seam(from cruise: NAIFSource, to edl: NAIFSource, ephemeris eph: Ephemeris) throws -> Seam {
+    /// The seam spread from `start` (the cruise stage separation) to the EDL reconstruction.
+    func seam(from cruise: NAIFSource, to edl: NAIFSource, from start: Double, ephemeris eph: Ephemeris) throws -> Seam {
         let edlFirst = edl.heliocentric(edl.start)
         let cruiseThere = cruise.heliocentric(edl.start)
         let seamKm = (edlFirst.positionKm - cruiseThere.positionKm).length
         let seamKmS = (edlFirst.velocityKmS - cruiseThere.velocityKmS).length
-        // The smoothstep's peak acceleration, 6·d/T², at most the seam limit.
-        let spread = max(Self.shortestSeamSeconds, (6 * seamKm / seamAccelerationKmS2).squareRoot().rounded(.up))
-        let seamStart = edl.start - spread
-        guard seamStart > cruise.start + Self.shortestCruiseCopySeconds else { throw RecipeError(description: "\(missionID): the cruise solution is too short to spread a \(fixed(seamKm * 1000, 0)) m seam") }
-        let edlBack = try ForwardArc(from: edlFirst, to: seamStart, ephemeris: eph)
-        return Seam(cruise: cruise, edlBack: edlBack, startSeconds: seamStart, spreadSeconds: spread, km: seamKm, kmS: seamKmS, edlStart: edl.start)
+        guard start > cruise.start + Self.shortestCruiseCopySeconds, start < edl.start else {
+            throw RecipeError(description: "\(missionID): the cruise stage separation (\(iso(start))) must fall in NAIF's cruise solution, before its EDL reconstruction begins")
+        }
+        let edlBack = try ForwardArc(from: edlFirst, to: start, ephemeris: eph)
+        return Seam(cruise: cruise, edlBack: edlBack, startSeconds: start, spreadSeconds: edl.start - start, km: seamKm, kmS: seamKmS, edlStart: edl.start)
     }
 
     /// NAIF's last EDL state carried on under Mars's gravity to the entry interface.

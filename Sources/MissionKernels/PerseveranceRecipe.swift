@@ -56,9 +56,6 @@ public struct PerseveranceRecipe: MissionRecipe {
     /// How long before NAIF's first cruise state the integration about Mars hands over to the
     /// one about the Sun (beyond Mars's sphere of influence, 0.58 million km, at 2.6 km/s).
     public var approachDays = 5.0
-    /// Largest extra acceleration with which a seam between two sources is spread, km/s² (the
-    /// limit the other recipes use for seams in JPL Horizons files).
-    public var seamAccelerationKmS2 = 5e-5
     public var entry = MarsEntry.mars2020
 
     public init() {}
@@ -77,8 +74,11 @@ public struct PerseveranceRecipe: MissionRecipe {
         let cruise = try cruiseBack(from: naif.cruise, to: times.tcm, ephemeris: eph)
         let departure = try depart(c, times: times, aim: cruise.aim)
         notes += try departureNotes(departure, aim: cruise.aim, times: times)
-        let seam = try seam(from: naif.cruise, to: naif.edl, ephemeris: eph)
-        provenance.exclude(seam.startSeconds, "NAIF \(cruiseKernel) from here to \(iso(naif.edl.start)): moved by up to \(fixed(seam.km * 1000, 0)) m onto the EDL reconstruction (a seam between the two NAIF solutions, spread over \(Int(seam.spreadSeconds)) s)")
+        guard times.separationPhase.contains(naif.edl.start), times.separationPhase.upperBound >= naif.edl.end else {
+            throw RecipeError(description: "\(missionID): the powered phase \"cruise stage separation and turn to entry\" must hold NAIF's EDL reconstruction (\(iso(naif.edl.start)) to \(iso(naif.edl.end)), where its thrusters fire) and the seam onto it")
+        }
+        let seam = try seam(from: naif.cruise, to: naif.edl, from: times.separationPhase.lowerBound, ephemeris: eph)
+        provenance.exclude(seam.startSeconds, "NAIF \(cruiseKernel) from here to \(iso(naif.edl.start)): moved by up to \(fixed(seam.km * 1000, 0)) m onto the EDL reconstruction (the two NAIF solutions joined over \(Int(seam.spreadSeconds)) s from the cruise stage separation, inside its powered phase)")
         notes.append(note(seam))
         notes.append("NAIF's EDL kernel places the rover (-168) 2 m from the entry vehicle's navigation point (-168031) in a spacecraft frame the server cannot turn; this kernel gives -168 the navigation point's path.")
         let approach = try entryInterface(after: naif.edl, radiusKm: times.interfaceRadiusKm, ephemeris: eph)
@@ -119,6 +119,9 @@ public struct PerseveranceRecipe: MissionRecipe {
         let launchPhase: ClosedRange<Double>
         /// TCM-1: the middle of its listed phase.
         let tcm: Double
+        /// Cruise stage separation and the entry vehicle's thrusters before entry: NAIF's cruise
+        /// solution hands over to its EDL reconstruction inside it.
+        let separationPhase: ClosedRange<Double>
         let edlPhase: ClosedRange<Double>
         let touchdown: Double
         /// The entry interface's distance from Mars's centre, km.
@@ -136,6 +139,7 @@ public struct PerseveranceRecipe: MissionRecipe {
         let launchPhase = try c.phase(vehicle, "launch and injection")
         let tcmPhase = try c.phase(vehicle, "trajectory correction manoeuvre 1")
         let tcm = (tcmPhase.lowerBound + tcmPhase.upperBound) / 2
+        let separationPhase = try c.phase(vehicle, "cruise stage separation and turn to entry")
         let edlPhase = try c.phase(vehicle, "entry, descent and landing")
         let landedPhase = try c.phase(vehicle, "on Mars")
         let touchdown = try c.event("landing")
@@ -146,7 +150,7 @@ public struct PerseveranceRecipe: MissionRecipe {
         guard let endHours = c.mission.endHours, c.seconds(hours: endHours) <= surface.end + Self.phaseSlackSeconds else {
             throw RecipeError(description: "\(missionID): the mission must end by the end of \(surfaceKernel) (\(iso(surface.end)))")
         }
-        return Timeline(launch: launch, launchPhase: launchPhase, tcm: tcm, edlPhase: edlPhase, touchdown: touchdown, interfaceRadiusKm: interfaceRadius)
+        return Timeline(launch: launch, launchPhase: launchPhase, tcm: tcm, separationPhase: separationPhase, edlPhase: edlPhase, touchdown: touchdown, interfaceRadiusKm: interfaceRadius)
     }
 
     /// `s` moved by a centre's state `c` (its position and velocity added), at `t`.
