@@ -9,7 +9,7 @@ segment boundary and each powered phase's ends, and every hour elsewhere, and re
 - the least clearance above each body's radius (must stay positive; the launch pad itself and
   the ascent's powered phase are exempt);
 - the largest velocity change per step that gravity (the Sun, the planets, the Moon as point
-  masses from DE440) does not explain, outside the vehicle's powered phases — the "speed jumps"
+  masses from DE440, and the Earth's J2) does not explain, outside the vehicle's powered phases — the "speed jumps"
   a burn would make;
 - at every boundary between segments, the jump in position and in velocity (position must be
   continuous, velocity too unless a powered phase holds the boundary);
@@ -95,14 +95,28 @@ def segment_state(seg, t):
     return state + np.array(c)
 
 
+# The Earth's J2 (EGM2008) and equatorial radius, and its pole in ecliptic J2000 (the J2000
+# equator's pole: ecliptic longitude 90°, 23.439 279° from the ecliptic's pole). The kernels
+# integrate their escapes under the Earth's oblateness, 15 mm/s² at 200 km.
+EARTH_J2, EARTH_RADIUS = 1.0826267e-3, 6378.1366
+EARTH_POLE = np.array([0.0, np.sin(np.radians(23.439279)), np.cos(np.radians(23.439279))])
+
+
 def gravity(r, t):
-    """Heliocentric acceleration (km/s²) of a point at r: the Sun, and each body's pull minus its pull on the Sun."""
+    """Heliocentric acceleration (km/s²) of a point at r: the Sun, and each body's pull minus its pull on the Sun;
+    the Earth's J2 too."""
     a = -GM[10] * r / np.linalg.norm(r) ** 3
     for naif, _ in BODIES[1:]:
         p, _ = sp.spkpos(str(naif), t, "ECLIPJ2000", "NONE", "10")
         p = np.array(p)
         d = p - r
         a += GM[naif] * (d / np.linalg.norm(d) ** 3 - p / np.linalg.norm(p) ** 3)
+        if naif == 399:
+            x = -d
+            rr = np.linalg.norm(x)
+            z = x @ EARTH_POLE
+            k = 1.5 * EARTH_J2 * GM[399] * EARTH_RADIUS ** 2 / rr ** 5
+            a += k * (x * (5 * z * z / (rr * rr) - 1) - 2 * z * EARTH_POLE)
     return a
 
 

@@ -189,6 +189,15 @@ public struct FlybyRecipe: MissionRecipe {
             }
         }
         burns.sort { $0.seconds < $1.seconds }
+        pieces = try Self.integratedEscape(pieces, injection: injection, burns: burns.map(\.seconds), ephemeris: eph, notes: &notes)
+        let data = plan.sections.flatMap { section -> [ClosedRange<Double>] in
+            var spans: [ClosedRange<Double>] = []
+            if case let .after(d) = section.start { spans.append(d.span.startSeconds...d.span.endSeconds) }
+            if case let .before(d) = section.finish { spans.append(d.span.startSeconds...d.span.endSeconds) }
+            return spans
+        }
+        pieces = try Self.integratedFlybys(pieces, flybys: flown.map { ($0.encounter.event.name, $0.encounter.body, $0.achievedSeconds) },
+                                           burns: burns.map(\.seconds), data: data, ephemeris: eph, notes: &notes)
         // Published against flown.
         notes.append("Flybys (published -> flown; distances from the centre of the body as the engine places it):")
         for f in flown {
@@ -281,6 +290,10 @@ public struct FlybyRecipe: MissionRecipe {
                          startSeconds: launch, endSeconds: injection, center: 399, maxStepSeconds: 30, state: { try blend.state(at: $0) })
     }
 
+    /// How closely the kernel holds a flyby's hyperbola, km (5 cm, where the assembly's 5 m
+    /// would let the interpolation's acceleration near the closest approach stray by mm/s²).
+    static let flybyToleranceKm = 5e-5
+
     /// One piece per conic of the chain (a flyby's two halves together when no impulse
     /// separates them), each evaluated on its own conic so a burn's two sides stay apart.
     static func pieces(of chain: FlybyChain, names: [String]) -> [PathPiece] {
@@ -318,11 +331,14 @@ public struct FlybyRecipe: MissionRecipe {
             let first = i, final = last
             let start = segments[first].startSeconds, stop = segments[final].endSeconds
             let boundary = segments[first].endSeconds
-            pieces.append(PathPiece(name: name, notes: notes, startSeconds: start, endSeconds: stop, center: centerID(s.center), maxStepSeconds: step) { t in
+            var piece = PathPiece(name: name, notes: notes, startSeconds: start, endSeconds: stop, center: centerID(s.center), maxStepSeconds: step) { t in
                 let index = t <= boundary ? first : final
                 let local = chain.state(atSeconds: t, segment: index)
                 return local
-            })
+            }
+            if case .inbound = s.kind { piece.toleranceKm = flybyToleranceKm }
+            if case .outbound = s.kind { piece.toleranceKm = flybyToleranceKm }
+            pieces.append(piece)
             i = last + 1
         }
         return pieces
@@ -361,8 +377,10 @@ public struct FlybyRecipe: MissionRecipe {
                 notes = ["Two-body conic about the Sun between a sphere of influence and an impulse (\(label): modelled)."]
                 step = 10 * 86_400
             }
-            return PathPiece(name: title, notes: notes, startSeconds: arc.startSeconds, endSeconds: arc.endSeconds, center: centerID(arc.center),
-                             maxStepSeconds: step) { shooting.state(arc, at: $0) }
+            var piece = PathPiece(name: title, notes: notes, startSeconds: arc.startSeconds, endSeconds: arc.endSeconds, center: centerID(arc.center),
+                                  maxStepSeconds: step) { shooting.state(arc, at: $0) }
+            if case let .hyperbola(k) = arc.kind, shooting.flybys[k].name != "injection" { piece.toleranceKm = flybyToleranceKm }
+            return piece
         }
     }
 

@@ -53,6 +53,28 @@ public struct PathPiece {
     }
 }
 
+extension PathPiece {
+    /// The same piece up to `seconds` (its required epochs after it dropped).
+    func ending(at seconds: Double) -> PathPiece {
+        var p = PathPiece(name: name, notes: notes, startSeconds: startSeconds, endSeconds: seconds, center: center, frame: frame,
+                          requiredSeconds: requiredSeconds.filter { $0 <= seconds }, maxStepSeconds: maxStepSeconds, state: state)
+        p.toleranceKm = toleranceKm
+        p.window = window
+        p.keepsEveryRequiredEpoch = keepsEveryRequiredEpoch
+        return p
+    }
+
+    /// The same piece from `seconds` on (its required epochs before it dropped).
+    func starting(at seconds: Double) -> PathPiece {
+        var p = PathPiece(name: name, notes: notes, startSeconds: seconds, endSeconds: endSeconds, center: center, frame: frame,
+                          requiredSeconds: requiredSeconds.filter { $0 >= seconds }, maxStepSeconds: maxStepSeconds, state: state)
+        p.toleranceKm = toleranceKm
+        p.window = window
+        p.keepsEveryRequiredEpoch = keepsEveryRequiredEpoch
+        return p
+    }
+}
+
 /// Turns pieces into SPK segments: the path moved into each segment's centre and frame, nodes
 /// chosen by ``HermiteNodes``, type 13.
 public struct KernelAssembly: Sendable {

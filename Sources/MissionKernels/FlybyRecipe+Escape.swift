@@ -1,0 +1,190 @@
+import Astrodynamics
+import Ephemeris
+import Glibc
+import Missions
+
+extension FlybyRecipe {
+    /// Where the integrated escape starts easing onto the conics, km from the Earth's centre:
+    /// there the oblateness the conic leaves out pulls below 10⁻⁹ km/s².
+    static let easeFromKm = 100_000.0
+    /// The most extra acceleration the easing may add, km/s²: half the 1 mm/s² the mission walk
+    /// allows outside listed burns.
+    static let easeLimitKmS2 = 5e-7
+    /// The easing's shortest and longest spans, seconds.
+    static let easeSpanSeconds = (shortest: 6 * 3_600.0, longest: 20 * 86_400.0)
+
+    /// The escape as gravity flies it. The conic chain's escape hyperbola is two-body: 200 km
+    /// up it leaves out the Earth's oblateness (about 15 mm/s²). So from the injection the
+    /// path is the chain's injection state integrated under the Earth's gravity (J2–J4, the
+    /// Moon, the Sun and the planets pulling, ``ForwardArc``), and from ``easeFromKm`` out it is
+    /// eased onto the conics (a quintic blend, as ``BlendedInterval`` joins two arcs) over the
+    /// shortest span that adds at most ``easeLimitKmS2``. The pieces from the injection to the
+    /// easing's end are replaced; the conics carry on from there unchanged.
+    static func integratedEscape(_ pieces: [PathPiece], injection: Double, burns: [Double], ephemeris eph: Ephemeris,
+                                 notes: inout [String]) throws -> [PathPiece] {
+        guard let first = pieces.firstIndex(where: { $0.startSeconds >= injection - 1e-6 }) else { return pieces }
+        let conics = PiecewisePath(pieces: Array(pieces[first...]))
+        let start = try conics.state(at: injection)
+        let integrated = try ForwardArc(from: start, to: injection + Self.easeSpanSeconds.longest + 10 * 86_400, ephemeris: eph)
+        guard integrated.center == .earth else {
+            throw RecipeError(description: "the escape from the injection must be integrated about the Earth (the dominant body there is \(integrated.center))")
+        }
+        // Out to the easing's start.
+        var from = injection
+        while try integrated.arc.state(at: from).positionKm.length < Self.easeFromKm {
+            from += 60
+            guard from < injection + 10 * 86_400 else { throw RecipeError(description: "the escape does not reach \(Int(Self.easeFromKm)) km in ten days") }
+        }
+        let (span, d, peak) = try easeSpan(from: from, direction: 1, integrated: integrated, conics: conics)
+        let to = from + span
+        if let b = burns.first(where: { $0 > injection && $0 <= to }) {
+            throw RecipeError(description: "an impulse at \(iso(b)) falls inside the escape's easing (\(iso(injection)) to \(iso(to)))")
+        }
+        notes.append("Escape: from the injection the chain's injection state is integrated under the Earth's gravity (J2-J4, the Moon, the Sun and the planets pulling), which the two-body hyperbola leaves out; from \(iso(from)), \(Int(Self.easeFromKm)) km out, it is eased onto the conics over \(String(format: "%.1f", span / 3_600)) h (they are up to \(kilometres(d.km)) and \(metres(d.kmS)) apart there; at most \(String(format: "%.2f", peak * 1e6)) mm/s² extra), by \(iso(to)).")
+
+        let ease = BlendedPair(start: from, span: span, first: { try integrated.state(at: $0) }, second: { try conics.state(at: $0) })
+        var result = Array(pieces[..<first])
+        result.append(PathPiece(
+            name: "Escape from Earth (integrated)", notes: ["The chain's injection state integrated under the Earth's gravity (J2-J4) with the Moon, the Sun and the planets pulling."],
+            startSeconds: injection, endSeconds: from, center: 399, maxStepSeconds: 600, state: { try integrated.state(at: $0) }))
+        result[result.count - 1].toleranceKm = flybyToleranceKm
+        result.append(PathPiece(
+            name: "Escape eased onto the conics", notes: ["The integrated escape blended onto the patched conics (quintic weight over \(String(format: "%.1f", span / 3_600)) h)."],
+            startSeconds: from, endSeconds: to, center: 399, maxStepSeconds: 3_600, state: { try ease.state(at: $0) }))
+        for p in pieces[first...] where p.endSeconds > to {
+            result.append(p.startSeconds >= to ? p : p.starting(at: to))
+        }
+        return result
+    }
+}
+
+extension FlybyRecipe {
+    /// The shortest span from `from` (forward for `direction` 1, backward for −1) over which
+    /// the integrated arc eases onto the conics adding at most ``easeLimitKmS2``: the blend's
+    /// largest extra acceleration is 5.77·δr/T² + 3.75·δv/T (the quintic's largest second and
+    /// first derivatives), δ the two paths' largest difference over the span.
+    static func easeSpan(from: Double, direction: Double, integrated: ForwardArc, conics: PiecewisePath) throws -> (seconds: Double, difference: (km: Double, kmS: Double), peakKmS2: Double) {
+        func difference(over span: Double) throws -> (km: Double, kmS: Double) {
+            var km = 0.0, kmS = 0.0
+            for k in 0...64 {
+                let t = from + direction * span * Double(k) / 64
+                let a = try integrated.state(at: t), b = try conics.state(at: t)
+                km = max(km, (b.positionKm - a.positionKm).length)
+                kmS = max(kmS, (b.velocityKmS - a.velocityKmS).length)
+            }
+            return (km, kmS)
+        }
+        func peak(_ d: (km: Double, kmS: Double), _ span: Double) -> Double { 5.7735 * d.km / (span * span) + 3.75 * d.kmS / span }
+        var span = Self.easeSpanSeconds.shortest
+        var d = try difference(over: span)
+        while peak(d, span) > Self.easeLimitKmS2 {
+            span *= 1.25
+            guard span <= Self.easeSpanSeconds.longest else {
+                throw RecipeError(description: "an integrated arc cannot be eased onto the conics within \(Int(Self.easeSpanSeconds.longest / 86_400)) days from \(iso(from)) (\(Int(d.km)) km apart)")
+            }
+            d = try difference(over: span)
+        }
+        return (span, d, peak(d, span))
+    }
+
+    /// How far out a flyby is integrated before it is eased onto the conics, km: where the
+    /// body pulls with 0.3 mm/s², which the heliocentric conic beyond leaves out (Mercury
+    /// 271,000 km, Venus 1.0 million, the Earth 1.2 million, Jupiter 21 million).
+    static func easeRadiusKm(_ body: BodyID) -> Double { (GravityConstants.gm(body) / 3e-7).squareRoot() }
+
+    /// Every flyby of Mercury and Venus as gravity flies it. The conics' hyperbola about the
+    /// body and the conics about the Sun beyond its sphere of influence each leave out a pull
+    /// (the Sun's tide, the body's own: at Mercury's sphere of influence 1.8 mm/s², at Venus's
+    /// 0.9; the other planets' are under half the walk's 1 mm/s²). So about each flyby's closest
+    /// approach the path is the conics' state there integrated under the body's gravity with
+    /// the Sun and the planets pulling (``ForwardArc``), backward from the state before any
+    /// impulse there and forward from the state after it, out to ``easeRadiusKm(_:)``, and
+    /// from there eased onto the conics as the escape is. The conics carry on unchanged beyond.
+    static func integratedFlybys(_ pieces: [PathPiece], flybys: [(name: String, body: BodyID, seconds: Double)], burns: [Double],
+                                 data: [ClosedRange<Double>], ephemeris eph: Ephemeris, notes: inout [String]) throws -> [PathPiece] {
+        var result = pieces
+        for f in flybys.sorted(by: { $0.seconds < $1.seconds }) {
+            let conics = PiecewisePath(pieces: result)
+            let tc = f.seconds
+            // Only where the conics leave out more than the budget: the body's pull where its
+            // sphere of influence ends (Mercury 1.8 mm/s², Venus 0.9; the Earth 0.5, Mars 0.1,
+            // the giants less) — the Earth's flybys stay on the conics.
+            guard let q = eph.naifState(centerID(f.body), at: TimeScale.instant(tdbSecondsPastJ2000: tc)) else { continue }
+            let soi = q.positionKm.length * pow(GravityConstants.gm(f.body) / GravityConstants.sunGM, 0.4)
+            guard GravityConstants.gm(f.body) / (soi * soi) > Self.easeLimitKmS2 else { continue }
+            guard let before = result.last(where: { $0.startSeconds < tc && tc <= $0.endSeconds }) else { continue }
+            let after = try conics.state(at: tc), inbound = try before.state(tc)
+            let outward = try ForwardArc(from: after, to: tc + Self.easeSpanSeconds.longest + 30 * 86_400, ephemeris: eph)
+            let inward = try ForwardArc(from: inbound, to: tc - Self.easeSpanSeconds.longest - 30 * 86_400, ephemeris: eph)
+            guard outward.center == f.body, inward.center == f.body else { continue }
+            let radius = Self.easeRadiusKm(f.body)
+            func reach(_ arc: ForwardArc, _ direction: Double) throws -> Double {
+                var t = tc
+                while try arc.arc.state(at: t).positionKm.length < radius {
+                    t += direction * 300
+                    guard abs(t - tc) < 30 * 86_400 else { throw RecipeError(description: "the \(f.name) flyby does not reach \(Int(radius)) km in 30 days") }
+                }
+                return t
+            }
+            let outFrom = try reach(outward, 1), inFrom = try reach(inward, -1)
+            // A flyby whose integration cannot be eased back onto the conics gently before an
+            // impulse or trajectory data stays on the conics (said in the notes).
+            let ease: (out: (seconds: Double, difference: (km: Double, kmS: Double), peakKmS2: Double), in: (seconds: Double, difference: (km: Double, kmS: Double), peakKmS2: Double))
+            do {
+                ease = (out: try easeSpan(from: outFrom, direction: 1, integrated: outward, conics: conics),
+                        in: try easeSpan(from: inFrom, direction: -1, integrated: inward, conics: conics))
+            } catch {
+                notes.append("\(f.name): left on the conics (\(error)).")
+                continue
+            }
+            let start = inFrom - ease.in.seconds, end = outFrom + ease.out.seconds
+            if let b = burns.first(where: { $0 > start && $0 < end && abs($0 - tc) > 1e-6 }) {
+                notes.append("\(f.name): left on the conics (its integration and easing, \(iso(start)) to \(iso(end)), would hold the impulse at \(iso(b))).")
+                continue
+            }
+            guard !data.contains(where: { $0.overlaps(start...end) }) else {
+                notes.append("\(f.name): left on the conics (its integration and easing, \(iso(start)) to \(iso(end)), would reach into trajectory data).")
+                continue
+            }
+            guard let k0 = result.lastIndex(where: { $0.startSeconds <= start }), let k1 = result.lastIndex(where: { $0.startSeconds < end }) else { continue }
+            let easeIn = BlendedPair(start: start, span: ease.in.seconds, first: { try conics.state(at: $0) }, second: { try inward.state(at: $0) })
+            let easeOut = BlendedPair(start: outFrom, span: ease.out.seconds, first: { try outward.state(at: $0) }, second: { try conics.state(at: $0) })
+            let center = centerID(f.body), name = display(f.body)
+            var replaced = result[k0].startSeconds < start ? [result[k0].ending(at: start)] : []
+            replaced.append(PathPiece(name: "\(name) flyby eased in", notes: ["The conics eased onto the flyby integrated back from the closest approach (quintic weight over \(String(format: "%.1f", ease.in.seconds / 3_600)) h)."],
+                                      startSeconds: start, endSeconds: inFrom, center: center, maxStepSeconds: 3_600, state: { try easeIn.state(at: $0) }))
+            var flyIn = PathPiece(name: "\(name) flyby (integrated)", notes: ["The conics' state at the closest approach integrated back under \(name)'s gravity with the Sun and the planets pulling."],
+                                  startSeconds: inFrom, endSeconds: tc, center: center, maxStepSeconds: 3_600, state: { try inward.state(at: $0) })
+            var flyOut = PathPiece(name: "\(name) flyby (integrated)", notes: ["The conics' state at the closest approach integrated on under \(name)'s gravity with the Sun and the planets pulling."],
+                                   startSeconds: tc, endSeconds: outFrom, center: center, maxStepSeconds: 3_600, state: { try outward.state(at: $0) })
+            flyIn.toleranceKm = flybyToleranceKm
+            flyOut.toleranceKm = flybyToleranceKm
+            replaced += [flyIn, flyOut]
+            replaced.append(PathPiece(name: "\(name) flyby eased out", notes: ["The flyby integrated on from the closest approach eased onto the conics (quintic weight over \(String(format: "%.1f", ease.out.seconds / 3_600)) h)."],
+                                      startSeconds: outFrom, endSeconds: end, center: center, maxStepSeconds: 3_600, state: { try easeOut.state(at: $0) }))
+            if result[k1].endSeconds > end { replaced.append(result[k1].starting(at: end)) }
+            result.replaceSubrange(k0...k1, with: replaced)
+            notes.append("\(f.name): integrated about \(name) from the closest approach (\(iso(tc))) out to \(Int(radius)) km, \(iso(inFrom)) to \(iso(outFrom)); eased onto the conics over \(String(format: "%.1f", ease.in.seconds / 3_600)) h before (up to \(kilometres(ease.in.difference.km)), \(metres(ease.in.difference.kmS)) apart; at most \(String(format: "%.2f", ease.in.peakKmS2 * 1e6)) mm/s² extra) and \(String(format: "%.1f", ease.out.seconds / 3_600)) h after (up to \(kilometres(ease.out.difference.km)), \(metres(ease.out.difference.kmS)); \(String(format: "%.2f", ease.out.peakKmS2 * 1e6)) mm/s²).")
+        }
+        return result
+    }
+}
+
+/// Two paths joined over `[start, start + span]`: the first before, the second after, and
+/// between them (1 − w)·first + w·second with w(s) = 10s³ − 15s⁴ + 6s⁵, the velocity the
+/// derivative of the position (``BlendedInterval``'s weight). Heliocentric states.
+struct BlendedPair {
+    let start: Double, span: Double
+    let first: (Double) throws -> OrbitalState
+    let second: (Double) throws -> OrbitalState
+
+    func state(at t: Double) throws -> OrbitalState {
+        let s = min(max((t - start) / span, 0), 1)
+        if s == 0 { return try first(t) }
+        if s == 1 { return try second(t) }
+        let a = try first(t), b = try second(t)
+        let w = s * s * s * (10 - 15 * s + 6 * s * s), dw = 30 * s * s * (1 - s) * (1 - s) / span
+        return OrbitalState(seconds: t, positionKm: a.positionKm * (1 - w) + b.positionKm * w,
+                            velocityKmS: a.velocityKmS * (1 - w) + b.velocityKmS * w + (b.positionKm - a.positionKm) * dw)
+    }
+}
