@@ -22,6 +22,11 @@ public enum Constants {
     /// Earth/Moon mass ratio used to split the Earth–Moon barycentre (JPL DE405 header, EMRAT).
     public static let earthMoonMassRatio = 81.300_569_07
     public static let earthEquatorialRadiusKm = 6_378.137 // IERS 2010 / WGS-84
+    /// The Earth ellipsoid's inverse flattening and flattening (WGS 84, NIMA TR8350.2): one
+    /// value for the observer's sky, the satellites' ground tracks and the missions' pads and
+    /// splashdowns.
+    public static let earthInverseFlattening = 298.257_223_563
+    public static let earthFlattening = 1 / earthInverseFlattening
     /// GM of the Moon, km³/s² (JPL DE440 header; Park et al. 2021, AJ 161:105).
     public static let moonGMKm3PerS2 = 4_902.800_118
     public static let speedOfLightKmPerSecond = 299_792.458 // SI definition

@@ -22,7 +22,7 @@ public struct EscapeArc {
         let earliest = launchSeconds + 8 * 60
         let arc = try DormandPrince853().propagate(local, to: earliest, model: model)
         // Scan back from the sample for the lowest point, or the 150 km floor.
-        let radius = 6_378.137 + 150
+        let radius = Constants.earthEquatorialRadiusKm + 150
         var best = (t: first.seconds, r: local.positionKm.length)
         var t = first.seconds
         let step = 10.0

@@ -77,7 +77,7 @@ public struct EntryModel: Sendable {
         let omega = pole * (360.985_623_5 * .pi / 180 / Constants.secondsPerDay)
         func altitude(_ r: Vector3) -> Double {
             let sinLat = r.dot(pole) / r.length
-            return r.length - 6_378.137 * (1 - sinLat * sinLat / 298.257_223_563)
+            return r.length - Constants.earthEquatorialRadiusKm * (1 - sinLat * sinLat / Constants.earthInverseFlattening)
         }
         func acceleration(_ r: Vector3, _ v: Vector3, _ t: Double) -> Vector3 {
             let rn = r.length

@@ -25,7 +25,7 @@ public struct SurfaceSite: Sendable, Hashable {
     public func bodyFixedKm(radiusKm: Double) -> Vector3 {
         let phi = latitudeDeg * .pi / 180, lambda = longitudeDeg * .pi / 180
         if body == .earth {
-            let a = 6_378.137, f = 1 / 298.257_223_563
+            let a = Constants.earthEquatorialRadiusKm, f = Constants.earthFlattening
             let e2 = f * (2 - f)
             let n = a / (1 - e2 * sin(phi) * sin(phi)).squareRoot()
             return Vector3((n + heightKm) * cos(phi) * cos(lambda), (n + heightKm) * cos(phi) * sin(lambda), (n * (1 - e2) + heightKm) * sin(phi))

@@ -185,7 +185,7 @@ public struct LunarRecipe: MissionRecipe {
         let site = splashdown.bodyFixedKm(radiusKm: Constants.earthEquatorialRadiusKm)
         let d = acos(min(1, fixed.normalized.dot(site.normalized))) * Self.earthMeanRadiusKm
         // On the ellipsoid the geodetic latitude is the geocentric one's tangent over (1 − f)².
-        let q = 1 - 1 / 298.257_223_563
+        let q = 1 - Constants.earthFlattening
         let lat = atan2(fixed.z, q * q * (fixed.x * fixed.x + fixed.y * fixed.y).squareRoot()) * 180 / .pi
         let lon = atan2(fixed.y, fixed.x) * 180 / .pi
         return "comes down at \((lat * 1000).rounded() / 1000)°, \((lon * 1000).rounded() / 1000)°, \((d * 10).rounded() / 10) km from the published \(splashdown.latitudeDeg)°, \(splashdown.longitudeDeg)°"

@@ -1,3 +1,5 @@
+import Ephemeris
+
 /// The constants SGP4 and its frames use, each with its source.
 ///
 /// Element sets are fitted with WGS-72 gravity (Spacetrack Report #3; Vallado et al. 2006, §2):
@@ -26,9 +28,9 @@ public enum SGP4Constants {
     public static let jdSGP4Origin = 2_433_281.5
 
     /// WGS-84 equatorial radius, km (NIMA TR8350.2).
-    public static let wgs84RadiusKm = 6_378.137
+    public static let wgs84RadiusKm = Constants.earthEquatorialRadiusKm
     /// WGS-84 flattening (NIMA TR8350.2).
-    public static let wgs84Flattening = 1 / 298.257_223_563
+    public static let wgs84Flattening = Constants.earthFlattening
     /// Earth's rotation rate, rad/s (IERS Conventions 2010, ω for the sidereal rotation).
     public static let earthRotationRadPerSecond = 7.292_115_146_706_979e-5
     /// The Sun's mean radius, km (IAU 2015 Resolution B3 nominal solar radius).

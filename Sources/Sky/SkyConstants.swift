@@ -3,8 +3,8 @@ import Ephemeris
 /// The constants of the observer's sky, each with its source (the engine's own are in
 /// `Ephemeris.Constants`).
 public enum SkyConstants {
-    public static let wgs84EquatorialRadiusKm = 6_378.137 // WGS 84 (NIMA TR8350.2)
-    public static let wgs84Flattening = 1 / 298.257_223_563 // WGS 84 (NIMA TR8350.2)
+    public static let wgs84EquatorialRadiusKm = Constants.earthEquatorialRadiusKm // WGS 84 (NIMA TR8350.2)
+    public static let wgs84Flattening = Constants.earthFlattening // WGS 84 (NIMA TR8350.2)
     /// Earth rotation angle at J2000 UT1 and its rate, turns (IERS Conventions 2010, eq. 5.15).
     public static let eraAtJ2000Turns = 0.779_057_273_264_0
     public static let eraTurnsPerUT1Day = 1.002_737_811_911_354_48
