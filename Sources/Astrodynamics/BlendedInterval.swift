@@ -131,10 +131,10 @@ public struct BlendedInterval: Sendable {
 
     /// The blend weight w(s) = s³(10 − 15s + 6s²) ("smootherstep"): 0 at 0, 1 at 1 (exactly),
     /// first and second derivatives zero at both ends.
-    @inline(__always) static func weight(_ s: Double) -> Double { s * s * s * (10 + s * (-15 + 6 * s)) }
+    @inline(__always) package static func weight(_ s: Double) -> Double { s * s * s * (10 + s * (-15 + 6 * s)) }
 
     /// dw/ds = 30 s²(1 − s)².
-    @inline(__always) static func weightRate(_ s: Double) -> Double {
+    @inline(__always) package static func weightRate(_ s: Double) -> Double {
         let u = s * (1 - s)
         return 30 * u * u
     }

@@ -1,6 +1,5 @@
 import Astrodynamics
 import Ephemeris
-import Glibc
 import Missions
 
 extension FlybyRecipe {
@@ -30,12 +29,9 @@ extension FlybyRecipe {
             throw RecipeError(description: "the escape from the injection must be integrated about the Earth (the dominant body there is \(integrated.center))")
         }
         // Out to the easing's start.
-        var from = injection
-        while try integrated.arc.state(at: from).positionKm.length < Self.easeFromKm {
-            from += 60
-            guard from < injection + 10 * 86_400 else { throw RecipeError(description: "the escape does not reach \(Int(Self.easeFromKm)) km in ten days") }
-        }
-        let (span, d, peak) = try easeSpan(from: from, direction: 1, integrated: integrated, conics: conics)
+        let from = try reach(Self.easeFromKm, on: integrated, from: injection, step: 60, within: 10 * 86_400, what: "the escape")
+        let e = try easeSpan(from: from, direction: 1, integrated: integrated, conics: conics)
+        let span = e.seconds, d = e.difference, peak = e.peakKmS2
         let to = from + span
         if let b = burns.first(where: { $0 > injection && $0 <= to }) {
             throw RecipeError(description: "an impulse at \(iso(b)) falls inside the escape's easing (\(iso(injection)) to \(iso(to)))")
@@ -59,11 +55,32 @@ extension FlybyRecipe {
 }
 
 extension FlybyRecipe {
+    /// An easing of an integrated arc onto the conics: its span, the two paths' largest
+    /// differences over it, and the largest extra acceleration it adds.
+    struct Ease {
+        let seconds: Double
+        let difference: (km: Double, kmS: Double)
+        let peakKmS2: Double
+    }
+
+    /// The first time from `start`, stepping by `step` seconds (negative: backward), at which
+    /// `arc` is `radiusKm` or farther from its centre; an error beyond `within` seconds.
+    static func reach(_ radiusKm: Double, on arc: ForwardArc, from start: Double, step: Double, within: Double, what: String) throws -> Double {
+        var t = start
+        while try arc.arc.state(at: t).positionKm.length < radiusKm {
+            t += step
+            guard abs(t - start) < within else {
+                throw RecipeError(description: "\(what) does not reach \(Int(radiusKm)) km in \(Int(within / 86_400)) days")
+            }
+        }
+        return t
+    }
+
     /// The shortest span from `from` (forward for `direction` 1, backward for −1) over which
     /// the integrated arc eases onto the conics adding at most ``easeLimitKmS2``: the blend's
     /// largest extra acceleration is 5.77·δr/T² + 3.75·δv/T (the quintic's largest second and
     /// first derivatives), δ the two paths' largest difference over the span.
-    static func easeSpan(from: Double, direction: Double, integrated: ForwardArc, conics: PiecewisePath) throws -> (seconds: Double, difference: (km: Double, kmS: Double), peakKmS2: Double) {
+    static func easeSpan(from: Double, direction: Double, integrated: ForwardArc, conics: PiecewisePath) throws -> Ease {
         func difference(over span: Double) throws -> (km: Double, kmS: Double) {
             var km = 0.0, kmS = 0.0
             for k in 0...64 {
@@ -84,7 +101,7 @@ extension FlybyRecipe {
             }
             d = try difference(over: span)
         }
-        return (span, d, peak(d, span))
+        return Ease(seconds: span, difference: d, peakKmS2: peak(d, span))
     }
 
     /// How far out a flyby is integrated before it is eased onto the conics, km: where the
@@ -110,7 +127,7 @@ extension FlybyRecipe {
             // sphere of influence ends (Mercury 1.8 mm/s², Venus 0.9; the Earth 0.5, Mars 0.1,
             // the giants less) — the Earth's flybys stay on the conics.
             guard let q = eph.naifState(centerID(f.body), at: TimeScale.instant(tdbSecondsPastJ2000: tc)) else { continue }
-            let soi = q.positionKm.length * pow(GravityConstants.gm(f.body) / GravityConstants.sunGM, 0.4)
+            let soi = FlybyGeometry.sphereOfInfluenceKm(distanceKm: q.positionKm.length, mu: GravityConstants.gm(f.body), centralMu: GravityConstants.sunGM)
             guard GravityConstants.gm(f.body) / (soi * soi) > Self.easeLimitKmS2 else { continue }
             guard let before = result.last(where: { $0.startSeconds < tc && tc <= $0.endSeconds }) else { continue }
             let after = try conics.state(at: tc), inbound = try before.state(tc)
@@ -118,18 +135,11 @@ extension FlybyRecipe {
             let inward = try ForwardArc(from: inbound, to: tc - Self.easeSpanSeconds.longest - 30 * 86_400, ephemeris: eph)
             guard outward.center == f.body, inward.center == f.body else { continue }
             let radius = Self.easeRadiusKm(f.body)
-            func reach(_ arc: ForwardArc, _ direction: Double) throws -> Double {
-                var t = tc
-                while try arc.arc.state(at: t).positionKm.length < radius {
-                    t += direction * 300
-                    guard abs(t - tc) < 30 * 86_400 else { throw RecipeError(description: "the \(f.name) flyby does not reach \(Int(radius)) km in 30 days") }
-                }
-                return t
-            }
-            let outFrom = try reach(outward, 1), inFrom = try reach(inward, -1)
+            let outFrom = try reach(radius, on: outward, from: tc, step: 300, within: 30 * 86_400, what: "the \(f.name) flyby")
+            let inFrom = try reach(radius, on: inward, from: tc, step: -300, within: 30 * 86_400, what: "the \(f.name) flyby")
             // A flyby whose integration cannot be eased back onto the conics gently before an
             // impulse or trajectory data stays on the conics (said in the notes).
-            let ease: (out: (seconds: Double, difference: (km: Double, kmS: Double), peakKmS2: Double), in: (seconds: Double, difference: (km: Double, kmS: Double), peakKmS2: Double))
+            let ease: (out: Ease, in: Ease)
             do {
                 ease = (out: try easeSpan(from: outFrom, direction: 1, integrated: outward, conics: conics),
                         in: try easeSpan(from: inFrom, direction: -1, integrated: inward, conics: conics))
@@ -171,8 +181,8 @@ extension FlybyRecipe {
 }
 
 /// Two paths joined over `[start, start + span]`: the first before, the second after, and
-/// between them (1 − w)·first + w·second with w(s) = 10s³ − 15s⁴ + 6s⁵, the velocity the
-/// derivative of the position (``BlendedInterval``'s weight). Heliocentric states.
+/// between them (1 − w)·first + w·second with ``BlendedInterval``'s weight w(s) = 10s³ − 15s⁴ +
+/// 6s⁵, the velocity the derivative of the position. Heliocentric states.
 struct BlendedPair {
     let start: Double, span: Double
     let first: (Double) throws -> OrbitalState
@@ -183,7 +193,7 @@ struct BlendedPair {
         if s == 0 { return try first(t) }
         if s == 1 { return try second(t) }
         let a = try first(t), b = try second(t)
-        let w = s * s * s * (10 - 15 * s + 6 * s * s), dw = 30 * s * s * (1 - s) * (1 - s) / span
+        let w = BlendedInterval.weight(s), dw = BlendedInterval.weightRate(s) / span
         return OrbitalState(seconds: t, positionKm: a.positionKm * (1 - w) + b.positionKm * w,
                             velocityKmS: a.velocityKmS * (1 - w) + b.velocityKmS * w + (b.positionKm - a.positionKm) * dw)
     }

@@ -55,19 +55,14 @@ public struct PathPiece {
 
 extension PathPiece {
     /// The same piece up to `seconds` (its required epochs after it dropped).
-    func ending(at seconds: Double) -> PathPiece {
-        var p = PathPiece(name: name, notes: notes, startSeconds: startSeconds, endSeconds: seconds, center: center, frame: frame,
-                          requiredSeconds: requiredSeconds.filter { $0 <= seconds }, maxStepSeconds: maxStepSeconds, state: state)
-        p.toleranceKm = toleranceKm
-        p.window = window
-        p.keepsEveryRequiredEpoch = keepsEveryRequiredEpoch
-        return p
-    }
+    func ending(at seconds: Double) -> PathPiece { trimmed(startSeconds, seconds) }
 
     /// The same piece from `seconds` on (its required epochs before it dropped).
-    func starting(at seconds: Double) -> PathPiece {
-        var p = PathPiece(name: name, notes: notes, startSeconds: seconds, endSeconds: endSeconds, center: center, frame: frame,
-                          requiredSeconds: requiredSeconds.filter { $0 >= seconds }, maxStepSeconds: maxStepSeconds, state: state)
+    func starting(at seconds: Double) -> PathPiece { trimmed(seconds, endSeconds) }
+
+    private func trimmed(_ start: Double, _ end: Double) -> PathPiece {
+        var p = PathPiece(name: name, notes: notes, startSeconds: start, endSeconds: end, center: center, frame: frame,
+                          requiredSeconds: requiredSeconds.filter { $0 >= start && $0 <= end }, maxStepSeconds: maxStepSeconds, state: state)
         p.toleranceKm = toleranceKm
         p.window = window
         p.keepsEveryRequiredEpoch = keepsEveryRequiredEpoch
