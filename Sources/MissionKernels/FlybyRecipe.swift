@@ -7,7 +7,8 @@ import Missions
 /// built from physics between its published events: the ascent from the pad to an escape
 /// hyperbola, then patched conics — two-body arcs about the Sun between the planets' DE440
 /// positions, and at each flyby a hyperbola whose closest approach is at the published distance
-/// and time — and a two-body coast after the last flyby to the kernel's end. A span of real data
+/// and time — and a two-body coast after the last flyby to the kernel's end, or where a published
+/// plan continues past it, that plan (``Arrival``: BepiColombo's arrival at Mercury). A span of real data
 /// (a NAIF kernel the mission ships, such as ESA's for BepiColombo's first Venus flyby) is kept
 /// as it is, its ends carried on by two-body motion (``PatchedCoast``) to the impulses joining it.
 ///
@@ -57,10 +58,14 @@ public struct FlybyRecipe: MissionRecipe {
     /// reach at its time: the last flyby's turn is chosen for it rather than by `endTurn` alone
     /// (see ``FlybyShooting/endPerihelionSeconds``). `nil`: the end coast is only checked.
     public let endPerihelion: String?
+    /// The published plan past the last flyby (an arrival in orbit), if there is one: the path
+    /// follows it instead of coasting on (``Arrival``).
+    public let arrival: Arrival?
 
     public init(missionID: String, vehicleID: String, pad: SurfaceSite, injectionAltitudeKm: Double = 200, stops: [Stop], endUTC: String,
                 endTurn: FlybyPlan.Turn = .accelerate, correction: (short: String, phase: String) = ("TCM", "trajectory correction (modelled)"),
-                freeImpulseTimes: Bool = false, endPerihelion: String? = nil) {
+                freeImpulseTimes: Bool = false, endPerihelion: String? = nil, arrival: Arrival? = nil) {
+        self.arrival = arrival
         self.freeImpulseTimes = freeImpulseTimes
         self.endPerihelion = endPerihelion
         self.missionID = missionID
@@ -198,6 +203,10 @@ public struct FlybyRecipe: MissionRecipe {
         }
         pieces = try Self.integratedFlybys(pieces, flybys: flown.map { ($0.encounter.event.name, $0.encounter.body, $0.achievedSeconds) },
                                            burns: burns.map(\.seconds), data: data, ephemeris: eph, notes: &notes)
+        if let arrival, let last = flown.map(\.achievedSeconds).max() {
+            pieces = try planned(arrival, pieces: pieces, lastFlyby: last, end: end, context: c, burns: &burns, notes: &notes)
+            burns.sort { $0.seconds < $1.seconds }
+        }
         // Published against flown.
         notes.append("Flybys (published -> flown; distances from the centre of the body as the engine places it):")
         for f in flown {
@@ -236,7 +245,8 @@ public struct FlybyRecipe: MissionRecipe {
             guard center - 2 * 86_400 > path.startSeconds, center + 2 * 86_400 < path.endSeconds else { continue }
             let ca = try Self.closestApproach(body: body, around: center, within: 2 * 86_400, ephemeris: eph) { try path.state(at: $0) }
             let speed = try path.state(at: ca.seconds).velocityKmS.length
-            let how = e.key == endPerihelion ? "its time imposed through the last flyby's turn" : "not imposed"
+            let how = e.key == endPerihelion ? "its time imposed through the last flyby's turn"
+                : e.key == arrival?.insertion ? "the plan's insertion, imposed" : "not imposed"
             notes.append("Check, \(e.name) (\(how)): published \(Self.published(e, radiusKm: eph.catalogue[body].radiusKm))\(f.speedKmS.map { String(format: ", %.1f km/s", $0) } ?? "") \(e.timeFromClosestApproach ? "on \(e.date.iso8601.prefix(10))" : "at \(e.date.iso8601)"); the path: \(Self.kilometres(ca.km)) at \(Self.iso(ca.seconds)), \(String(format: "%.1f", speed)) km/s.")
         }
         return [VehiclePath(vehicle: vehicle, pieces: pieces, notes: notes)]

@@ -58,7 +58,12 @@ public enum MissionRecipes {
             .data(kernel: "naif/bc_mpo_fcp_Venus1SwingbyMTP_v01.bsp", label: "ESA bc_mpo_fcp Venus-1 (-121)", short: "ESA Venus-1 data", event: "venus1"),
         ] + ["venus2", "mercury1", "mercury2", "mercury3", "mercury4", "mercury5", "mercury6"].map {
             .flyby(event: $0, leg: FlybyPlan.Leg(revolutions: .leastDeltaV(maxRevolutions: 4)))
-        }, endUTC: "2026-01-28T00:00:00Z", endTurn: .decelerate, correction: ("SEP", "solar-electric thrust (modelled as an impulse)"), freeImpulseTimes: true),
+        }, endUTC: "2026-12-15T00:00:00Z", endTurn: .decelerate, correction: ("SEP", "solar-electric thrust (modelled as an impulse)"), freeImpulseTimes: true,
+           // The plan after the last flyby (ESA's fact sheet: Mio 590 x 11,640 km, the MPO 480 x
+           // 1,500 km, both polar); the approach's excess over escape is the model's choice.
+           arrival: FlybyRecipe.Arrival(body: .mercury, thrustEnd: "sep-end", insertion: "moi", release: "mio-release",
+                                        captureOrbit: .init(periapsisKm: 590, apoapsisKm: 11_640), finalOrbit: .init(periapsisKm: 480, apoapsisKm: 1_500),
+                                        approachVInfinityKmS: 0.3)),
     ] }
 
     public static func recipe(_ id: String) -> (any MissionRecipe)? { all.first { $0.missionID == id } }

@@ -163,9 +163,13 @@ public struct Vehicle: Sendable, Hashable {
     public let phases: [VehiclePhase]
     /// Where a vehicle still flying goes beyond its data (nil: it does not fly beyond them).
     public let extrapolation: ExtrapolationCenter?
+    /// Hours from launch from which its path follows a published plan rather than data or the
+    /// published events (BepiColombo after its last flyby): the answers say `planned` there.
+    public let plannedFromHours: Double?
 
     public init(id: String, name: String, naifID: Int, color: RGB, primary: Bool, startHours: Double, endHours: Double?,
-                phases: [VehiclePhase] = [], extrapolation: ExtrapolationCenter? = nil) {
+                phases: [VehiclePhase] = [], extrapolation: ExtrapolationCenter? = nil, plannedFromHours: Double? = nil) {
+        self.plannedFromHours = plannedFromHours
         self.id = id
         self.name = name
         self.naifID = naifID
@@ -178,6 +182,9 @@ public struct Vehicle: Sendable, Hashable {
     }
 
     public func exists(at t: Double) -> Bool { t >= startHours && (endHours.map { t <= $0 } ?? true) }
+
+    /// Whether its path at `t` follows a published plan (``plannedFromHours``).
+    public func isPlanned(at t: Double) -> Bool { plannedFromHours.map { t >= $0 } ?? false }
 
     /// The listed phase holding `t`, if any.
     public func phase(at t: Double) -> VehiclePhase? { phases.first { $0.contains(t) } }

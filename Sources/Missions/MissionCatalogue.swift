@@ -237,11 +237,15 @@ enum MissionValidator {
                     throw fail("\(vf).extrapolateAbout", "unknown centre \"\(about)\"; expected ssb or a body id (\(BodyID.validList))")
                 }
             }
+            let planned = try v.plannedFrom.map { s throws(MissionDataError) in hours(try date(s, "\(vf).plannedFrom")) }
+            if let planned, planned < start || stop.map({ planned >= $0 }) ?? false {
+                throw fail("\(vf).plannedFrom", "must lie within the vehicle's span")
+            }
             if stop == nil, extrapolation == nil {
                 throw fail("\(vf).extrapolateAbout", "a vehicle that flies on needs the centre its path is carried about beyond its data (ssb or a body)")
             }
             vehicles.append(Vehicle(id: v.id, name: v.name, naifID: v.naifId, color: RGB(v.color[0], v.color[1], v.color[2]), primary: v.primary ?? false,
-                                    startHours: start, endHours: stop, phases: phases, extrapolation: extrapolation))
+                                    startHours: start, endHours: stop, phases: phases, extrapolation: extrapolation, plannedFromHours: planned))
         }
         if Set(vehicles.map(\.naifID)).count != vehicles.count { throw fail("vehicles", "two vehicles share a naifId") }
         if !vehicles.contains(where: \.primary) { warn("vehicles", "no vehicle is primary; \"\(vehicles[0].id)\" is used") }

@@ -48,6 +48,8 @@ struct VehicleDTO: Decodable {
     let phases: [PhaseDTO]?
     /// `ssb` or a body id.
     let extrapolateAbout: String?
+    /// From when the path follows a published plan (ISO 8601 UTC).
+    let plannedFrom: String?
 }
 
 struct PhaseDTO: Decodable {

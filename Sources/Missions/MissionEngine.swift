@@ -38,6 +38,9 @@ public struct VehicleState: Sendable {
     public let source: String
     /// Beyond the vehicle's data: carried on by two-body motion.
     public let extrapolated: Bool
+    /// On the part of its path that follows a published plan (``Vehicle/plannedFromHours``),
+    /// not data or published events; with ``extrapolated``, the plan's last orbit carried on.
+    public let planned: Bool
 }
 
 /// One mission made concrete against the kernels and the ephemeris. Built once per mission
@@ -174,12 +177,12 @@ public struct MissionEngine: Sendable {
                 throw .notCovered(mission: mission.id, vehicle: track.vehicle.id, detail: "\(error)")
             }
             return VehicleState(timeHours: t, instant: at, heliocentricKm: c.positionKm + s.position, velocityKmS: c.velocityKmS + s.velocity,
-                                source: x.source, extrapolated: true)
+                                source: x.source, extrapolated: true, planned: track.vehicle.isPlanned(at: t))
         }
         do {
             let s = try kernels.state(track.vehicle.naifID, at: Self.dataInstant(track, seconds: at.daysSinceJ2000TDB * Constants.secondsPerDay) ?? at, ephemeris: ephemeris)
             return VehicleState(timeHours: t, instant: at, heliocentricKm: s.positionKm, velocityKmS: s.velocityKmS,
-                                source: s.segment.label, extrapolated: false)
+                                source: s.segment.label, extrapolated: false, planned: track.vehicle.isPlanned(at: t))
         } catch {
             throw .notCovered(mission: mission.id, vehicle: track.vehicle.id, detail: "\(error)")
         }

@@ -53,6 +53,7 @@ enum MissionEncoding {
                         w.key("endHours"); if let e = v.endHours { w.number(e) } else { w.null() }
                         w.key("dataEndHours"); w.number(track.dataEndHours)
                         w.key("extrapolateAbout"); w.optionalString(v.extrapolation.map(Self.centerName))
+                        w.key("plannedFromHours"); if let p = v.plannedFromHours { w.number(p) } else { w.null() }
                         w.key("phases")
                         w.array { w in
                             for p in v.phases {
@@ -141,6 +142,7 @@ enum MissionEncoding {
                         w.key("lightTimeToEarthS"); w.number(v.lightTimeToEarthSeconds)
                         w.key("source"); w.string(v.source)
                         w.key("extrapolated"); w.bool(v.extrapolated)
+                        w.key("planned"); w.bool(v.state.planned)
                     }
                 }
             }

@@ -157,6 +157,9 @@ struct MissionCatalogueTests {
         BadEdit("ongoing vehicle without extrapolation", "voyager1", field: "vehicles[0].extrapolateAbout", problem: "ssb or a body",
                 set(["vehicles", 0, "extrapolateAbout"], nil)),
         BadEdit("unknown extrapolation centre", "juno", field: "vehicles[0].extrapolateAbout", problem: "galaxy", set(["vehicles", 0, "extrapolateAbout"], "galaxy")),
+        BadEdit("plan before the vehicle exists", "bepicolombo", field: "vehicles[0].plannedFrom", problem: "within the vehicle's span",
+                set(["vehicles", 0, "plannedFrom"], "2010-01-01T00:00:00Z")),
+        BadEdit("plan not a date", "bepicolombo", field: "vehicles[0].plannedFrom", problem: "not a date", set(["vehicles", 0, "plannedFrom"], "arrival")),
         // Phases.
         BadEdit("phase without a name", "apollo11", field: "vehicles[0].phases[3].name", problem: "empty", set(["vehicles", 0, "phases", 3, "name"], "")),
         BadEdit("unknown phase kind", "apollo11", field: "vehicles[1].phases[4].kind", problem: "expected ballistic, powered, landed",

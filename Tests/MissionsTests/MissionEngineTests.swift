@@ -289,6 +289,31 @@ struct MissionEngineTests {
         #expect(orion.phase == "lunar flyby" && tm.lastEvent?.key == "lunar-ca")
     }
 
+    @Test("BepiColombo past its last flyby follows the published plan: planned, in orbit about Mercury now and carried on about it beyond the data")
+    func bepiColomboPlanned() throws {
+        let engine = ServedMissions.engine("bepicolombo")
+        let track = try engine.track("bepicolombo")
+        let from = try #require(track.vehicle.plannedFromHours)
+        let flyby6 = try #require(engine.mission.events.first { $0.key == "mercury6" })
+        #expect(abs(from - flyby6.timeHours) < 1e-6)
+        #expect(try !engine.state(track, atHours: from - 1).planned)
+        #expect(try engine.state(track, atHours: from + 1).planned)
+        // Other missions plan nothing.
+        #expect(ServedMissions.engine("voyager1").tracks.allSatisfy { $0.vehicle.plannedFromHours == nil })
+        // 2026-11-30: in the capture orbit, planned, from the kernel.
+        let now = try engine.telemetry(at: engine.mission.hours(at: TestMissions.date("2026-11-30T00:00:00Z")))
+        let v = try #require(now.vehicles.first)
+        #expect(v.state.planned && !v.extrapolated && v.nearest.body == .mercury)
+        #expect(v.nearest.altitudeKm > 500 && v.nearest.altitudeKm < 11_800, "\(v.nearest.altitudeKm) km")
+        // Beyond the data: the MPO's orbit carried on two-body about Mercury, still planned.
+        for days in [1.0, 30, 365] {
+            let s = try engine.state(track, atHours: track.dataEndHours + days * 24)
+            let d = (s.heliocentricKm - (try Self.body(.mercury, at: s.instant)).positionKm).length - 2_439.4
+            #expect(s.extrapolated && s.planned && d > 400 && d < 1_600, "\(days) days on: \(d) km above Mercury")
+            #expect(s.source.contains("about Mercury"), "\(s.source)")
+        }
+    }
+
     @Test("Parker's perihelion 22 comes at its published time, 11:53 UTC on 24 December 2024; perihelion 1 is only checked")
     func parkerPerihelia() throws {
         // The last Venus flyby's turn is chosen for perihelion 22's time; its distance is not

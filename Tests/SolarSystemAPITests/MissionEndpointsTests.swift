@@ -33,6 +33,18 @@ struct MissionEndpointsTests {
         let vehicles = j["vehicles"] as? [[String: Any]] ?? []
         #expect(vehicles.compactMap { $0["id"] as? String } == ["csm_columbia", "lm_eagle"])
         #expect(vehicles.allSatisfy { ($0["phases"] as? [[String: Any]])?.isEmpty == false && $0["naifId"] is Double })
+        #expect(vehicles.allSatisfy { $0["plannedFromHours"] is NSNull })
+        // BepiColombo's path past its last flyby is the published plan: said in the detail and
+        // in the telemetry (2026-11-30: in orbit about Mercury).
+        let bepi = try APIServer.get("/v1/missions/bepicolombo").json
+        let planned = number((bepi["vehicles"] as? [[String: Any]])?.first?["plannedFromHours"]) ?? 0
+        let flyby6 = (bepi["events"] as? [[String: Any]])?.first { $0["key"] as? String == "mercury6" }
+        #expect(abs(planned - (number(flyby6?["t"]) ?? 0)) < 1e-6)
+        let now = (try APIServer.get("/v1/missions/bepicolombo/telemetry?date=2026-11-30T00:00:00Z").json["vehicles"] as? [[String: Any]])?.first
+        #expect(now?["planned"] as? Bool == true && now?["extrapolated"] as? Bool == false)
+        #expect((now?["nearestBody"] as? [String: Any])?["id"] as? String == "mercury")
+        let before = (try APIServer.get("/v1/missions/bepicolombo/telemetry?date=2024-12-01T14:23:00Z").json["vehicles"] as? [[String: Any]])?.first
+        #expect(before?["planned"] as? Bool == false)
         let missing = try APIServer.get("/v1/missions/apollo12")
         #expect(missing.status == 404)
         #expect((missing.json["validIds"] as? [String])?.contains("apollo11") == true)
@@ -56,6 +68,7 @@ struct MissionEndpointsTests {
         #expect((1.5...1.8).contains(number(near?["speedKmS"]) ?? 0))
         #expect(abs((number(columbia?["lightTimeToEarthS"]) ?? 0) - d / 299_792.458) < 1e-6)
         #expect((columbia?["source"] as? String)?.hasSuffix("(apollo11.bsp)") == true && columbia?["extrapolated"] as? Bool == false)
+        #expect(columbia?["planned"] as? Bool == false)
         #expect((at80["lastEvent"] as? [String: Any])?["name"] as? String == "Lunar orbit insertion")
         let at105 = try APIServer.get("/v1/missions/apollo11/telemetry?t=105").json
         let eagle = (at105["vehicles"] as? [[String: Any]])?.first { $0["id"] as? String == "lm_eagle" }
