@@ -1,3 +1,4 @@
+import Glibc
 import Ephemeris
 import Missions
 import Scene
@@ -102,17 +103,18 @@ public struct MissionScene: Sendable {
 }
 
 extension MissionScene {
-    /// Points drawn over one revolution of a sampled orbit.
+    /// Points drawn over one revolution of an orbit.
     public static let revolutionPoints = 121
 
-    /// The last revolution a vehicle in a sampled orbit (a Mars orbiter between its daily
-    /// samples) flew up to `t`, as a picture at `t` draws it: relative to the body it circles,
-    /// carried with the body to `t` (absolute scene coordinates), from one osculating period
-    /// before `t` to `t` in ``revolutionPoints`` points. Nil outside sampled orbits, where the
-    /// vehicle's line is the path. A revolution is two to four hours of integration about the
-    /// body from the nearest daily sample, which the path caches.
+    /// The last revolution a vehicle in orbit about a planet (``MissionEngine/orbitSpans(_:)``:
+    /// Cassini at Saturn, a Mars orbiter, BepiColombo at Mercury) flew up to `t`, as a picture at
+    /// `t` draws it: relative to the body it circles, carried with the body to `t` (absolute
+    /// scene coordinates), from one osculating period before `t` (or the orbit's start) to `t`
+    /// in ``revolutionPoints`` points, half spread evenly in eccentric anomaly and half in true
+    /// anomaly (so a periapsis pass is drawn round, not cut). Nil outside orbits, where the
+    /// vehicle's line is the path.
     public func flownRevolution(_ track: VehicleTrack, atHours t: Double) throws(MissionQueryError) -> [Vector3]? {
-        guard track.exists(at: t), let orbit = engine.sampledOrbitSpans(track).first(where: { $0.span.contains(t) }) else { return nil }
+        guard track.exists(at: t), let orbit = engine.orbitSpans(track).first(where: { $0.hours.contains(t) }) else { return nil }
         let body = orbit.body
         /// The vehicle's state and its position from the body's centre at `hours`.
         func relative(_ hours: Double) throws(MissionQueryError) -> (state: VehicleState, positionKm: Vector3) {
@@ -121,16 +123,42 @@ extension MissionScene {
         }
         let now = try relative(t)
         let bodyVelocityKmS = ephemeris.state(body, at: now.state.instant).velocityAUPerDay * (Constants.auKm / Constants.secondsPerDay)
-        let r = now.positionKm.length, v = (now.state.velocityKmS - bodyVelocityKmS).length
-        let inverseA = 2 / r - v * v / GravityConstants.gm(body)
+        let mu = GravityConstants.gm(body)
+        let rv = now.positionKm, vv = now.state.velocityKmS - bodyVelocityKmS
+        let r = rv.length, v = vv.length
+        let inverseA = 2 / r - v * v / mu
         guard inverseA > 0 else { return nil }
-        let periodHours = 2 * .pi * (1 / (inverseA * inverseA * inverseA) / GravityConstants.gm(body)).squareRoot() / 3600
-        let start = max(orbit.span.lowerBound, t - periodHours)
+        let a = 1 / inverseA, meanMotion = (mu * inverseA * inverseA * inverseA).squareRoot() // rad/s
+        let periodHours = 2 * .pi / meanMotion / 3600
+        let start = max(orbit.hours.lowerBound, t - periodHours)
+        // Evenly in eccentric anomaly (not in time), so a periapsis pass gets the points that
+        // draw its turn: E now from the osculating orbit, back through the mean anomaly covered.
+        let eVector = (rv * (v * v - mu / r) - vv * rv.dot(vv)) / mu
+        let e = eVector.length
+        let eNow = atan2(rv.dot(vv) / (a * meanMotion * a), 1 - r / a)
+        let mNow = eNow - e * sin(eNow)
+        var eStart = eNow - meanMotion * (t - start) * 3600
+        for _ in 0..<30 {
+            let m = eStart - e * sin(eStart) - (mNow - meanMotion * (t - start) * 3600)
+            eStart -= m / (1 - e * cos(eStart))
+        }
         let center = SceneLayout.scenePosition(heliocentricAU: ephemeris.heliocentricPositionAU(body, at: now.state.instant))
+        // Half the points evenly in eccentric anomaly (the far end of an eccentric orbit), half
+        // evenly in true anomaly (its periapsis pass, which the scene's scaling magnifies):
+        // ν = E + 2·atan(β sin E / (1 − β cos E)), β = e / (1 + √(1 − e²)), continuous in E.
+        let beta = e / (1 + (1 - min(e, 1) * min(e, 1)).squareRoot())
+        func trueAnomaly(_ x: Double) -> Double { x + 2 * atan(beta * sin(x) / (1 - beta * cos(x))) }
+        func eccentricAnomaly(_ nu: Double) -> Double { nu - 2 * atan(beta * sin(nu) / (1 + beta * cos(nu))) }
+        let half = Self.revolutionPoints / 2
+        let (nuStart, nuNow) = (trueAnomaly(eStart), trueAnomaly(eNow))
+        var anomalies = (0...half).map { eStart + (eNow - eStart) * Double($0) / Double(half) }
+        anomalies += (1..<(Self.revolutionPoints - half)).map { eccentricAnomaly(nuStart + (nuNow - nuStart) * Double($0) / Double(Self.revolutionPoints - half)) }
+        anomalies.sort()
         var points: [Vector3] = []
         points.reserveCapacity(Self.revolutionPoints)
         for k in 0..<Self.revolutionPoints {
-            let hours = k == Self.revolutionPoints - 1 ? t : start + (t - start) * Double(k) / Double(Self.revolutionPoints - 1)
+            let anomaly = anomalies[k]
+            let hours = k == Self.revolutionPoints - 1 ? t : max(start, min(t, t - (mNow - (anomaly - e * sin(anomaly))) / meanMotion / 3600))
             let p = k == Self.revolutionPoints - 1 ? now : try relative(hours)
             points.append(center + placement.sceneOffset(from: body, relativeKm: p.positionKm, at: p.state.instant, ephemeris: ephemeris))
         }

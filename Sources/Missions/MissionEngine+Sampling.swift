@@ -88,10 +88,12 @@ extension MissionEngine {
         guard t1 > t0 else { return [Double](repeating: t0, count: count) }
         let pilot = max(64, min(2_048, count))
         let orbits = sampledOrbits(track)
+        let bound = orbitSpans(track)
         func direction(_ t: Double) throws(MissionQueryError) -> Vector3 {
-            // In a sampled orbit (a Mars orbiter's), the line follows the planet it circles: its
-            // 2-hour turns would draw every day's sample into the refinement.
-            if let o = orbits.first(where: { $0.span.contains(t) }), let c = ephemeris.naifState(NAIFBody.id(o.path.body), at: instant(atHours: t)) {
+            // In orbit about a planet (``orbitSpans(_:)``: Cassini's tour, a Mars orbiter's daily
+            // samples), the line follows the planet it circles: its revolutions, which a line
+            // cannot draw and drawings leave out, would draw the samples into the refinement.
+            if let o = bound.first(where: { $0.hours.contains(t) }), let c = ephemeris.naifState(NAIFBody.id(o.body), at: instant(atHours: t)) {
                 let frame = mission.referenceFrame == .geocentric ? ephemeris.naifState(NAIFBody.id(.earth), at: instant(atHours: t))?.velocityKmS ?? .zero : .zero
                 return (c.velocityKmS - frame).normalized
             }

@@ -59,6 +59,8 @@ public struct MissionEngine: Sendable {
     public let kernels: KernelBodies
     /// In `mission.vehicles` order.
     public let tracks: [VehicleTrack]
+    /// The vehicles' orbit spans once found (``orbitSpans(_:)``).
+    let orbitCache = OrbitSpanCache()
 
     public init(mission: Mission, ephemeris: Ephemeris, kernels: KernelBodies) throws(MissionDataError) {
         self.mission = mission

@@ -182,6 +182,16 @@ enum MissionEncoding {
                         w.key("primary"); w.bool(track.vehicle.primary)
                         w.key("colorRgb"); w.numbers(track.vehicle.color.array)
                         w.key("dataEndHours"); w.number(track.dataEndHours)
+                        w.key("orbits")
+                        w.array { w in
+                            for o in scene.engine.orbitSpans(track) {
+                                w.object { w in
+                                    w.key("body"); w.string(o.body.rawValue)
+                                    w.key("startHours"); w.number(o.hours.lowerBound)
+                                    w.key("endHours"); w.number(o.hours.upperBound)
+                                }
+                            }
+                        }
                         w.key("times"); w.array { w in for s in samples { w.fixed(s.timeHours, decimals: 6) } }
                         w.key("positions"); w.array { w in for s in samples { w.fixed(s.position, decimals: digits) } }
                         w.key("colors")

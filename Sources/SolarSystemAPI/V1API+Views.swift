@@ -184,10 +184,10 @@ public struct ViewQuery: Sendable {
         let segments = 24
         for track in engine.tracks {
             let samples = try scene.sample(track, count: 385, frame: .scene).samples
-            // In a sampled orbit the line's points are days apart: chords through the planet,
-            // not the orbit flown. The line is drawn around those spans, and the revolution
-            // the vehicle flew up to `t` in their place.
-            let orbits = engine.sampledOrbitSpans(track).map(\.span)
+            // In orbit about a planet the line's points are a revolution or more apart: chords
+            // through the planet, not the orbit flown. The line is drawn around those spans,
+            // and the revolution the vehicle flew up to `t` in their place.
+            let orbits = engine.orbitSpans(track).map(\.hours)
             func drawn(_ k: Int) -> Bool {
                 !orbits.contains { $0.contains(samples[k].timeHours) || (k > 0 && $0.contains(samples[k - 1].timeHours)) }
             }

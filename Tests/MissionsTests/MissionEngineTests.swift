@@ -314,6 +314,51 @@ struct MissionEngineTests {
         }
     }
 
+    @Test("orbit spans: bound to a planet from its orbit insertion; flybys and geocentric lines have none")
+    func orbitSpans() throws {
+        for (id, key, body) in [("cassini", "soi", BodyID.saturn), ("juno", "joi", .jupiter), ("mro", "moi", .mars), ("maven", "moi", .mars),
+                                ("marsodyssey", "moi", .mars), ("bepicolombo", "moi", .mercury)] {
+            let engine = ServedMissions.engine(id)
+            let track = try #require(engine.tracks.first)
+            let spans = engine.orbitSpans(track)
+            let insertion = try #require(engine.mission.events.first { $0.key == key }).timeHours
+            #expect(spans.count == 1 && spans.first?.body == body, "\(id): \(spans)")
+            // Captured during the insertion burn (up to 90 minutes after it starts; BepiColombo's
+            // plan dates the insertion to the day, at the capture orbit's periherm).
+            let start = try #require(spans.first).hours.lowerBound
+            #expect(start >= insertion - 0.02 && start < insertion + 1.5, "\(id): bound from \(start - insertion) h after the insertion")
+            #expect(abs(try #require(spans.first).hours.upperBound - engine.lineSpanHours(track).upperBound) < 1e-9)
+            #expect(engine.orbitSpans(track) == spans, "cached")
+        }
+        for id in ["voyager1", "voyager2", "parker", "newhorizons", "osirisrex", "apollo11", "artemis2"] {
+            let engine = ServedMissions.engine(id)
+            #expect(engine.tracks.allSatisfy { engine.orbitSpans($0).isEmpty }, "\(id)")
+        }
+    }
+
+    @Test("a picture's flown revolution: Cassini's orbit about Saturn drawn round once, closed, its periapsis turn in small steps")
+    func flownRevolution() throws {
+        let scene = ServedMissions.scene("cassini")
+        let track = try #require(scene.engine.tracks.first)
+        #expect(try scene.flownRevolution(track, atHours: scene.engine.mission.hours(at: TestMissions.date("2000-12-30T00:00:00Z"))) == nil)
+        let t = scene.engine.mission.hours(at: TestMissions.date("2010-03-02T00:00:00Z"))
+        let points = try #require(try scene.flownRevolution(track, atHours: t))
+        #expect(points.count == MissionScene.revolutionPoints)
+        let center = Self.scene(at: scene.engine.instant(atHours: t))[BodyID.saturn.index]
+        let rel = points.map { $0 - center }
+        let normal = rel.indices.dropFirst().reduce(Vector3.zero) { $0 + rel[$1 - 1].cross(rel[$1]) }.normalized
+        var turned = 0.0, largest = 0.0
+        for (a, b) in zip(rel, rel.dropFirst()) {
+            let step = atan2(a.cross(b).dot(normal), a.dot(b)) * 180 / .pi
+            turned += step
+            largest = max(largest, abs(step))
+        }
+        #expect(abs(turned - 360) < 10, "\(turned)° round Saturn")
+        #expect(largest < 15, "a step of \(largest)°: the periapsis pass drawn by a chord")
+        let size = rel.map(\.length).max() ?? 1
+        #expect((points[0] - points[points.count - 1]).length < 0.05 * size, "the revolution does not close")
+    }
+
     @Test("Parker's perihelion 22 comes at its published time, 11:53 UTC on 24 December 2024; perihelion 1 is only checked")
     func parkerPerihelia() throws {
         // The last Venus flyby's turn is chosen for perihelion 22's time; its distance is not

@@ -159,7 +159,13 @@ struct MissionEndpointsTests {
             #expect(times.count == 64 && times == times.sorted())
             #expect((v["positions"] as? [[Double]])?.count == 64)
             #expect((v["colors"] as? [[Double]])?.first == [1, 1, 1]) // white at launch
+            #expect((v["orbits"] as? [Any])?.isEmpty == true) // geocentric: none
         }
+        // Juno's line says where it orbits Jupiter: from its orbit insertion to the line's end.
+        let juno = try APIServer.get("/v1/missions/juno/trajectory?samples=16").objects("vehicles").first
+        let orbit = (juno?["orbits"] as? [[String: Any]])?.first
+        #expect(orbit?["body"] as? String == "jupiter")
+        #expect((juno?["times"] as? [Double])?.last.map { abs($0 - (number(orbit?["endHours"]) ?? 0)) < 1e-5 } == true)
         // Computed (SQLite miss), then from the SQLite samples (memory tier emptied, as after a
         // restart), then from the in-memory body: the same bytes every time.
         let url = "/v1/missions/perseverance/trajectory?samples=200&vehicle=perseverance&frame=scene"

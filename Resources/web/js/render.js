@@ -325,14 +325,36 @@ function drawRingQuads(ctx, quads) {
   }
 }
 
+/**
+ * A vehicle's line as the runs to draw, `[first, count]` index ranges: it leaves out the
+ * intervals touching an orbit about a planet (`orbits` in /trajectory: Cassini at Saturn, the
+ * Mars orbiters), where its samples lie a revolution or more apart and would draw chords
+ * through the planet, as the server's pictures do.
+ */
+export function drawnRuns(v) {
+  const orbits = v.orbits ?? [];
+  const inOrbit = (t) => orbits.some((o) => t >= o.startHours && t <= o.endHours);
+  const runs = [];
+  let first = 0;
+  for (let i = 1; i <= v.times.length; i++) {
+    if (i === v.times.length || inOrbit(v.times[i]) || inOrbit(v.times[i - 1])) {
+      if (i - first >= 2) runs.push([first, i - first]);
+      first = i;
+    }
+  }
+  return runs;
+}
+
 function drawMissionPaths(ctx, view, mission) {
   const origin = mission.origin;
   ctx.lineWidth = 1.6;
   for (const v of mission.vehicles) {
+    const drawn = new Set();
+    for (const [first, count] of drawnRuns(v)) for (let i = first + 1; i < first + count; i++) drawn.add(i);
     let prev = null;
     for (let i = 0; i < v.positions.length; i++) {
       const p = view.project(add(origin, v.positions[i]));
-      if (p && prev) {
+      if (p && prev && drawn.has(i)) {
         const past = v.times[i] <= mission.hours;
         ctx.strokeStyle = rgb(v.colors[i], past ? 0.95 : 0.35);
         ctx.beginPath();

@@ -12,7 +12,7 @@
 // 16 scene units from the Sun keeps its detail in 32-bit floats. A lost context (the GPU
 // process restarted, the driver reset) is waited out and everything is made again on restore.
 
-import { orbitStyle } from './render.js';
+import { orbitStyle, drawnRuns } from './render.js';
 import { GLOverlay, OVERLAY_VS, OVERLAY_FS } from './overlay3d.js';
 import { sub, normalize, dot } from './vec.js';
 
@@ -822,7 +822,7 @@ export class GLRenderer {
         const buffer = gl.createBuffer();
         gl.bindBuffer(gl.ARRAY_BUFFER, buffer);
         gl.bufferData(gl.ARRAY_BUFFER, new Float32Array(data), gl.STATIC_DRAW);
-        return { buffer, count: v.positions.length };
+        return { buffer, ranges: drawnRuns(v) };
       });
       this.pathsFor = mission.vehicles;
     }
@@ -841,7 +841,7 @@ export class GLRenderer {
       gl.vertexAttribPointer(p.a.aColor, 3, gl.FLOAT, false, 28, 12);
       gl.enableVertexAttribArray(p.a.aTime);
       gl.vertexAttribPointer(p.a.aTime, 1, gl.FLOAT, false, 28, 24);
-      gl.drawArrays(gl.LINE_STRIP, 0, path.count);
+      for (const [first, count] of path.ranges) gl.drawArrays(gl.LINE_STRIP, first, count);
     }
   }
 
