@@ -154,6 +154,40 @@ extension V1API {
         return .json(w.bytes, freshness: fresh)
     }
 
+    /// `GET /v1/missions/{id}/revolution?vehicle=&t=` or `?date=`: the revolution a vehicle in
+    /// orbit about a planet flew up to `t` (``MissionScene/flownRevolution(_:atHours:)``), in
+    /// absolute scene coordinates, as the pictures draw it: what a drawing puts in place of the
+    /// line's chords there (`/trajectory`'s `orbits`). Empty where the vehicle is not in orbit.
+    /// Up to 121 states of the kernels (integrations between a Mars orbiter's daily samples):
+    /// on the worker pool, never cached in memory (every `t` is its own answer).
+    func missionRevolutionPlan(_ req: HTTPRequest, _ ctx: RequestContext) throws -> Router.Plan {
+        let q = req.query
+        try q.rejectUnknown(["vehicle", "t", "date"])
+        let scene = try services.missionScene(try ctx.parameters.require("id"))
+        let engine = scene.engine
+        let track: VehicleTrack
+        if let id = try q.string("vehicle") {
+            track = try Self.vehicles(engine, id)[0]
+        } else {
+            track = engine.tracks.first { $0.vehicle.primary } ?? engine.tracks[0]
+        }
+        let t = try missionTime(q, engine, defaultHours: nil)
+        let fresh: Freshness = (try q.string("date")) == "now" ? .now : .fixed
+        return .offload {
+            let points = try scene.flownRevolution(track, atHours: t)
+            let body = points == nil ? nil : engine.orbitSpans(track).first { $0.hours.contains(t) }?.body
+            var w = JSONWriter(capacity: 8 * 1024)
+            w.object { w in
+                w.key("mission"); w.string(engine.mission.id)
+                w.key("vehicle"); w.string(track.vehicle.id)
+                w.key("t"); w.number(t)
+                w.key("body"); w.optionalString(body?.rawValue)
+                w.key("positions"); w.array { w in for p in points ?? [] { w.fixed(p, decimals: 6) } }
+            }
+            return .json(w.bytes, freshness: fresh)
+        }
+    }
+
     /// `GET /v1/missions/{id}/events?from=&to=` or `?at=`
     func missionEvents(_ req: HTTPRequest, _ ctx: RequestContext) throws -> HTTPResponse {
         let q = req.query

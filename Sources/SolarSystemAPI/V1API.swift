@@ -114,6 +114,7 @@ extension LiveAPI {
         router.get("/v1/missions/{id}") { req, ctx in try self.current.api.missionDetail(req, ctx) }
         router.plan(.get, "/v1/missions/{id}/trajectory", cost: .compute) { req, ctx in try self.current.api.missionTrajectoryPlan(req, ctx) }
         router.get("/v1/missions/{id}/telemetry") { req, ctx in try self.current.api.missionTelemetry(req, ctx) }
+        router.plan(.get, "/v1/missions/{id}/revolution", cost: .compute) { req, ctx in try self.current.api.missionRevolutionPlan(req, ctx) }
         router.get("/v1/missions/{id}/events") { req, ctx in try self.current.api.missionEvents(req, ctx) }
         router.get("/v1/missions/{id}/framing") { req, ctx in try self.current.api.missionFraming(req, ctx) }
         router.get("/v1/missions/{id}/stream") { req, ctx in try self.current.api.missionStream(req, ctx) }

@@ -147,6 +147,27 @@ struct MissionEndpointsTests {
         #expect((at["visibleLabels"] as? [[String: Any]])?.isEmpty == false)
     }
 
+    @Test("revolution: Cassini's flown revolution about Saturn ends where telemetry draws it; none outside an orbit; bad requests named")
+    func revolution() throws {
+        let r = try APIServer.get("/v1/missions/cassini/revolution?t=110000")
+        #expect(r.status == 200, "\(r.bodyText)")
+        #expect(r.json["body"] as? String == "saturn" && r.json["vehicle"] as? String == "cassini")
+        let points = (r.json["positions"] as? [Any] ?? []).compactMap(vector)
+        #expect(points.count == 121)
+        let telemetry = try APIServer.get("/v1/missions/cassini/telemetry?t=110000").json
+        let marker = vector((telemetry["vehicles"] as? [[String: Any]])?.first?["scenePosition"])
+        let last = try #require(points.last), m = try #require(marker)
+        let gap = ((last.x - m.x) * (last.x - m.x) + (last.y - m.y) * (last.y - m.y) + (last.z - m.z) * (last.z - m.z)).squareRoot()
+        #expect(gap < 1e-3, "the revolution ends \(gap) scene units from the marker")
+        #expect(r.headers["cache-control"]?.contains("immutable") == true)
+        let outside = try APIServer.get("/v1/missions/voyager1/revolution?date=1980-01-01T00:00:00Z").json
+        #expect(outside["body"] is NSNull && (outside["positions"] as? [Any])?.isEmpty == true)
+        let missing = try APIServer.get("/v1/missions/cassini/revolution")
+        #expect(missing.status == 400 && missing.json["parameter"] as? String == "t")
+        let unknown = try APIServer.get("/v1/missions/cassini/revolution?t=1&vehicle=huygens")
+        #expect(unknown.status == 404 && (unknown.json["validIds"] as? [String]) == ["cassini"])
+    }
+
     @Test("trajectory: every vehicle or one, times ascending, colours, scene frame; the cache serves the same bytes")
     func trajectory() throws {
         let r = try APIServer.get("/v1/missions/apollo11/trajectory?samples=64")

@@ -184,8 +184,14 @@ export class MissionPanel {
       return add(origin, lerp(v.positions[lo], v.positions[hi], s));
     };
     const markers = [];
+    const revolutions = [];
     for (const v of m.trajectory.vehicles) {
-      const p = at(v, m.hours);
+      // In orbit about a planet the line's samples are a revolution apart (the line leaves
+      // those spans out): the revolution flown up to now is drawn instead, its end the marker.
+      const inOrbit = (v.orbits ?? []).some((o) => m.hours >= o.startHours && m.hours <= o.endHours);
+      const flown = inOrbit ? this.revolution(m, v) : null;
+      if (flown) revolutions.push({ id: v.id, colorRgb: v.colorRgb, flown });
+      const p = flown ? add(origin, flown.positions[flown.positions.length - 1]) : at(v, m.hours);
       if (p) markers.push({ id: v.id, name: v.name, colorRgb: v.colorRgb, position: p });
     }
     const primary = m.trajectory.vehicles.find((v) => v.primary) ?? m.trajectory.vehicles[0];
@@ -194,6 +200,29 @@ export class MissionPanel {
       const p = primary && at(primary, Math.min(Math.max(e.t, primary.times[0]), primary.times[primary.times.length - 1]));
       if (p) eventLabels.push({ name: e.name, position: p });
     }
-    return { origin, vehicles: m.trajectory.vehicles, hours: m.hours, markers, eventLabels };
+    return { origin, vehicles: m.trajectory.vehicles, hours: m.hours, markers, eventLabels, revolutions };
+  }
+
+  /**
+   * The revolution vehicle `v` flew up to about the mission time (`/revolution`, as the
+   * server's pictures draw it), or null until one arrives. Asked again when the time has moved,
+   * at most every 250 ms and one at a time; the last answer is drawn meanwhile.
+   */
+  revolution(m, v) {
+    m.revolutions ??= new Map();
+    const known = m.revolutions.get(v.id);
+    const asked = known?.asked;
+    const now = performance.now();
+    const stale = !known || (known.hours !== m.hours && !asked?.pending && now - (asked?.at ?? 0) >= 250);
+    if (stale) {
+      const hours = m.hours;
+      const entry = { ...(known ?? { flown: null }), asked: { pending: true, at: now }, hours };
+      m.revolutions.set(v.id, entry);
+      getJSON(`v1/missions/${m.detail.id}/revolution`, { vehicle: v.id, t: hours.toFixed(6) })
+        .then((r) => { entry.flown = r.positions.length > 1 ? r : null; })
+        .catch(() => {})
+        .finally(() => { entry.asked.pending = false; });
+    }
+    return m.revolutions.get(v.id).flown;
   }
 }

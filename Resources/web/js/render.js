@@ -348,6 +348,19 @@ export function drawnRuns(v) {
 function drawMissionPaths(ctx, view, mission) {
   const origin = mission.origin;
   ctx.lineWidth = 1.6;
+  for (const { colorRgb, flown } of mission.revolutions ?? []) {
+    ctx.strokeStyle = rgb(colorRgb, 0.95);
+    ctx.beginPath();
+    let drawing = false;
+    for (const q of flown.positions) {
+      const p = view.project(add(origin, q));
+      if (!p) { drawing = false; continue; }
+      if (drawing) ctx.lineTo(p[0], p[1]);
+      else ctx.moveTo(p[0], p[1]);
+      drawing = true;
+    }
+    ctx.stroke();
+  }
   for (const v of mission.vehicles) {
     const drawn = new Set();
     for (const [first, count] of drawnRuns(v)) for (let i = first + 1; i < first + count; i++) drawn.add(i);

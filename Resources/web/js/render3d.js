@@ -843,6 +843,33 @@ export class GLRenderer {
       gl.vertexAttribPointer(p.a.aTime, 1, gl.FLOAT, false, 28, 24);
       for (const [first, count] of path.ranges) gl.drawArrays(gl.LINE_STRIP, first, count);
     }
+    this.drawRevolutions(mission, p);
+  }
+
+  /** Each vehicle's revolution flown (in orbit about a planet), in its colour: one buffer per
+   * vehicle, uploaded again only when a new revolution arrives. */
+  drawRevolutions(mission, p) {
+    const gl = this.gl;
+    this.revolutionBuffers ??= new Map();
+    gl.uniform1i(p.u.uPerVertex, 0);
+    if (p.a.aColor >= 0) gl.disableVertexAttribArray(p.a.aColor);
+    if (p.a.aTime >= 0) gl.disableVertexAttribArray(p.a.aTime);
+    for (const { id, colorRgb, flown } of mission.revolutions ?? []) {
+      let held = this.revolutionBuffers.get(id);
+      if (!held) {
+        held = { buffer: gl.createBuffer(), flown: null };
+        this.revolutionBuffers.set(id, held);
+      }
+      gl.bindBuffer(gl.ARRAY_BUFFER, held.buffer);
+      if (held.flown !== flown) {
+        gl.bufferData(gl.ARRAY_BUFFER, new Float32Array(flown.positions.flat()), gl.DYNAMIC_DRAW);
+        held.flown = flown;
+      }
+      gl.enableVertexAttribArray(p.a.aPos);
+      gl.vertexAttribPointer(p.a.aPos, 3, gl.FLOAT, false, 0, 0);
+      gl.uniform4f(p.u.uColor, colorRgb[0], colorRgb[1], colorRgb[2], 0.95);
+      gl.drawArrays(gl.LINE_STRIP, 0, flown.positions.length);
+    }
   }
 
   drawRings(s, eye, proj, rot, ringTex) {

@@ -247,6 +247,11 @@ struct OperationTests {
         #expect(frame.vehicles.contains { $0.id == "csm_columbia" })
     }
 
+    @Test func getMissionRevolution() async throws {
+        let r = try await client.getMissionRevolution(path: .init(id: "mro"), query: .init(date: "2015-01-01T00:00:00Z")).ok.body.json
+        #expect(r.vehicle == "mro" && r.body == "mars" && r.positions.count == 121)
+    }
+
     @Test func getMissionEvents() async throws {
         let range = try await client.getMissionEvents(path: .init(id: "apollo11")).ok.body.json
         guard case .MissionEventRange(let all) = range else { Issue.record("\(range)"); return }
