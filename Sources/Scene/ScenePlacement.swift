@@ -16,8 +16,10 @@ import Ephemeris
 ///   a body without moons in the catalogue) `f_B` grows logarithmically, continuing its slope,
 ///   so Juno's 8-million-km apojoves are not drawn further out than the planets beside Jupiter.
 /// - far from every body, at its heliocentric log-scaled position, as a planet would be.
-/// - between the two (from one to two zone radii) the two places are blended with a smoothstep
-///   weight, so the drawn path is continuous; only the scaling exaggerates where it is.
+/// - between the two the two places are blended with a smoothstep weight, so the drawn path
+///   is continuous: about a planet in ln d from 0.2 to two zone radii (a flyby then bends
+///   gently out to the magnified frame and back, not in a spike), about a moon in d from one
+///   to two; only the scaling exaggerates where it is.
 ///
 /// ```swift
 /// let placement = ScenePlacement(layout: layout)
@@ -90,6 +92,21 @@ public struct ScenePlacement: Sendable {
         return atLimit + slope * log(d / limit)
     }
 
+    /// Where the blend about a planet starts, in zone radii: beyond the orbits flown about a
+    /// planet (Juno's apojoves, 0.15; Cassini's, 0.1; the Mars orbiters', 0.001), which are
+    /// drawn in the planet's frame as its moons are.
+    static let blendStart = 0.2
+
+    /// About a planet the blend runs in ln d, from ``blendStart`` zone radii to two: the
+    /// magnified local frame reaches far beyond where the log-scaled heliocentric frame puts
+    /// the zone's edge, and a blend over [zone, 2·zone] drew each flyby as a spike out to it and
+    /// back (Voyager 2's four encounters).
+    static func planetWeight(_ d: Double, zone z: Zone) -> Double {
+        let a = log(Self.blendStart * z.zoneKm), b = log(2 * z.zoneKm)
+        let x = max(0, min(1, (log(max(d, 1)) - a) / (b - a)))
+        return x * x * (3 - 2 * x)
+    }
+
     static func weight(_ d: Double, zone: Double) -> Double {
         let x = max(0, min(1, (d - zone) / zone))
         return x * x * (3 - 2 * x)
@@ -114,7 +131,7 @@ public struct ScenePlacement: Sendable {
     public func scenePosition(heliocentricKm p: Vector3, at t: Instant, ephemeris: Ephemeris, planetsAU: [Vector3]? = nil) -> Vector3 {
         let helio = SceneLayout.scenePosition(heliocentricAU: p / Constants.auKm)
         guard let (zone, q) = nearPlanet(p, at: t, ephemeris: ephemeris, planetsAU: planetsAU) else { return helio }
-        let w = Self.weight((p - q).length, zone: zone.zoneKm)
+        let w = Self.planetWeight((p - q).length, zone: zone)
         let planetScene = SceneLayout.scenePosition(heliocentricAU: q / Constants.auKm)
         let local = planetScene + localOffset(p - q, zone: zone, at: t, ephemeris: ephemeris)
         return w == 0 ? local : local * (1 - w) + helio * w

@@ -173,6 +173,10 @@ public struct ViewQuery: Sendable {
         throw .invalidParameter("distance", value: JSONWriter.plain(distance), accepted: "a camera outside every body", reason: "no place outside the bodies on this line of sight")
     }
 
+    /// Samples of each vehicle's line in a picture: as many as the viewer asks for, so both draw
+    /// the same line.
+    static let viewLineSamples = 1200
+
     /// Every vehicle's line (in scene units, split into segments carrying the colour gradient),
     /// the vehicles' current places, and the event labels visible at `t`.
     static func missionOverlays(_ scene: MissionScene, atHours t: Double) throws -> ViewOverlays {
@@ -183,7 +187,7 @@ public struct ViewQuery: Sendable {
         var markers: [OverlayMarker] = []
         let segments = 24
         for track in engine.tracks {
-            let samples = try scene.sample(track, count: 385, frame: .scene).samples
+            let samples = try scene.sample(track, count: Self.viewLineSamples, frame: .scene).samples
             // In orbit about a planet the line's points are a revolution or more apart: chords
             // through the planet, not the orbit flown. The line is drawn around those spans,
             // and the revolution the vehicle flew up to `t` in their place.
