@@ -235,14 +235,7 @@ function drawOrbits(ctx, view, frame, screen) {
     ctx.strokeStyle = rgb(entry.colorRgb, alpha);
     ctx.lineWidth = focused ? 1.6 : 1;
     ctx.beginPath();
-    let pen = false;
-    for (const q of orbit.scenePoints) {
-      const p = view.project(add(q, shift));
-      if (!p) { pen = false; continue; }
-      if (pen) ctx.lineTo(p[0], p[1]);
-      else ctx.moveTo(p[0], p[1]);
-      pen = true;
-    }
+    tracePolyline(ctx, view, orbit.scenePoints, shift);
     ctx.closePath();
     ctx.stroke();
   }
@@ -325,6 +318,19 @@ function drawRingQuads(ctx, quads) {
   }
 }
 
+/** Adds scene points (each shifted by `shift`) to the current path, lifting the pen where a
+ * point does not project (behind the camera). */
+function tracePolyline(ctx, view, points, shift) {
+  let pen = false;
+  for (const q of points) {
+    const p = view.project(add(q, shift));
+    if (!p) { pen = false; continue; }
+    if (pen) ctx.lineTo(p[0], p[1]);
+    else ctx.moveTo(p[0], p[1]);
+    pen = true;
+  }
+}
+
 /**
  * A vehicle's line as the runs to draw, `[first, count]` index ranges: it leaves out the
  * intervals touching an orbit about a planet (`orbits` in /trajectory: Cassini at Saturn, the
@@ -351,14 +357,7 @@ function drawMissionPaths(ctx, view, mission) {
   for (const { colorRgb, flown } of mission.revolutions ?? []) {
     ctx.strokeStyle = rgb(colorRgb, 0.95);
     ctx.beginPath();
-    let drawing = false;
-    for (const q of flown.positions) {
-      const p = view.project(add(origin, q));
-      if (!p) { drawing = false; continue; }
-      if (drawing) ctx.lineTo(p[0], p[1]);
-      else ctx.moveTo(p[0], p[1]);
-      drawing = true;
-    }
+    tracePolyline(ctx, view, flown.positions, origin);
     ctx.stroke();
   }
   for (const v of mission.vehicles) {
