@@ -4,7 +4,7 @@ import Testing
 
 @Suite("GET /v1/missions…")
 struct MissionEndpointsTests {
-    @Test("the list: 13 missions with frames, durations and time scales")
+    @Test("the list: 16 missions with frames, durations and time scales")
     func list() throws {
         let r = try APIServer.get("/v1/missions")
         #expect(r.status == 200)
