@@ -120,9 +120,9 @@ extension FlybyRecipe {
         guard let best else { throw RecipeError(description: "\(missionID): no ballistic approach to \(name) reaches the thrust's end outside the body") }
 
         // The orbits: the capture orbit from the insertion, the vehicle's own after the release.
-        let rpVelocity = try best.approach.state(at: insertion).velocityKmS - b.velocityKmS
-        let captureSpeed = Self.speed(mu: mu, at: rp, periapsis: rp, apoapsis: radius + arrival.captureOrbit.apoapsisKm)
         let captured = try best.approach.state(at: insertion)
+        let rpVelocity = captured.velocityKmS - b.velocityKmS
+        let captureSpeed = Self.speed(mu: mu, at: rp, periapsis: rp, apoapsis: radius + arrival.captureOrbit.apoapsisKm)
         let afterInsertion = OrbitalState(seconds: insertion, positionKm: captured.positionKm, velocityKmS: b.velocityKmS + rpVelocity.normalized * captureSpeed)
         let capture = try ForwardArc(from: afterInsertion, to: end, ephemeris: eph)
         // At an apsis of `arc` after `t`, an impulse along the motion that moves the opposite
