@@ -47,10 +47,17 @@ extension HorizonsRecipe {
     /// kick motor fires after them). Interval by interval from the first sample, a gap one burn
     /// explains becomes an impulsive burn there (its time returned); one it does not (several
     /// burns, a sample below the ground) drops the earlier sample.
+    ///
+    /// The last such interval usually reaches past the launch phase's end (into the next day's
+    /// sample). What one impulse leaves of its gap would then be blended across the whole
+    /// interval, hours of unexplained acceleration near the Earth; instead that interval is
+    /// returned as a bridge (``BurnBridge``): the burn and its remainder flown as a powered blend
+    /// from the interval's first sample to the phase's end, a coast from there.
     func launchBurns(_ track: inout Track, powered: PoweredPhases, _ context: BuildContext, notes: inout [String],
-                     provenance: inout SourceProvenance) throws -> [Double] {
+                     provenance: inout SourceProvenance) throws -> (burns: [Double], bridge: BridgeWindow?) {
         let eph = context.ephemeris, launch = context.seconds(hours: 0)
         var burns: [Double] = []
+        var last: (interval: Int, phase: VehiclePhase, residualKm: Double)?
         var dropped = 0
         var k = 0
         while k + 2 < track.states.count, track.states[k].seconds < launch + Self.launchSpanSeconds {
@@ -63,10 +70,11 @@ extension HorizonsRecipe {
             let b = try HorizonsPath.bestBurn(between: samples[k], and: samples[k + 1], frame: .heliocentric, ephemeris: eph)
             if b.gapKm < Self.joinedGapKm { break }
             if b.residualKm < Self.launchBurnResidual * b.gapKm || k > 0 {
-                guard powered.holding(b.seconds) != nil else {
+                guard let phase = powered.holding(b.seconds) else {
                     throw RecipeError(description: "\(missionID): the data show a burn of \(Int((b.deltaVKmS * 1000).rounded())) m/s at \(Self.iso(b.seconds)) (interval \(k), gap \(Int(b.gapKm.rounded())) km, \(Int(b.residualKm.rounded())) km left), in no powered phase of \(powered.vehicle.id); list it")
                 }
                 burns.append(b.seconds)
+                last = (k, phase, b.residualKm)
                 notes.append("Launch: the data need a burn of \(Int((b.deltaVKmS * 1000).rounded())) m/s at \(Self.iso(b.seconds)) (found where one burn best joins two samples; \(Int(b.residualKm.rounded())) km left to the blend).")
                 k += 1
                 continue
@@ -75,7 +83,12 @@ extension HorizonsRecipe {
             track.remove(at: 0); dropped += 1
         }
         if dropped > 0 { notes.append("Launch: the first \(dropped) Horizons sample(s) lie in powered flight (below 50 km, or between burns) and are not used.") }
-        return burns
+        guard let last else { return (burns, nil) }
+        let from = track.states[last.interval].seconds, end = context.seconds(hours: last.phase.endHours)
+        guard end > from, end < track.states[last.interval + 1].seconds else { return (burns, nil) }
+        burns.removeLast()
+        notes.append("Launch: the last burn's interval is flown as a powered blend from its first sample (\(Self.iso(from))) to the end of \(last.phase.name) (\(Self.iso(end))), the \(Int(last.residualKm.rounded())) km one impulse leaves inside it, and as a coast back from the next sample after it.")
+        return (burns, (from...end, last.phase.name))
     }
 
     /// A listed burn after the launch, between the first and last samples: its window and name.

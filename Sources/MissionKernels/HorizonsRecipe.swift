@@ -53,13 +53,13 @@ public struct HorizonsRecipe: MissionRecipe {
         }
         let orbitSamples = try splitOrbit(&track, vehicle: vehicle, context)
         let powered = PoweredPhases(vehicle: vehicle, context: context)
-        let burns = try launchBurns(&track, powered: powered, context, notes: &notes, provenance: &provenance)
+        let (burns, launchBridge) = try launchBurns(&track, powered: powered, context, notes: &notes, provenance: &provenance)
         let first = track.states[0].seconds
         guard let launchPhase = powered.holding(first - 1), context.seconds(hours: launchPhase.endHours) >= first - 1 else {
             throw RecipeError(description: "\(missionID): the first usable sample (\(Self.iso(first))) must end a powered launch phase")
         }
         var excluded: [(seconds: Double, reason: String)] = []
-        let bridgeWindows = Self.leaveOutListedBurns(&track, vehicle: vehicle, context, excluded: &excluded, provenance: &provenance)
+        let bridgeWindows = (launchBridge.map { [$0] } ?? []) + Self.leaveOutListedBurns(&track, vehicle: vehicle, context, excluded: &excluded, provenance: &provenance)
         let (path, gaps) = try spreadSeams(&track, burns: burns, bridgeWindows: bridgeWindows, powered: powered, context,
                                            excluded: &excluded, notes: &notes, provenance: &provenance)
         let id = naif ?? vehicle.naifID

@@ -73,11 +73,22 @@ struct HorizonsRecipeStagesTests {
         var provenance = SourceProvenance(vehicle: vehicle.id, naifID: naif ?? vehicle.naifID, sources: [])
         let powered = HorizonsRecipe.PoweredPhases(vehicle: vehicle, context: c)
         let before = track.states.count
-        let burns = try Self.recipe.launchBurns(&track, powered: powered, c, notes: &notes, provenance: &provenance)
+        let (burns, bridge) = try Self.recipe.launchBurns(&track, powered: powered, c, notes: &notes, provenance: &provenance)
         #expect(burns.allSatisfy { powered.holding($0) != nil })
         #expect(provenance.excluded.count == before - track.states.count)
         // The first sample kept ends the launch phase.
         #expect(powered.holding(track.states[0].seconds - 1) != nil)
+        // Juno's last launch burn (106 m/s, 17:32) lies in an interval that runs to the next
+        // day: that interval is bridged from its first sample to the launch phase's end, and
+        // nothing after the phase is left to the blend.
+        let w = try #require(bridge)
+        let phase = try #require(vehicle.phases.first { $0.name == w.name })
+        #expect(phase.kind == .powered)
+        #expect(w.window.upperBound == c.seconds(hours: phase.endHours))
+        let i = try #require(track.states.firstIndex { $0.seconds == w.window.lowerBound })
+        #expect(HorizonsRecipe.bridge(i, track.states, [w])?.name == w.name)
+        #expect(track.states[i + 1].seconds > w.window.upperBound)
+        #expect(notes.contains { $0.hasPrefix("Launch: the last burn's interval is flown as a powered blend") })
     }
 
     /// Juno's merged samples with the listed burns left out: what was left out, and the burns' windows.

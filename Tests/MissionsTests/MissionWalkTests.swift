@@ -14,15 +14,31 @@ import Ephemeris
 /// Beyond its data an ongoing vehicle is held to the two-body motion the engine extrapolates.
 @Suite("Mission walk")
 struct MissionWalkTests {
-    /// Largest acceleration gravity does not explain outside listed burns, km/s²: 1 mm/s² for
-    /// the missions whose burns are all listed and whose seams are blended that gently
-    /// (``strict``: the Apollos; New Horizons and Parker, their escapes and Venus flybys
+    /// Largest acceleration gravity does not explain outside listed burns, km/s² (over a step;
+    /// a step over it is halved down to a minute before it is reported):
+    /// 1 mm/s² for the missions whose burns are all listed and whose seams are blended that
+    /// gently (``strict``: the Apollos; New Horizons and Parker, their escapes and Venus flybys
     /// integrated and eased onto the conics; Perseverance, its NAIF seam inside the cruise
-    /// stage separation), 0.1 m/s² for the others (Horizons seams near the Earth and the
-    /// planets not yet listed or spread that far, BepiColombo's third and fourth Mercury
-    /// flybys still on the conics: docs/missions.md).
-    static func unexplainedLimit(_ mission: String) -> Double { strict.contains(mission) ? 1e-6 : 1e-4 }
+    /// stage separation). For the others the issue's 1 mm/s² is not met yet: each is held to
+    /// what it measures, a quarter more, with where and why (``measured``; docs/missions.md).
+    static func unexplainedLimit(_ mission: String) -> Double {
+        strict.contains(mission) ? 1e-6 : (measured[mission]?.mmS2 ?? 1) * 1e-6
+    }
     static let strict: Set<String> = ["apollo8", "apollo11", "apollo13", "newhorizons", "parker", "perseverance"]
+    /// The missions not yet within 1 mm/s²: their bound, mm/s², and what exceeds 1 mm/s² (each
+    /// found by this walk at 1 mm/s²).
+    static let measured: [String: (mmS2: Double, why: String)] = [
+        "artemis2": (25, "the 5-minute solution about the Earth on 04-02 (13 mm/s²) and around trans-lunar injection, 23:32-00:07 (20)"),
+        "bepicolombo": (3, "Mercury flybys 3 and 4, still on the conics (2.4)"),
+        "cassini": (100, "Venus flyby 1 (3.1); the Saturn tour's periapses and Titan flybys on daily samples, against the analytical moons"),
+        "juno": (60, "the hours around Jupiter orbit insertion (49); perijoves on daily samples (1-5); the Europa flyby, 2022-09-29 (38)"),
+        "marsodyssey": (8, "the last sample, 2026-01-28 (6.1); the end of aerobraking, 2002-01-12 (3.0); the end of orbit insertion (1.6)"),
+        "maven": (35, "a seam in the 10-minute file 80 minutes before orbit insertion (27); days of the sampled orbit (1-3.5)"),
+        "mro": (40, "a seam 20 minutes after orbit insertion (33); days of the sampled orbit (1.7-1.9)"),
+        "osirisrex": (80, "the first hour after separation, 10-minute samples km apart from gravity's path (64); the Earth flyby at the sample return (6.8)"),
+        "voyager1": (40, "the Saturn encounter, 1980-11-12, against the analytical Titan (30); the solution seam of 1980-12-31 (13); Jupiter (4.3)"),
+        "voyager2": (55, "Neptune's closest approach (43); Saturn (20); Jupiter (10)"),
+    ]
     static let speedLimit = 200.0
     /// A step moves the vehicle at most this fraction of its height above the nearest surface
     /// (plus 1,000 km), never less than a minute, never more than a day.
@@ -148,7 +164,7 @@ struct MissionWalkTests {
                 }
                 if unexplained > worst.accel { worst = (u0, unexplained) }
                 findings.append(Finding(mission: engine.mission.id, vehicle: track.vehicle.id, seconds: u0,
-                                        what: "velocity changes \(String(format: "%.2f", unexplained * 1000)) m/s² beyond gravity over \(Int(span)) s (about \(c.body); \(x0.source) → \(try state(u0 + span).source))"))
+                                        what: "velocity changes \(String(format: "%.1f", unexplained * 1e6)) mm/s² beyond gravity over \(Int(span)) s (about \(c.body); \(x0.source) → \(try state(u0 + span).source))"))
             }
             try check(t, h, s)
             t += h
@@ -186,7 +202,7 @@ struct MissionWalkTests {
         let engine = ServedMissions.engine(id)
         for track in engine.tracks {
             let (findings, worst, steps, unplaced) = try Self.walk(engine, track)
-            #expect(findings.isEmpty, "\(findings.map(\.description).joined(separator: "\n"))")
+            #expect(findings.isEmpty, "\(findings.map(\.description).joined(separator: "\n"))\(Self.measured[id].map { "\nknown: " + $0.why } ?? "")")
             // A body the ephemeris cannot place would be skipped at every step, its surface unchecked.
             #expect(unplaced.isEmpty, "\(id)/\(track.vehicle.id): bodies not placed (steps): \(unplaced)")
             print("walk \(id)/\(track.vehicle.id): \(steps) steps; largest unexplained acceleration \(String(format: "%.4f", worst.accel * 1000)) m/s² at \(TimeScale.instant(tdbSecondsPastJ2000: worst.seconds).iso8601)")
