@@ -15,6 +15,23 @@ extension HorizonsRecipe {
     /// One burn explains a gap when it leaves less than this part of it.
     static let burnResidual = 0.1
 
+    /// About Mars the blend bridges a seam with at most this, km/s² (1 mm/s²): there the force
+    /// model (DE440's Mars, its J2…J6, the Sun and planets) explains an orbiter's 10-minute
+    /// samples to metres wherever they are one solution, so a jump is the source's seam, and it
+    /// is spread as gently as the walk test asks. Not inside powered phases (aerobraking's drag
+    /// passes are no seams), nor near the giant planets, whose moons' theories and older
+    /// reconstructions leave more than a seam.
+    static let marsSeamLimitKmS2 = 1e-6
+
+    /// A seam this soon after a listed burn's window is the burn's own (about Mars), seconds.
+    static let afterBurnSeconds = 3600.0
+
+    /// The extra acceleration with which the blend may bridge a seam about `center` from
+    /// sample `a` to `b`, km/s².
+    static func seamLimit(about center: BodyID, from a: Double, to b: Double, powered: PoweredPhases) -> Double {
+        center == .mars && powered.holding(a) == nil && powered.holding(b) == nil ? marsSeamLimitKmS2 : seamLimitKmS2
+    }
+
     /// The extra acceleration with which the blend bridges a gap of `km` over `seconds`, km/s².
     static func spreadAcceleration(_ km: Double, over seconds: Double) -> Double { 6 * km / (seconds * seconds) }
 
@@ -26,7 +43,7 @@ extension HorizonsRecipe {
     func spreadSeams(_ track: inout Track, burns: [Double], bridgeWindows: [BridgeWindow], powered: PoweredPhases, _ context: BuildContext,
                      excluded: inout [(seconds: Double, reason: String)], notes: inout [String],
                      provenance: inout SourceProvenance) throws -> (path: HorizonsPath, gaps: [(seconds: Double, center: BodyID, km: Double)]) {
-        let eph = context.ephemeris, launch = context.seconds(hours: 0), limit = Self.seamLimitKmS2
+        let eph = context.ephemeris, launch = context.seconds(hours: 0)
         var scan = try HorizonsPath(samples: track.states, frame: .heliocentric, ephemeris: eph, burns: burns)
         var i = 0
         var unlisted: [String] = []
@@ -35,6 +52,7 @@ extension HorizonsRecipe {
             let g = gaps[i], samples = track.states
             if Self.bridge(i, samples, bridgeWindows) != nil { i += 1; continue }
             let dt = samples[i + 1].seconds - samples[i].seconds
+            let limit = Self.seamLimit(about: g.center, from: samples[i].seconds, to: samples[i + 1].seconds, powered: powered)
             // Near a body the force model's own errors (a moon's position, a planet's field) leave
             // gaps of tens to thousands of km that a day spreads gently; only a jump beyond a
             // thousand km that the blend would have to bridge hard is examined.
@@ -51,6 +69,23 @@ extension HorizonsRecipe {
                     unlisted.append("a burn of \(Int((b.deltaVKmS * 1000).rounded())) m/s at \(Self.iso(b.seconds)) (a \(Int(b.gapKm.rounded())) km gap)")
                 }
                 i += 1
+                continue
+            }
+            // A seam about Mars within an hour of a listed burn's end is the burn's reconstruction
+            // meeting the next orbit solution: the samples between the burn and the seam are
+            // left out, and the burn's bridge absorbs the difference inside its powered window.
+            if limit == Self.marsSeamLimitKmS2,
+               let w = bridgeWindows.first(where: { $0.window.upperBound <= samples[i].seconds && samples[i].seconds - $0.window.upperBound <= Self.afterBurnSeconds }),
+               let k = samples.lastIndex(where: { $0.seconds < w.window.lowerBound }), k + 1 <= i {
+                for m in (k + 1)...i {
+                    excluded.append((samples[m].seconds, "after \(w.name): the source's samples up to \(Self.iso(samples[i].seconds)) disagree with the next by \(Int(g.km.rounded())) km (the burn's reconstruction meeting the next solution); the burn's bridge takes the difference"))
+                    provenance.exclude(samples[m].seconds, excluded[excluded.count - 1].reason)
+                }
+                notes.append("Seam: \(i - k) sample(s) after \(w.name) disagree with the next by \(Int(g.km.rounded())) km, which no burn explains; they are left out, and the burn's bridge runs to \(Self.iso(samples[i + 1].seconds)).")
+                track.removeSubrange((k + 1)..<(i + 1))
+                scan = try HorizonsPath(samples: track.states, frame: .heliocentric, ephemeris: eph, burns: burns)
+                gaps = try scan.mismatches()
+                i = k
                 continue
             }
             // A seam — two solutions joined in the source, or its own interpolation near a
