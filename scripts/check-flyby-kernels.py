@@ -21,7 +21,6 @@ Exit status 1 when a check fails. Needs `pip install spiceypy numpy`.
 """
 import argparse
 import json
-import math
 import os
 import sys
 import tempfile
@@ -100,7 +99,7 @@ def segment_state(seg, t):
 # equator's pole: ecliptic longitude 90°, 23.439 279° from the ecliptic's pole). The kernels
 # integrate their escapes under the Earth's oblateness, 15 mm/s² at 200 km.
 EARTH_J2, EARTH_RADIUS = 1.0826267e-3, 6378.1366
-EARTH_POLE = (0.0, math.sin(math.radians(23.439279)), math.cos(math.radians(23.439279)))  # a tuple: numpy may be missing at import
+EARTH_POLE = np.array([0.0, np.sin(np.radians(23.439279)), np.cos(np.radians(23.439279))]) if np is not None else None
 
 
 def gravity(r, t):
@@ -115,9 +114,9 @@ def gravity(r, t):
         if naif == 399:
             x = -d
             rr = np.linalg.norm(x)
-            z = x @ np.array(EARTH_POLE)
+            z = x @ EARTH_POLE
             k = 1.5 * EARTH_J2 * GM[399] * EARTH_RADIUS ** 2 / rr ** 5
-            a += k * (x * (5 * z * z / (rr * rr) - 1) - 2 * z * np.array(EARTH_POLE))
+            a += k * (x * (5 * z * z / (rr * rr) - 1) - 2 * z * EARTH_POLE)
     return a
 
 

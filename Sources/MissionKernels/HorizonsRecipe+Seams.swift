@@ -26,12 +26,6 @@ extension HorizonsRecipe {
     /// A seam this soon after a listed burn's window is the burn's own (about Mars), seconds.
     static let afterBurnSeconds = 3600.0
 
-    /// The extra acceleration with which the blend may bridge a seam about `center` from
-    /// sample `a` to `b`, km/s².
-    static func seamLimit(about center: BodyID, from a: Double, to b: Double, powered: PoweredPhases) -> Double {
-        center == .mars && powered.holding(a) == nil && powered.holding(b) == nil ? marsSeamLimitKmS2 : seamLimitKmS2
-    }
-
     /// The extra acceleration with which the blend bridges a gap of `km` over `seconds`, km/s².
     static func spreadAcceleration(_ km: Double, over seconds: Double) -> Double { 6 * km / (seconds * seconds) }
 
@@ -48,11 +42,22 @@ extension HorizonsRecipe {
         var i = 0
         var unlisted: [String] = []
         var gaps = try scan.mismatches()
+        /// Leaves out the samples `r` for `reason` and scans the path through the rest again.
+        func leaveOut(_ r: Range<Int>, _ reason: String) throws {
+            for k in r {
+                excluded.append((track.states[k].seconds, reason))
+                provenance.exclude(track.states[k].seconds, reason)
+            }
+            track.removeSubrange(r)
+            scan = try HorizonsPath(samples: track.states, frame: .heliocentric, ephemeris: eph, burns: burns)
+            gaps = try scan.mismatches()
+        }
         while i < gaps.count {
             let g = gaps[i], samples = track.states
             if Self.bridge(i, samples, bridgeWindows) != nil { i += 1; continue }
             let dt = samples[i + 1].seconds - samples[i].seconds
-            let limit = Self.seamLimit(about: g.center, from: samples[i].seconds, to: samples[i + 1].seconds, powered: powered)
+            let aboutMars = g.center == .mars && powered.holding(samples[i].seconds) == nil && powered.holding(samples[i + 1].seconds) == nil
+            let limit = aboutMars ? Self.marsSeamLimitKmS2 : Self.seamLimitKmS2
             // Near a body the force model's own errors (a moon's position, a planet's field) leave
             // gaps of tens to thousands of km that a day spreads gently; only a jump beyond a
             // thousand km that the blend would have to bridge hard is examined.
@@ -74,17 +79,11 @@ extension HorizonsRecipe {
             // A seam about Mars within an hour of a listed burn's end is the burn's reconstruction
             // meeting the next orbit solution: the samples between the burn and the seam are
             // left out, and the burn's bridge absorbs the difference inside its powered window.
-            if limit == Self.marsSeamLimitKmS2,
+            if aboutMars,
                let w = bridgeWindows.first(where: { $0.window.upperBound <= samples[i].seconds && samples[i].seconds - $0.window.upperBound <= Self.afterBurnSeconds }),
                let k = samples.lastIndex(where: { $0.seconds < w.window.lowerBound }), k + 1 <= i {
-                for m in (k + 1)...i {
-                    excluded.append((samples[m].seconds, "after \(w.name): the source's samples up to \(Self.iso(samples[i].seconds)) disagree with the next by \(Int(g.km.rounded())) km (the burn's reconstruction meeting the next solution); the burn's bridge takes the difference"))
-                    provenance.exclude(samples[m].seconds, excluded[excluded.count - 1].reason)
-                }
                 notes.append("Seam: \(i - k) sample(s) after \(w.name) disagree with the next by \(Int(g.km.rounded())) km, which no burn explains; they are left out, and the burn's bridge runs to \(Self.iso(samples[i + 1].seconds)).")
-                track.removeSubrange((k + 1)..<(i + 1))
-                scan = try HorizonsPath(samples: track.states, frame: .heliocentric, ephemeris: eph, burns: burns)
-                gaps = try scan.mismatches()
+                try leaveOut((k + 1)..<(i + 1), "after \(w.name): the source's samples up to \(Self.iso(samples[i].seconds)) disagree with the next by \(Int(g.km.rounded())) km (the burn's reconstruction meeting the next solution); the burn's bridge takes the difference")
                 i = k
                 continue
             }
@@ -97,14 +96,8 @@ extension HorizonsRecipe {
             while j + 1 < samples.count, 6 * g.km / pow(samples[j].seconds - samples[i].seconds, 2) > limit { j += 1 }
             guard j > i + 1 else { i += 1; continue }
             let after = Self.iso(samples[i].seconds)
-            for k in (i + 1)..<j {
-                excluded.append((samples[k].seconds, "the source disagrees with gravity by \(Int(g.km.rounded())) km over the interval from \(after) (a seam between solutions, or the source's interpolation near a closest approach)"))
-                provenance.exclude(samples[k].seconds, excluded[excluded.count - 1].reason)
-            }
             notes.append("Seam: from \(after) the source's next sample is \(Int(g.km.rounded())) km from where gravity carries the previous one, which no burn explains; the \(j - i - 1) sample(s) after it are left out and the difference is spread to \(Self.iso(samples[j].seconds)).")
-            track.removeSubrange((i + 1)..<j)
-            scan = try HorizonsPath(samples: track.states, frame: .heliocentric, ephemeris: eph, burns: burns)
-            gaps = try scan.mismatches()
+            try leaveOut((i + 1)..<j, "the source disagrees with gravity by \(Int(g.km.rounded())) km over the interval from \(after) (a seam between solutions, or the source's interpolation near a closest approach)")
         }
         guard unlisted.isEmpty else {
             throw RecipeError(description: "\(missionID): the data show burns in no powered phase of \(powered.vehicle.id); list them:\n  " + unlisted.joined(separator: "\n  "))
