@@ -48,7 +48,13 @@ extension V1API {
         let cacheable = freshness != .now
         // One miss per computed answer (`recordMiss` below), not one per look.
         if cacheable, let hit = services.responses.lookUp(key) {
-            return .respond(finish(freshness.apply(HTTPResponse(encoded: hit))))
+            // A hit is replayed (on routes that replay) while the cache keeps this body under the
+            // key and no reload of the element sets or small bodies made the key another one; a
+            // kernel reload empties the cache. Each replay is a hit of the cache.
+            let services = services, generations = services.dataGenerations
+            return .respond(finish(freshness.apply(HTTPResponse(encoded: hit))).replayable {
+                services.dataGenerations == generations && services.responses.lookUp(key) === hit
+            })
         }
         let responses = services.responses
         return .offload(cost: cost) {
@@ -79,6 +85,17 @@ extension APIServices {
         var key = key
         if usesSmallBodies { key = .smallBodies(generation: smallBodies?.current.generation ?? 0, key) }
         return usesElementSets ? (.elementSets(generation: satellites.current.generation, key), true) : (key, usesSmallBodies)
+    }
+
+    /// The generations of the files a reload replaces while the server runs (element sets,
+    /// small bodies): an answer kept for replay is replayed only while they are the same.
+    var dataGenerations: DataGenerations {
+        DataGenerations(elementSets: satellites.current.generation, smallBodies: smallBodies?.current.generation ?? 0)
+    }
+
+    struct DataGenerations: Equatable, Sendable {
+        let elementSets: Int
+        let smallBodies: Int
     }
 
     /// Whether the engine's `iss` comes from SGP4 (an element set for NORAD 25544 was loaded).

@@ -103,10 +103,10 @@ extension LiveAPI {
             return .catalogue(body)
         }
         router.plan(.get, "/v1/close-approaches", cost: .compute) { req, _ in try self.current.api.closeApproachesPlan(req) }
-        router.plan(.get, "/v1/positions", cost: .compute, answers: .small) { req, _ in try self.current.api.positionsPlan(req) }
+        router.plan(.get, "/v1/positions", cost: .compute, answers: .small, replaysOn: ["accept"]) { req, _ in try self.current.api.positionsPlan(req) }
         router.plan(.get, "/v1/positions/{id}", cost: .compute) { req, ctx in try self.current.api.timeSeriesPlan(req, ctx) }
-        router.plan(.get, "/v1/rotations", cost: .compute, answers: .small) { req, _ in try self.current.api.rotationsPlan(req) }
-        router.plan(.get, "/v1/scene", cost: .compute, answers: .small) { req, _ in try self.current.api.scenePlan(req) }
+        router.plan(.get, "/v1/rotations", cost: .compute, answers: .small, replaysOn: []) { req, _ in try self.current.api.rotationsPlan(req) }
+        router.plan(.get, "/v1/scene", cost: .compute, answers: .small, replaysOn: []) { req, _ in try self.current.api.scenePlan(req) }
         router.plan(.get, "/v1/orbits", cost: .compute) { req, _ in try self.current.api.orbitsPlan(req) }
         router.plan(.get, "/v1/stars", cost: .compute) { req, _ in try self.current.api.starsPlan(req) }
         router.get("/v1/camera/focus/{id}") { req, ctx in try self.current.api.cameraFocus(req, ctx) }

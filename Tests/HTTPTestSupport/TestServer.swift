@@ -10,6 +10,8 @@ public final class TestServer: @unchecked Sendable {
     public let port: Int
     public let logs: LogOutput
     public let router: Router
+    /// The server's own series (`metricsText` renders them as `/metrics` would).
+    public let metrics: HTTPMetrics
 
     public init(
         configure: (inout HTTPServerConfiguration) -> Void = { _ in }, middleware: (HTTPServerConfiguration, HTTPMetrics, Logger) -> [any HTTPMiddleware]? = { _, _, _ in nil },
@@ -28,6 +30,14 @@ public final class TestServer: @unchecked Sendable {
         port = try server.start().port
         self.logs = logs
         self.router = router
+        self.metrics = metrics
+    }
+
+    public var metricsText: String { String(decoding: metrics.registry.render(), as: UTF8.self) }
+
+    /// The value of one series of `metricsText` (`name{labels}` exactly as rendered).
+    public func metric(_ series: String) -> Double? {
+        metricsText.split(separator: "\n").first { $0.hasPrefix(series + " ") }.flatMap { Double($0.split(separator: " ").last ?? "") }
     }
 
     public func client(receiveTimeout: Double = 10, receiveBufferSize: Int32? = nil) throws -> RawClient {

@@ -12,7 +12,7 @@ import Logging
 ///
 /// Probes (`/healthz`, `/readyz`: an orchestrator asks every few seconds) are logged at
 /// `probeLevel`, debug by default, so they do not drown the requests at info.
-public struct AccessLogMiddleware: HTTPMiddleware {
+public struct AccessLogMiddleware: ReplayableMiddleware {
     let logger: Logger
     let level: Logger.Level
     let probeLevel: Logger.Level
@@ -44,23 +44,41 @@ public struct AccessLogMiddleware: HTTPMiddleware {
         let method = request.method.rawValue, path = request.path, peer = context.peer, id = context.requestId
         let route = context.route, start = context.receivedAtNanos
         context.onResponseComplete { outcome in
-            let ms = (Double(monotonicNanos() &- start) / 1e3).rounded() / 1000
-            if let direct {
-                direct.write(method: method, path: path, status: outcome.status.code, bytes: outcome.bodyBytes, durationMs: ms,
-                             requestId: id, peer: peer, route: route, aborted: !outcome.completed)
-                return
-            }
-            // `.string` rather than interpolation: an interpolated String goes through generic,
-            // conformance-checking paths, and this runs for every request.
-            var metadata: Logger.Metadata = [
-                "method": .string(method), "path": .string(path), "status": .stringConvertible(outcome.status.code),
-                "bytes": .stringConvertible(outcome.bodyBytes), "durationMs": .stringConvertible(ms),
-                "requestId": .string(id), "peer": .string(peer), "route": .string(route),
-            ]
-            if !outcome.completed { metadata["aborted"] = .stringConvertible(true) }
-            logger.log(level: level, "request", metadata: metadata)
+            Self.log(logger: logger, level: level, direct: direct, method: method, path: path, status: outcome.status.code, bytes: outcome.bodyBytes,
+                     start: start, requestId: id, peer: peer, route: route, completed: outcome.completed)
         }
         return response
+    }
+
+    /// A replayed answer is logged as any other: the level is decided once, when it is kept.
+    public func replayAction(for answer: ReplayedAnswer) -> (@Sendable (ReplayedExchange) -> Void)? {
+        let probe = probePaths.contains(answer.path)
+        let level = probe ? probeLevel : self.level
+        guard logger.logLevel <= level else { return nil }
+        let logger = self.logger, direct = probe ? directProbe : self.direct, method = answer.method.rawValue
+        return { e in
+            Self.log(logger: logger, level: level, direct: direct, method: method, path: e.path, status: e.status.code, bytes: e.bodyBytes,
+                     start: e.receivedAtNanos, requestId: e.requestId, peer: e.peer, route: e.route, completed: true)
+        }
+    }
+
+    private static func log(logger: Logger, level: Logger.Level, direct: DirectJSONLine?, method: String, path: String, status: Int, bytes: Int,
+                            start: UInt64, requestId: String, peer: String, route: String, completed: Bool) {
+        let ms = (Double(monotonicNanos() &- start) / 1e3).rounded() / 1000
+        if let direct {
+            direct.write(method: method, path: path, status: status, bytes: bytes, durationMs: ms,
+                         requestId: requestId, peer: peer, route: route, aborted: !completed)
+            return
+        }
+        // `.string` rather than interpolation: an interpolated String goes through generic,
+        // conformance-checking paths, and this runs for every request.
+        var metadata: Logger.Metadata = [
+            "method": .string(method), "path": .string(path), "status": .stringConvertible(status),
+            "bytes": .stringConvertible(bytes), "durationMs": .stringConvertible(ms),
+            "requestId": .string(requestId), "peer": .string(peer), "route": .string(route),
+        ]
+        if !completed { metadata["aborted"] = .stringConvertible(true) }
+        logger.log(level: level, "request", metadata: metadata)
     }
 }
 

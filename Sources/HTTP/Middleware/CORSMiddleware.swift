@@ -14,7 +14,7 @@ import HTTPCore
 ///   seconds, varying by the request headers their answer depends on.
 ///
 /// Responses the chain makes from errors (problem+json), 304s and 503s pass through here too.
-public struct CORSMiddleware: HTTPMiddleware {
+public struct CORSMiddleware: ReplayableMiddleware {
     public let allowedOrigins: [String]
     public let allowedMethods: String
     public let exposedHeaders: String
@@ -33,6 +33,9 @@ public struct CORSMiddleware: HTTPMiddleware {
     }
 
     var allowsAny: Bool { allowedOrigins.contains("*") }
+
+    /// Only GET answers are replayed, so the preflight's headers never matter there.
+    public var replayKeyHeaders: [String] { ["origin"] }
 
     func allows(_ origin: String) -> Bool {
         allowsAny || allowedOrigins.contains { asciiCaseInsensitiveEquals($0, origin) }

@@ -5,12 +5,15 @@ import HTTPCore
 /// once when they were encoded). `If-None-Match` on GET/HEAD answers
 /// 304 with the same validators and cache headers and no body. When the gzip middleware (outside
 /// this one, sharing its policy) will compress, the expected tag is the gzip variant.
-public struct ETagMiddleware: HTTPMiddleware {
+public struct ETagMiddleware: ReplayableMiddleware {
     public let policy: CompressionPolicy
     /// Headers a 304 repeats from the 200 it stands for (RFC 9110 §15.4.5).
     static let validatorHeaders = ["cache-control", "content-location", "date", "etag", "expires", "vary", "last-modified"]
 
     public init(policy: CompressionPolicy = CompressionPolicy()) { self.policy = policy }
+
+    /// The gzip variant's tag is chosen by `Accept-Encoding`, which the gzip middleware keys on.
+    public var replayKeyHeaders: [String] { ["if-none-match"] }
 
     public func handle(_ request: HTTPRequest, context: RequestContext, next: HTTPNext) throws -> HTTPResponse {
         var response = try next(request, context)

@@ -8,10 +8,12 @@ import Zlib
 ///
 /// `.bytes` bodies are compressed where the chain runs: on the event loop for `.light` routes,
 /// which therefore return small bodies (or `.encoded` ones built off the loop).
-public struct GzipMiddleware: HTTPMiddleware {
+public struct GzipMiddleware: ReplayableMiddleware {
     public let policy: CompressionPolicy
 
     public init(policy: CompressionPolicy = CompressionPolicy()) { self.policy = policy }
+
+    public var replayKeyHeaders: [String] { ["accept-encoding"] }
 
     public func handle(_ request: HTTPRequest, context: RequestContext, next: HTTPNext) throws -> HTTPResponse {
         var response = try next(request, context)

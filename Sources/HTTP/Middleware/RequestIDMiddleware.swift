@@ -4,8 +4,8 @@ import Logging
 /// Puts the request id in the logger's metadata and on the response (`X-Request-Id`). The id
 /// itself is resolved by the server before the chain runs — the client's sane `X-Request-Id`,
 /// else a generated one (`RequestID.resolve`) — so even responses the server makes on its own
-/// carry one.
-public struct RequestIDMiddleware: HTTPMiddleware {
+/// carry one. A replayed answer gets its own id from the server (Replay.swift).
+public struct RequestIDMiddleware: ReplayableMiddleware {
     public init() {}
 
     public func handle(_ request: HTTPRequest, context: RequestContext, next: HTTPNext) throws -> HTTPResponse {

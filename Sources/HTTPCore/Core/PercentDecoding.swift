@@ -42,7 +42,9 @@ enum RequestTarget {
             if Self.containsEncodedSlash(rawPath) {
                 throw HTTPParseError(.badRequest, "an encoded slash (%2F) is not accepted in the request path: write / between segments, or nothing")
             }
-            guard let decoded = percentDecode(rawPath, plusAsSpace: false) else {
+            // Nearly every path has nothing to decode: its bytes become the string directly.
+            let plain = !rawPath.contains(UInt8(ascii: "%"))
+            guard let decoded = plain ? rawPath : percentDecode(rawPath, plusAsSpace: false)?[...] else {
                 throw HTTPParseError(.badRequest, "malformed percent-encoding in the request path")
             }
             guard !decoded.contains(0) else { throw HTTPParseError(.badRequest, "NUL in the request path") }
@@ -80,15 +82,23 @@ enum RequestTarget {
             let eq = piece.firstIndex(of: UInt8(ascii: "="))
             let rawName = eq.map { piece[piece.startIndex..<$0] } ?? piece
             let rawValue = eq.map { piece[($0 + 1)...] } ?? piece[piece.endIndex...]
-            guard let nameBytes = percentDecode(rawName, plusAsSpace: true), let name = String(validating: nameBytes, as: UTF8.self) else {
+            guard let name = decodeComponent(rawName) else {
                 throw HTTPParseError(.badRequest, "malformed percent-encoding in a query parameter name")
             }
-            guard let valueBytes = percentDecode(rawValue, plusAsSpace: true), let value = String(validating: valueBytes, as: UTF8.self) else {
+            guard let value = decodeComponent(rawValue) else {
                 throw HTTPParseError(.badRequest, "malformed percent-encoding in query parameter '\(name)'", parameter: name)
             }
             pairs.append((name: name, value: value))
         }
         return QueryParameters(pairs)
+    }
+
+    /// A query component (`+` is a space) as a string; nil for malformed encoding or UTF-8.
+    /// Without `%` or `+` (nearly always) the bytes become the string with nothing in between.
+    static func decodeComponent(_ raw: ArraySlice<UInt8>) -> String? {
+        if !raw.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }) { return String(validating: raw, as: UTF8.self) }
+        guard let bytes = percentDecode(raw, plusAsSpace: true) else { return nil }
+        return String(validating: bytes, as: UTF8.self)
     }
 
     /// Decodes `%XX` escapes; nil when a `%` is not followed by two hex digits.

@@ -11,6 +11,7 @@ public final class HTTPMetrics: Sendable {
     let offloadRejected: Counter
     let protocolErrors: Counter
     let timeouts: Counter
+    let replayed: Counter.Child
     let openConnections: Gauge
     let openStreams: Gauge
 
@@ -26,6 +27,7 @@ public final class HTTPMetrics: Sendable {
         offloadRejected = registry.counter("http_offload_rejected_total", help: "Offloaded requests refused with 503, by reason: workers (the lane's wait list was full) or memory (response memory over its limit).", labelNames: ["reason"])
         protocolErrors = registry.counter("http_protocol_errors_total", help: "Requests rejected by the parser, by status.", labelNames: ["status"])
         timeouts = registry.counter("http_timeouts_total", help: "Connections closed by a timeout, by kind.", labelNames: ["kind"])
+        replayed = registry.counter("http_replayed_responses_total", help: "Answers replayed from the event loops' memos without routing or running the middleware (also counted in http_requests_total).").child()
     }
 
     static let standardMethods: Set<String> = ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE", "CONNECT"]

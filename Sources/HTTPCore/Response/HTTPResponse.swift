@@ -10,6 +10,8 @@ public struct HTTPResponse: Sendable {
     public var generatesETag: Bool = false
     /// Set false to keep the gzip middleware away from this response.
     public var allowsCompression: Bool = true
+    /// Set by ``replayable(while:)``: the answer may be replayed while this holds.
+    public internal(set) var replayCondition: (@Sendable () -> Bool)?
 
     public enum Body: Sendable {
         /// A complete body, sent with `Content-Length`. Large arrays are sent by reference, not

@@ -3,7 +3,7 @@ import Logging
 /// The one place that turns errors into responses: a `ProblemDetails` or any other
 /// `HTTPResponseError` becomes its `problem` (`application/problem+json`, `instance` set to the
 /// request path); anything else becomes a logged 500 that carries the request id.
-public struct ErrorMiddleware: HTTPMiddleware {
+public struct ErrorMiddleware: ReplayableMiddleware {
     public init() {}
 
     public func handle(_ request: HTTPRequest, context: RequestContext, next: HTTPNext) throws -> HTTPResponse {

@@ -31,9 +31,12 @@ public struct ClosureMiddleware: HTTPMiddleware {
 public struct Responder: Sendable {
     public typealias Function = @Sendable (HTTPRequest, RequestContext) throws -> HTTPResponse
     let function: Function
+    /// Set when every middleware is replayable: answers may then be replayed (Replay.swift).
+    let replay: ReplayChain?
 
     /// Composes `middleware` around `terminal` (by default: the handler the router matched).
     public init(middleware: [any HTTPMiddleware], terminal: @escaping Function = Responder.routedHandler) {
+        replay = ReplayChain(middleware)
         var f = terminal
         for m in middleware.reversed() {
             let next = f

@@ -65,6 +65,9 @@ public final class Router: @unchecked Sendable {
         public let pattern: String
         public let cost: Cost
         public let answers: AnswerSize
+        /// For a planned route whose ready answers may be replayed: the request headers (lower
+        /// case) its planner reads besides the target (Replay.swift). Nil: never replayed.
+        public let replayKeyHeaders: [String]?
         let action: Action
     }
 
@@ -104,10 +107,23 @@ public final class Router: @unchecked Sendable {
     public func options(_ pattern: String, cost: Cost = .light, _ handler: @escaping Handler) { add(.options, pattern, cost: cost, .handler(handler)) }
 
     /// A planned route: `planner` runs on the loop and responds or offloads (`cost` must be
-    /// `.compute` or `.heavy`: the lane the offloaded part runs in).
-    public func plan(_ method: HTTPMethod, _ pattern: String, cost: Cost, answers: AnswerSize = .large, _ planner: @escaping Planner) {
+    /// `.compute` or `.heavy`: the lane the offloaded part runs in). With `replaysOn` (GET only),
+    /// ready answers the planner marks ``HTTPResponse/replayable(while:)`` are replayed to
+    /// requests with the same target and the same values of these request headers (those the
+    /// planner reads; the middleware add theirs) without running the planner again.
+    public func plan(_ method: HTTPMethod, _ pattern: String, cost: Cost, answers: AnswerSize = .large, replaysOn: [String]? = nil, _ planner: @escaping Planner) {
         precondition(cost != .light, "a planned route offloads its work: declare .compute or .heavy")
-        add(method, pattern, cost: cost, answers: answers, .planner(planner))
+        precondition(replaysOn == nil || method == .get, "only GET answers are replayed")
+        add(method, pattern, cost: cost, answers: answers, replaysOn: replaysOn?.map { $0.lowercased() }, .planner(planner))
+    }
+
+    /// The request headers any replayable route's planner reads (Replay.swift); nil when no route replays.
+    public var replayKeyHeaders: [String]? {
+        let lists = routes.compactMap(\.replayKeyHeaders)
+        if lists.isEmpty { return nil }
+        var names: [String] = []
+        for list in lists { for n in list where !names.contains(n) { names.append(n) } }
+        return names
     }
 
     /// Registers `handler` for `method` on `pattern` (`/a/{id}/b`, `/static/*`).
@@ -115,11 +131,11 @@ public final class Router: @unchecked Sendable {
         add(method, pattern, cost: cost, .handler(handler))
     }
 
-    private func add(_ method: HTTPMethod, _ pattern: String, cost: Cost, answers: AnswerSize = .large, _ action: Action) {
+    private func add(_ method: HTTPMethod, _ pattern: String, cost: Cost, answers: AnswerSize = .large, replaysOn: [String]? = nil, _ action: Action) {
         do {
             precondition(!frozen.load(ordering: .acquiring), "register routes before the server starts")
             precondition(pattern.hasPrefix("/"), "route patterns start with /")
-            let route = Route(method: method, pattern: pattern, cost: cost, answers: answers, action: action)
+            let route = Route(method: method, pattern: pattern, cost: cost, answers: answers, replayKeyHeaders: replaysOn, action: action)
             var node = root
             let segments = Router.segments(pattern)
             for (i, seg) in segments.enumerated() {
@@ -177,7 +193,7 @@ public final class Router: @unchecked Sendable {
         if method == .options {
             let pattern = routes.values.first?.pattern ?? path
             let allowText = allowed.map(\.rawValue).joined(separator: ", ")
-            let route = Route(method: .options, pattern: pattern, cost: .light, answers: .small, action: .handler { _, _ in
+            let route = Route(method: .options, pattern: pattern, cost: .light, answers: .small, replayKeyHeaders: nil, action: .handler { _, _ in
                 HTTPResponse(status: .noContent, headers: ["Allow": allowText])
             })
             return .found(route, params)
@@ -191,7 +207,7 @@ public final class Router: @unchecked Sendable {
     private func matchServerWide(_ method: HTTPMethod) -> Match {
         guard method == .options else { return .methodNotAllowed(allowed: [.options]) }
         let allowText = Router.allowList(Set(routes.map(\.method))).map(\.rawValue).joined(separator: ", ")
-        let route = Route(method: .options, pattern: "*", cost: .light, answers: .small, action: .handler { _, _ in
+        let route = Route(method: .options, pattern: "*", cost: .light, answers: .small, replayKeyHeaders: nil, action: .handler { _, _ in
             HTTPResponse(status: .ok, headers: ["Allow": allowText])
         })
         return .found(route, RouteParameters())

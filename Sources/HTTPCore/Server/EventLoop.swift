@@ -27,6 +27,9 @@ final class EventLoop: @unchecked Sendable {
     let readBuffer: UnsafeMutableRawBufferPointer
     /// Loop-confined: touched only on the loop's thread (checked in debug builds).
     var connections: [ObjectIdentifier: HTTPConnection] = [:]
+    /// Answers kept for replay (Replay.swift), when the server replays any: set before the
+    /// loop's thread starts, loop-confined after.
+    var replayMemo: ReplayMemo?
 
     private let epollFD: Int32
     private let wakeFD: Int32

@@ -130,8 +130,17 @@ extension HTTPConnection {
         headStartedAt = 0
         lastActivity = now
         let keepAlive = request.wantsKeepAlive && requestCount < core.configuration.maxRequestsPerConnection && !core.isDraining
+        let requestId = RequestID.resolve(request.headers)
+        // An answer kept for exactly this request is sent again, while its planner's condition holds.
+        if let memo = loop.replayMemo, request.method == .get, request.body.isEmpty, let (slot, entry) = memo.find(request) {
+            if entry.condition() {
+                replay(entry, request, requestId: requestId, keepAlive: keepAlive, receivedAt: now)
+                return
+            }
+            memo.remove(slot: slot)
+        }
         var context = RequestContext(
-            internalRequestId: RequestID.resolve(request.headers), logger: core.logger, peer: peer,
+            internalRequestId: requestId, logger: core.logger, peer: peer,
             route: "unmatched", parameters: RouteParameters(), receivedAt: now
         )
         context.isOnEventLoop = true
@@ -169,7 +178,13 @@ extension HTTPConnection {
                 switch plan {
                 case .respond(let response):
                     context.handler = { _, _ in response }
-                    respondInline(request, context, exchange)
+                    let answer = core.responder.respond(to: request, context: context)
+                    if answer.replayCondition != nil, route.replayKeyHeaders != nil, request.method == .get, request.body.isEmpty,
+                       answer.status == .ok, let memo = loop.replayMemo, let chain = core.responder.replay {
+                        let actions = chain.actions(for: ReplayedAnswer(method: request.method, path: request.path, route: route.pattern, status: answer.status))
+                        memo.insert(answer, for: request, route: route.pattern, actions: actions)
+                    }
+                    startResponse(answer, exchange)
                 case .offload(let cost, let work):
                     let planned: WorkerPool.Lane = cost.map { $0 == .heavy ? .heavy : .compute } ?? lane
                     offload(request, context, exchange, lane: planned, answers: route.answers) { _, _ in try work() }

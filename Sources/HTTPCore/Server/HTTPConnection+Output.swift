@@ -72,13 +72,37 @@ extension HTTPConnection {
                     out.append(contentsOf: "Transfer-Encoding: chunked\r\n".utf8)
                 }
             }
-            if !exchange.keepAlive {
-                out.append(contentsOf: "Connection: close\r\n".utf8)
-            } else if exchange.http10 {
-                out.append(contentsOf: "Connection: keep-alive\r\n".utf8)
-            }
+            ResponseWriter.appendConnection(keepAlive: exchange.keepAlive, http10: exchange.http10, to: &out)
             out.append(contentsOf: ResponseWriter.crlf)
         }
+    }
+
+    /// Sends a replayed answer (Replay.swift): the head the chain made the first time, with
+    /// this request's Date, id, length and Connection, and the same body; then the middleware's
+    /// per-request work. Nothing is routed, planned or run through the chain.
+    func replay(_ entry: ReplayMemo.Entry, _ request: HTTPRequest, requestId: String, keepAlive: Bool, receivedAt: UInt64) {
+        let keepAlive = keepAlive && !core.isDraining
+        let body = entry.bodyBytes
+        output.withTail { out in
+            ResponseWriter.appendStatusLine(entry.status, serverHeaderLine: core.serverHeaderLine, to: &out)
+            out.append(contentsOf: entry.fields)
+            ResponseWriter.appendRequestId(requestId, to: &out)
+            out.append(contentsOf: "Content-Length: ".utf8)
+            ResponseWriter.appendDecimal(body.count, to: &out)
+            out.append(contentsOf: ResponseWriter.crlf)
+            ResponseWriter.appendConnection(keepAlive: keepAlive, http10: request.version == .http1_0, to: &out)
+            out.append(contentsOf: ResponseWriter.crlf)
+        }
+        if !body.isEmpty { output.appendBody(body, shared: entry.sharedBody) }
+        if !keepAlive { closeWhenFlushed = true }
+        if parser.isReceivingHead { headStartedAt = monotonicNanos() }
+        core.metrics.replayed.increment()
+        if entry.actions.isEmpty { return }
+        let exchange = ReplayedExchange(
+            method: request.method, path: entry.path, peer: peer, requestId: requestId, route: entry.route,
+            receivedAtNanos: receivedAt, status: entry.status, bodyBytes: body.count
+        )
+        for action in entry.actions { action(exchange) }
     }
 
     func finishExchange(_ exchange: Exchange, bodyBytes: Int, completed: Bool) {

@@ -164,6 +164,14 @@ final class ServerCore: @unchecked Sendable {
         stopped.enter()
         let shortest = [configuration.headerReadTimeout, configuration.idleTimeout, configuration.eventStreamHeartbeatInterval].filter { $0 > 0 }.min() ?? 1
         let tick = min(1.0, max(0.02, shortest / 5))
+        // Replay needs a replayable chain and a route that replays; the key is the target and
+        // the request headers either reads.
+        if configuration.replaySlots > 0, let chain = responder.replay, let routeHeaders = router.replayKeyHeaders {
+            let keyHeaders = chain.keyHeaders + routeHeaders.filter { !chain.keyHeaders.contains($0) }
+            for loop in loops {
+                loop.replayMemo = ReplayMemo(keyHeaders: keyHeaders, slots: configuration.replaySlots, byteLimit: configuration.replayBytes)
+            }
+        }
         for loop in loops {
             loop.start()
             loop.startTicking(every: tick)

@@ -63,6 +63,12 @@ public struct HTTPServerConfiguration: Sendable {
     public var writeStallTimeout: Double = 30
     /// The same, while response memory is over its limit.
     public var pressureWriteStallTimeout: Double = 3
+    /// Answers each event loop keeps for replay (Replay.swift; docs/http.md "Replayed
+    /// answers"): identical requests for a planner's ready answer are sent the same bytes without
+    /// routing or running the chain. 0 turns replay off.
+    public var replaySlots: Int = 256
+    /// Bytes each event loop's replay memo may hold (bodies, heads and keys).
+    public var replayBytes: Int = 4 << 20
     /// `Server` header value.
     public var serverName: String = "SolarSystem"
     /// `Retry-After` seconds on 503s.

@@ -56,6 +56,12 @@ enum ResponseWriter {
     /// Status line, Date, Server, the response's own safe headers, X-Request-Id when missing.
     /// Framing and Connection headers are appended by the caller, then the blank line.
     static func appendHead(status: HTTPStatus, headers: HTTPHeaders, requestId: String, serverHeaderLine: [UInt8], to out: inout [UInt8]) {
+        appendStatusLine(status, serverHeaderLine: serverHeaderLine, to: &out)
+        if !appendFields(headers, to: &out, writingRequestId: true) { appendRequestId(requestId, to: &out) }
+    }
+
+    /// `HTTP/1.1 <status>`, `Date` and `Server`: what opens every response head.
+    static func appendStatusLine(_ status: HTTPStatus, serverHeaderLine: [UInt8], to out: inout [UInt8]) {
         out.append(contentsOf: "HTTP/1.1 ".utf8)
         appendDecimal(status.code, to: &out)
         out.append(0x20)
@@ -64,9 +70,18 @@ enum ResponseWriter {
         out.append(contentsOf: HTTPDate.now())
         out.append(contentsOf: crlf)
         out.append(contentsOf: serverHeaderLine)
+    }
+
+    /// The response's own header lines, less the server-owned ones and any that would break the
+    /// head (a name that is not a token, a value with CR, LF or NUL). `X-Request-Id` is written
+    /// when `writingRequestId` (and skipped otherwise: a replayed answer writes its own).
+    /// Returns whether an `X-Request-Id` line was written.
+    static func appendFields(_ headers: HTTPHeaders, to out: inout [UInt8], writingRequestId: Bool) -> Bool {
         var hasRequestId = false
         for field in headers {
             if isServerOwned(field.name) { continue }
+            let isRequestId = field.name.utf8.count == 12 && asciiCaseInsensitiveEquals(field.name, "x-request-id")
+            if isRequestId && !writingRequestId { continue }
             // Copied and checked in one pass; a field that fails the check is taken back out.
             let mark = out.count
             guard appendChecked(field.name, to: &out, isValid: isTokenChar), !field.name.isEmpty else {
@@ -80,12 +95,24 @@ enum ResponseWriter {
                 continue
             }
             out.append(contentsOf: crlf)
-            if !hasRequestId, field.name.utf8.count == 12, asciiCaseInsensitiveEquals(field.name, "x-request-id") { hasRequestId = true }
+            if isRequestId { hasRequestId = true }
         }
-        if !hasRequestId {
-            out.append(contentsOf: "X-Request-Id: ".utf8)
-            out.append(contentsOf: requestId.utf8)
-            out.append(contentsOf: crlf)
+        return hasRequestId
+    }
+
+    static func appendRequestId(_ requestId: String, to out: inout [UInt8]) {
+        out.append(contentsOf: "X-Request-Id: ".utf8)
+        out.append(contentsOf: requestId.utf8)
+        out.append(contentsOf: crlf)
+    }
+
+    /// `Connection` as the exchange needs it: `close` on the last response, `keep-alive` for an
+    /// HTTP/1.0 client that asked to keep the connection.
+    static func appendConnection(keepAlive: Bool, http10: Bool, to out: inout [UInt8]) {
+        if !keepAlive {
+            out.append(contentsOf: "Connection: close\r\n".utf8)
+        } else if http10 {
+            out.append(contentsOf: "Connection: keep-alive\r\n".utf8)
         }
     }
 
