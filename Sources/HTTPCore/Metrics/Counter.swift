@@ -15,14 +15,15 @@ public final class Counter: MetricFamily, Sendable {
         self.labelNames = labelNames
     }
 
-    /// One labelled series.
+    /// One labelled series: lock-free, since both event loops count every request (a lock
+    /// whose holder is preempted stalls the other loop's whole batch).
     public final class Child: Sendable {
-        private let value = Mutex<Double>(0)
+        private let value = AtomicDouble()
         public func increment(by amount: Double = 1) {
             precondition(amount >= 0, "counters only go up")
-            value.withLock { $0 += amount }
+            value.add(amount)
         }
-        public var current: Double { value.withLock { $0 } }
+        public var current: Double { value.load() }
     }
 
     public func child(_ labelValues: [String] = []) -> Child {
@@ -130,32 +131,36 @@ public final class Histogram: MetricFamily, Sendable {
         self.buckets = buckets
     }
 
+    /// One labelled series, lock-free like the counters' (every request observes one). A
+    /// snapshot taken while observations land may see a bucket before its count: the count
+    /// rendered is never below the buckets' total.
     public final class Child: Sendable {
-        private struct State {
-            var counts: [UInt64]
-            var sum: Double = 0
-            var count: UInt64 = 0
+        private final class Cell: Sendable {
+            let value = Atomic<UInt64>(0)
         }
         private let bounds: [Double]
-        private let state: Mutex<State>
+        private let counts: [Cell]
+        private let sum = AtomicDouble()
+        private let count = Atomic<UInt64>(0)
 
         init(bounds: [Double]) {
             self.bounds = bounds
-            state = Mutex(State(counts: Array(repeating: 0, count: bounds.count)))
+            counts = bounds.map { _ in Cell() }
         }
 
         public func observe(_ value: Double) {
             var i = 0
             while i < bounds.count, value > bounds[i] { i += 1 }
-            state.withLock { s in
-                if i < s.counts.count { s.counts[i] += 1 }
-                s.sum += value
-                s.count += 1
-            }
+            if i < counts.count { counts[i].value.add(1, ordering: .relaxed) }
+            sum.add(value)
+            count.add(1, ordering: .relaxed)
         }
 
-        var snapshot: (counts: [UInt64], sum: Double, count: UInt64) { state.withLock { ($0.counts, $0.sum, $0.count) } }
-        public var observationCount: UInt64 { state.withLock { $0.count } }
+        var snapshot: (counts: [UInt64], sum: Double, count: UInt64) {
+            let c = counts.map { $0.value.load(ordering: .relaxed) }
+            return (c, sum.load(), max(count.load(ordering: .relaxed), c.reduce(0, +)))
+        }
+        public var observationCount: UInt64 { count.load(ordering: .relaxed) }
     }
 
     public func child(_ labelValues: [String] = []) -> Child {
@@ -184,4 +189,20 @@ public final class Histogram: MetricFamily, Sendable {
             out.append(contentsOf: "\(name)_count\(renderLabels(labelNames, labels)) \(s.count)\n".utf8)
         }
     }
+}
+
+/// A Double updated without a lock (compare-and-swap on its bits).
+final class AtomicDouble: Sendable {
+    private let bits = Atomic<UInt64>(0)
+
+    func add(_ amount: Double) {
+        var old = bits.load(ordering: .relaxed)
+        while true {
+            let (exchanged, seen) = bits.weakCompareExchange(expected: old, desired: (Double(bitPattern: old) + amount).bitPattern, ordering: .relaxed)
+            if exchanged { return }
+            old = seen
+        }
+    }
+
+    func load() -> Double { Double(bitPattern: bits.load(ordering: .relaxed)) }
 }

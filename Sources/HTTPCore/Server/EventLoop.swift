@@ -30,6 +30,16 @@ final class EventLoop: @unchecked Sendable {
     /// Answers kept for replay (Replay.swift), when the server replays any: set before the
     /// loop's thread starts, loop-confined after.
     var replayMemo: ReplayMemo?
+    /// The `Date` header value and its second, formatted once a second per loop (loop-confined:
+    /// no lock shared with the other loops on every response).
+    private var date: (second: Int, bytes: [UInt8]) = (-1, [])
+
+    /// The current `Date` header value (IMF-fixdate), on the loop.
+    func httpDate() -> [UInt8] {
+        let t = time(nil)
+        if date.second != t { date = (t, HTTPDate.format(t)) }
+        return date.bytes
+    }
 
     private let epollFD: Int32
     private let wakeFD: Int32

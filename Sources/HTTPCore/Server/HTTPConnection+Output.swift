@@ -56,7 +56,8 @@ extension HTTPConnection {
     /// line: the one place a response head is written.
     private func writeHead(_ response: HTTPResponse, _ exchange: inout Exchange, framing: Framing) {
         output.withTail { out in
-            ResponseWriter.appendHead(status: response.status, headers: response.headers, requestId: exchange.requestId, serverHeaderLine: core.serverHeaderLine, to: &out)
+            ResponseWriter.appendHead(status: response.status, headers: response.headers, requestId: exchange.requestId, serverHeaderLine: core.serverHeaderLine,
+                                      date: loop.httpDate(), to: &out)
             switch framing {
             case .none:
                 break
@@ -84,7 +85,7 @@ extension HTTPConnection {
         let keepAlive = keepAlive && !core.isDraining
         let body = entry.bodyBytes
         output.withTail { out in
-            ResponseWriter.appendStatusLine(entry.status, serverHeaderLine: core.serverHeaderLine, to: &out)
+            ResponseWriter.appendStatusLine(entry.status, serverHeaderLine: core.serverHeaderLine, date: loop.httpDate(), to: &out)
             out.append(contentsOf: entry.fields)
             ResponseWriter.appendRequestId(requestId, to: &out)
             out.append(contentsOf: "Content-Length: ".utf8)

@@ -55,19 +55,21 @@ enum ResponseWriter {
 
     /// Status line, Date, Server, the response's own safe headers, X-Request-Id when missing.
     /// Framing and Connection headers are appended by the caller, then the blank line.
-    static func appendHead(status: HTTPStatus, headers: HTTPHeaders, requestId: String, serverHeaderLine: [UInt8], to out: inout [UInt8]) {
-        appendStatusLine(status, serverHeaderLine: serverHeaderLine, to: &out)
+    /// `date` is the `Date` value (`HTTPDate`; an event loop passes its own copy, `EventLoop.httpDate`).
+    static func appendHead(status: HTTPStatus, headers: HTTPHeaders, requestId: String, serverHeaderLine: [UInt8], date: [UInt8] = HTTPDate.now(),
+                           to out: inout [UInt8]) {
+        appendStatusLine(status, serverHeaderLine: serverHeaderLine, date: date, to: &out)
         if !appendFields(headers, to: &out, writingRequestId: true) { appendRequestId(requestId, to: &out) }
     }
 
     /// `HTTP/1.1 <status>`, `Date` and `Server`: what opens every response head.
-    static func appendStatusLine(_ status: HTTPStatus, serverHeaderLine: [UInt8], to out: inout [UInt8]) {
+    static func appendStatusLine(_ status: HTTPStatus, serverHeaderLine: [UInt8], date: [UInt8], to out: inout [UInt8]) {
         out.append(contentsOf: "HTTP/1.1 ".utf8)
         appendDecimal(status.code, to: &out)
         out.append(0x20)
         out.append(contentsOf: status.reasonPhrase.utf8)
         out.append(contentsOf: "\r\nDate: ".utf8)
-        out.append(contentsOf: HTTPDate.now())
+        out.append(contentsOf: date)
         out.append(contentsOf: crlf)
         out.append(contentsOf: serverHeaderLine)
     }
