@@ -48,6 +48,14 @@ struct ServerReplayTests {
         var runs: Int { state.planned.load(ordering: .relaxed) }
         var memo: ReplayMemo? { server.server.core.loops[0].replayMemo }
         func metric(_ series: String) -> Double? { server.metric(series) }
+
+        /// Asks for `/answer` twice: planned once (a miss would be offloaded; this planner always
+        /// answers), then kept and replayed.
+        func keepAnswer() throws {
+            _ = try server.get("/answer")
+            _ = try server.get("/answer")
+            #expect(runs == 1)
+        }
     }
 
     static func headWithout(_ r: RawResponse, _ names: Set<String>) -> [String] {
@@ -83,9 +91,7 @@ struct ServerReplayTests {
     @Test("the key is the target and the headers the route and the middleware read: gzip, Accept, If-None-Match and Origin each get their own answer")
     func keyHeaders() throws {
         let f = try Fixture()
-        _ = try f.server.get("/answer")
-        _ = try f.server.get("/answer")
-        #expect(f.runs == 1)
+        try f.keepAnswer()
         let zipped = try f.server.get("/answer", headers: ["Accept-Encoding": "gzip"])
         let zippedAgain = try f.server.get("/answer", headers: ["Accept-Encoding": "gzip"])
         #expect(f.runs == 2)
@@ -113,9 +119,7 @@ struct ServerReplayTests {
     @Test("an answer whose condition no longer holds is planned again; unmarked answers and undeclared routes are never replayed")
     func conditionsAndOptIn() throws {
         let f = try Fixture()
-        _ = try f.server.get("/answer")
-        _ = try f.server.get("/answer")
-        #expect(f.runs == 1)
+        try f.keepAnswer()
         f.state.valid.store(false, ordering: .relaxed)
         _ = try f.server.get("/answer")
         #expect(f.runs == 2, "a stale answer was replayed")
@@ -143,8 +147,7 @@ struct ServerReplayTests {
     @Test("Connection: close and HTTP/1.0 keep-alive are written per request, the body by its length")
     func framingPerRequest() throws {
         let f = try Fixture()
-        _ = try f.server.get("/answer")
-        _ = try f.server.get("/answer")
+        try f.keepAnswer()
         let c = try RawClient(port: f.server.port)
         try c.send("GET /answer HTTP/1.0\r\nHost: test\r\nConnection: keep-alive\r\n\r\nGET /answer HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n")
         let kept = try c.readResponse()
