@@ -50,10 +50,13 @@ extension V1API {
         if cacheable, let hit = services.responses.lookUp(key) {
             // A hit is replayed (on routes that replay) while the cache keeps this body under the
             // key and no reload of the element sets or small bodies made the key another one; a
-            // kernel reload empties the cache. Each replay is a hit of the cache.
-            let services = services, generations = services.dataGenerations
+            // kernel reload empties the cache. Each replay is a hit of the cache. The condition
+            // holds the cache and the feeds (which outlive reloads), not these services: a kept
+            // answer must not keep a replaced kernel mapped.
+            let generations = services.dataGenerations
+            let responses = services.responses, satellites = services.satellites, smallBodies = services.smallBodies
             return .respond(finish(freshness.apply(HTTPResponse(encoded: hit))).replayable {
-                services.dataGenerations == generations && services.responses.lookUp(key) === hit
+                APIServices.dataGenerations(satellites, smallBodies) == generations && responses.lookUp(key) === hit
             })
         }
         let responses = services.responses
@@ -89,7 +92,9 @@ extension APIServices {
 
     /// The generations of the files a reload replaces while the server runs (element sets,
     /// small bodies): an answer kept for replay is replayed only while they are the same.
-    var dataGenerations: DataGenerations {
+    var dataGenerations: DataGenerations { Self.dataGenerations(satellites, smallBodies) }
+
+    static func dataGenerations(_ satellites: SatelliteFeed, _ smallBodies: SmallBodyFeed?) -> DataGenerations {
         DataGenerations(elementSets: satellites.current.generation, smallBodies: smallBodies?.current.generation ?? 0)
     }
 
