@@ -28,6 +28,16 @@ public struct HTTPResponse: Sendable {
         /// headers are queued.
         case eventStream(@Sendable (EventStream) -> Void)
 
+        /// The bytes sent for `.bytes` and `.encoded` bodies (the gzip variant when selected);
+        /// empty for streams.
+        public func wireBytes(selectsGzip: Bool) -> [UInt8] {
+            switch self {
+            case .bytes(let b): return b
+            case .encoded(let e): return selectsGzip ? (e.gzip ?? e.identity) : e.identity
+            case .pull, .eventStream: return []
+            }
+        }
+
         /// The byte count of the identity representation when it is known up front.
         public var knownLength: Int? {
             switch self {
@@ -54,13 +64,7 @@ public struct HTTPResponse: Sendable {
     }
 
     /// The bytes that go on the wire for `.bytes` and `.encoded` bodies (empty for streams).
-    public var bodyBytes: [UInt8] {
-        switch body {
-        case .bytes(let b): return b
-        case .encoded(let e): return selectsGzip ? (e.gzip ?? e.identity) : e.identity
-        case .pull, .eventStream: return []
-        }
-    }
+    public var bodyBytes: [UInt8] { body.wireBytes(selectsGzip: selectsGzip) }
 
     /// `Cache-Control: public, max-age=31536000, immutable` and a strong ETag: for answers that
     /// never change (fixed-date queries).

@@ -53,7 +53,8 @@ extension HTTPConnection {
     }
 
     /// The status line, the response's headers, the framing and `Connection` headers, the blank
-    /// line: the one place a response head is written.
+    /// line: the one place a routed response's head is written (a replay writes the head the
+    /// chain made once, through the same `ResponseWriter` pieces).
     private func writeHead(_ response: HTTPResponse, _ exchange: inout Exchange, framing: Framing) {
         output.withTail { out in
             ResponseWriter.appendHead(status: response.status, headers: response.headers, requestId: exchange.requestId, serverHeaderLine: core.serverHeaderLine,
@@ -62,9 +63,7 @@ extension HTTPConnection {
             case .none:
                 break
             case .contentLength(let n):
-                out.append(contentsOf: "Content-Length: ".utf8)
-                ResponseWriter.appendDecimal(n, to: &out)
-                out.append(contentsOf: ResponseWriter.crlf)
+                ResponseWriter.appendContentLength(n, to: &out)
             case .streamed:
                 if exchange.http10 {
                     exchange.keepAlive = false
@@ -88,9 +87,7 @@ extension HTTPConnection {
             ResponseWriter.appendStatusLine(entry.status, serverHeaderLine: core.serverHeaderLine, date: loop.httpDate(), to: &out)
             out.append(contentsOf: entry.fields)
             ResponseWriter.appendRequestId(requestId, to: &out)
-            out.append(contentsOf: "Content-Length: ".utf8)
-            ResponseWriter.appendDecimal(body.count, to: &out)
-            out.append(contentsOf: ResponseWriter.crlf)
+            ResponseWriter.appendContentLength(body.count, to: &out)
             ResponseWriter.appendConnection(keepAlive: keepAlive, http10: request.version == .http1_0, to: &out)
             out.append(contentsOf: ResponseWriter.crlf)
         }

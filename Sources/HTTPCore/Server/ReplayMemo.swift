@@ -24,13 +24,7 @@ final class ReplayMemo {
         let condition: @Sendable () -> Bool
         let actions: [@Sendable (ReplayedExchange) -> Void]
 
-        var bodyBytes: [UInt8] {
-            switch body {
-            case .bytes(let b): return b
-            case .encoded(let e): return selectsGzip ? (e.gzip ?? e.identity) : e.identity
-            case .pull, .eventStream: return []
-            }
-        }
+        var bodyBytes: [UInt8] { body.wireBytes(selectsGzip: selectsGzip) }
 
         var sharedBody: Bool {
             if case .encoded = body { return true }

@@ -102,6 +102,12 @@ enum ResponseWriter {
         return hasRequestId
     }
 
+    static func appendContentLength(_ n: Int, to out: inout [UInt8]) {
+        out.append(contentsOf: "Content-Length: ".utf8)
+        appendDecimal(n, to: &out)
+        out.append(contentsOf: crlf)
+    }
+
     static func appendRequestId(_ requestId: String, to out: inout [UInt8]) {
         out.append(contentsOf: "X-Request-Id: ".utf8)
         out.append(contentsOf: requestId.utf8)
@@ -127,9 +133,8 @@ enum ResponseWriter {
         out.reserveCapacity(512)
         appendHead(status: response.status, headers: response.headers, requestId: requestId, serverHeaderLine: serverHeaderLine, to: &out)
         let body = response.bodyBytes
-        out.append(contentsOf: "Content-Length: ".utf8)
-        appendDecimal(body.count, to: &out)
-        out.append(contentsOf: "\r\nConnection: close\r\n\r\n".utf8)
+        appendContentLength(body.count, to: &out)
+        out.append(contentsOf: "Connection: close\r\n\r\n".utf8)
         out.append(contentsOf: body)
         return out
     }
