@@ -13,7 +13,7 @@
 # The Python packages are the versions the fixtures record (scripts/generate-requirements.txt),
 # installed once into a cached virtualenv ($XDG_CACHE_HOME/solarsystem-ci/generate-venv, about half
 # a minute from PyPI). The kernels need the release binary: $BIN, default .build/release/solarsystem
-# (built when missing). The whole run takes about 15 minutes on 2 cores, 10 of them the kernels.
+# (built when missing). The whole run takes about 11 minutes on 2 cores, 6.5 of them the kernels.
 #
 # What cannot be regenerated here is listed with the reason, never passed over silently:
 # Sources/Ephemeris/VSOP87+Terms.swift needs the VSOP87A files from CDS (VI/81), which this
