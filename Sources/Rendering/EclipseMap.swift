@@ -80,13 +80,14 @@ public struct EclipseMap: Sendable {
     /// blue), dimmed so the curves read.
     public func raster(earth: SurfaceMap?) -> RGBImage {
         var image = RGBImage(width: width, height: height)
+        let texels = earth?.data
         for py in 0..<height {
             for px in 0..<width {
                 var c = (r: UInt8(20), g: UInt8(40), b: UInt8(70))
-                if let earth {
+                if let earth, let texels {
                     let sx = min(earth.width - 1, px * earth.width / width), sy = min(earth.height - 1, py * earth.height / height)
                     let i = (sy * earth.width + sx) * 3
-                    c = (earth.data[i], earth.data[i + 1], earth.data[i + 2])
+                    c = (texels[i], texels[i + 1], texels[i + 2])
                 }
                 let o = (py * width + px) * 3
                 image.pixels[o] = UInt8(Double(c.r) * 0.62); image.pixels[o + 1] = UInt8(Double(c.g) * 0.62); image.pixels[o + 2] = UInt8(Double(c.b) * 0.62)

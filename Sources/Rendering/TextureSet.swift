@@ -1,5 +1,6 @@
 import Glibc
 import Ephemeris
+import Synchronization
 
 /// Saturn's ring strips collapsed to one radial profile (u = 0 inner edge … 1 outer edge):
 /// colour (linear light) and opacity per texel column.
@@ -77,22 +78,78 @@ public struct RingProfile: Sendable {
     }
 }
 
-/// An equirectangular RGB surface map held in one immutable heap block, so the ray caster
-/// can sample it through a raw pointer from every thread (u: longitude −180°…+180° east from
-/// the left edge, v: latitude +90° at the top … −90°).
+/// An equirectangular RGB surface map whose pixels sit in one immutable heap block, so the ray
+/// caster can sample it through a raw pointer from every thread (u: longitude −180°…+180° east
+/// from the left edge, v: latitude +90° at the top … −90°).
+///
+/// A map made from its file's bytes (``init(_:encoded:)``, as ``TextureSet/decode(files:)``
+/// makes them) keeps only those bytes and its mean colour until a picture first needs the
+/// pixels: a 1024 × 512 map is 1.5 MiB decoded and about half that as the gzip'd file, and a
+/// server that never draws a view or a texture never holds the fourteen decoded maps (21 MiB).
+/// The first ``data`` decodes them again (the bytes decoded once already, so it cannot fail)
+/// and keeps them for the map's lifetime.
 public final class SurfaceMap: @unchecked Sendable {
     public let width: Int
     public let height: Int
-    let data: UnsafeMutablePointer<UInt8>
     /// Mean colour in linear light (for bodies too small to show their texture).
     public let meanLinear: SIMD3<Float>
+    /// The file's bytes, until the pixels are first needed (nil for a map made from pixels).
+    private let encoded: [UInt8]?
+    private let pixels: Mutex<UnsafeMutablePointer<UInt8>?>
 
+    /// A map that holds `t`'s pixels from the start.
     public init(_ t: Texture) {
         precondition(t.channels == 3, "surface maps are RGB")
         width = t.width
         height = t.height
-        data = .allocate(capacity: t.pixels.count)
-        data.initialize(from: t.pixels, count: t.pixels.count)
+        meanLinear = Self.mean(t)
+        encoded = nil
+        pixels = Mutex(Self.copy(t.pixels))
+    }
+
+    /// A map of `t`, decoded from `encoded`, that lets `t`'s pixels go and decodes `encoded`
+    /// again when they are first needed.
+    public init(_ t: Texture, encoded: [UInt8]) {
+        precondition(t.channels == 3, "surface maps are RGB")
+        width = t.width
+        height = t.height
+        meanLinear = Self.mean(t)
+        self.encoded = encoded
+        pixels = Mutex(nil)
+    }
+
+    /// Whether the pixels are decoded and held now.
+    public var isDecoded: Bool { pixels.withLock { $0 != nil } }
+
+    /// The pixels, row by row from the top, 3 bytes a texel; decoded on first use. Valid for
+    /// the map's lifetime: read it once per picture, not per texel (it takes a lock).
+    var data: UnsafePointer<UInt8> {
+        pixels.withLock { held in
+            if let p = held { return UnsafePointer(p) }
+            let count = width * height * 3
+            let decoded = encoded.flatMap { try? TextureDecoder.decode($0) }
+            let p: UnsafeMutablePointer<UInt8>
+            if let decoded, decoded.width == width, decoded.height == height, decoded.channels == 3 {
+                p = Self.copy(decoded.pixels)
+            } else {
+                // Unreachable (the same bytes decoded at init); the mean colour, never a trap.
+                let c = (0..<3).map { ColorSpace.srgbFromLinear[Int(max(0, min(1, meanLinear[$0])) * Float(ColorSpace.encodeSteps))] }
+                p = .allocate(capacity: count)
+                for i in 0..<count { p[i] = c[i % 3] }
+            }
+            held = p
+            return UnsafePointer(p)
+        }
+    }
+
+    private static func copy(_ bytes: [UInt8]) -> UnsafeMutablePointer<UInt8> {
+        let p = UnsafeMutablePointer<UInt8>.allocate(capacity: bytes.count)
+        p.initialize(from: bytes, count: bytes.count)
+        return p
+    }
+
+    /// The equal-area mean of the sphere's colour, linear light.
+    private static func mean(_ t: Texture) -> SIMD3<Float> {
         var sum = SIMD3<Double>(0, 0, 0)
         var weight = 0.0
         let lut = ColorSpace.linearFromSRGB
@@ -109,10 +166,10 @@ public final class SurfaceMap: @unchecked Sendable {
             weight += wgt * Double(t.width)
         }
         let m = sum / max(weight, 1)
-        meanLinear = SIMD3(Float(m.x), Float(m.y), Float(m.z))
+        return SIMD3(Float(m.x), Float(m.y), Float(m.z))
     }
 
-    deinit { data.deallocate() }
+    deinit { pixels.withLock { $0?.deallocate() } }
 }
 
 /// The textures a ray-cast view uses, decoded once and shared by every render.
@@ -151,7 +208,7 @@ public struct TextureSet: Sendable {
             let t: Texture
             do { t = try TextureDecoder.decode(bytes) } catch { throw TextureSetError(file: file, underlying: error) }
             guard t.channels == 3 else { throw TextureSetError(file: file, underlying: .unsupportedFormat("surface maps must be RGB (P6)")) }
-            surfaces[body] = SurfaceMap(t)
+            surfaces[body] = SurfaceMap(t, encoded: bytes)
         }
         var rings: RingProfile?
         var strip: Texture?

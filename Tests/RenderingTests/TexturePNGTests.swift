@@ -19,6 +19,25 @@ struct TexturePNGTests {
         #expect(decoded.pixels == original.pixels)
     }
 
+    @Test("a map read from its file holds no pixels until a picture needs them, then the file's own")
+    func decodedOnFirstUse() throws {
+        let set = try TextureSet.decode(files: Self.files)
+        let earth = try #require(set.surfaces[.earth])
+        #expect(!earth.isDecoded)
+        let original = try TextureDecoder.decode(Self.files["earth.ppm.gz"]!)
+        let held = SurfaceMap(original)
+        #expect(held.isDecoded)
+        // The mean colour is known before the pixels are: bodies drawn as a dot do not decode them.
+        #expect(earth.meanLinear == held.meanLinear)
+        #expect(earth.meanLinear.x > 0 && earth.meanLinear.z > earth.meanLinear.x)
+        // An eclipse map over the Earth decodes them, and reads what the file holds.
+        let map = EclipseMap(title: "", curves: [], greatest: .init(latitudeDeg: 0, longitudeDeg: 0, text: ""), timeLabels: [], width: 64, height: 32)
+        let raster = map.raster(earth: earth)
+        #expect(earth.isDecoded)
+        #expect(raster.pixels == map.raster(earth: held).pixels)
+        #expect(Array(UnsafeBufferPointer(start: earth.data, count: 1024 * 512 * 3)) == original.pixels)
+    }
+
     @Test("the rings' PNG is RGBA: the colour strip with the opacity strip as alpha")
     func rings() throws {
         let set = try TextureSet.decode(files: Self.files)
