@@ -9,6 +9,12 @@ extension Ephemeris {
         return GravityConstants.gm(body) / GravityConstants.gm(parent)
     }
 
+    /// Whether a loaded kernel places `moon` at `seconds` (TDB past J2000).
+    @inline(__always) func kernelPlaces(_ moon: BodyID, seconds: Double) -> Bool {
+        guard let k = satelliteKernels, k.moons.contains(moon) else { return false }
+        return k.covers(moon, seconds: seconds)
+    }
+
     /// A moon's planetocentric state (km, km/day) as served: the kernel's where one covers the
     /// moon at `seconds` (TDB past J2000), else `theory` moved by the anchors around then.
     func adjustedMoon(_ moon: BodyID, _ theory: (positionKm: Vector3, velocityKmPerDay: Vector3),

@@ -262,17 +262,21 @@ public struct Ephemeris: Sendable {
             return IAURotation.orientation(body, elements: e, daysTDB: t.daysSinceJ2000TDB)
         }
         let jd = t.jdTDB
-        if adjustsMoons, body != .iss, body != .moon {
+        let seconds = t.daysSinceJ2000TDB * Constants.secondsPerDay
+        if adjustsMoons, body != .iss, body != .moon, kernelPlaces(body, seconds: seconds) {
             let r = parentRelativeState(body, at: t)
             return IAURotation.facingParent(relativePosition: r.positionKm, relativeVelocity: r.velocityKmPerDay)
         }
+        // A theory's moon faces its planet about the theory's orbit normal; an anchor moves the
+        // moon (a translation near a flyby), not the plane of its orbit.
+        func anchored(_ p: Vector3) -> Vector3 { adjustsMoons ? adjustedMoon(body, (p, .zero), seconds: seconds).positionKm : p }
         switch body {
         case .io, .europa, .ganymede, .callisto:
             let g = GalileanMoons.positionsAndOrbitNormals(jdTDB: jd)
-            return IAURotation.facingParent(relativePosition: g.positionsKm[body], orbitNormal: g.orbitNormals[body])
+            return IAURotation.facingParent(relativePosition: anchored(g.positionsKm[body]), orbitNormal: g.orbitNormals[body])
         case .mimas, .enceladus, .tethys, .dione, .rhea, .titan, .iapetus:
             let s = SaturnianMoons.positionsAndOrbitNormals(jdTDB: jd)
-            return IAURotation.facingParent(relativePosition: s.positionsKm[body], orbitNormal: s.orbitNormals[body])
+            return IAURotation.facingParent(relativePosition: anchored(s.positionsKm[body]), orbitNormal: s.orbitNormals[body])
         default:
             let r = parentRelativeState(body, at: t)
             return IAURotation.facingParent(relativePosition: r.positionKm, relativeVelocity: r.velocityKmPerDay)
@@ -323,6 +327,7 @@ public struct Ephemeris: Sendable {
         var center = [Vector3](repeating: .zero, count: BodyID.count)
         for body in GalileanPositions.bodies { center[BodyID.jupiter.index] -= rel[body.index] * Self.massShare[body.index] }
         for body in SaturnianPositions.bodies { center[BodyID.saturn.index] -= rel[body.index] * Self.massShare[body.index] }
+        let seconds = t.daysSinceJ2000TDB * Constants.secondsPerDay
         if adjustsMoons { adjustMoons(&rel, center: &center, at: t) }
         for s in Self.satellites {
             helio[s.index] = helio[s.parent] + (rel[s.index] + center[s.parent]) / Constants.auKm
@@ -332,12 +337,16 @@ public struct Ephemeris: Sendable {
             if let e = iauElements[body.index] {
                 return IAURotation.orientation(body, elements: e, daysTDB: d)
             }
-            if adjustsMoons, body.isSatellite, body != .moon, body != .iss { return orientation(body, at: t) }
+            // Only a moon a kernel places takes the long way (its state from the kernel); an
+            // anchored one is already moved in `rel` and keeps its theory's orbit normal.
+            if adjustsMoons, body.isSatellite, body != .moon, body != .iss, kernelPlaces(body, seconds: seconds) { return orientation(body, at: t) }
             let r = rel[body.index]
             switch body {
             case .iss: return IAURotation.facingParent(relativePosition: r, relativeVelocity: issNow.velocityKmPerDay)
-            case .phobos: return IAURotation.facingParent(relativePosition: r, relativeVelocity: phobos.velocityKmPerDay)
-            case .deimos: return IAURotation.facingParent(relativePosition: r, relativeVelocity: deimos.velocityKmPerDay)
+            case .phobos, .deimos:
+                let theory = body == .phobos ? phobos : deimos
+                let v = adjustsMoons ? adjustedMoon(body, theory, seconds: seconds).velocityKmPerDay : theory.velocityKmPerDay
+                return IAURotation.facingParent(relativePosition: r, relativeVelocity: v)
             case .io, .europa, .ganymede, .callisto:
                 return IAURotation.facingParent(relativePosition: r, orbitNormal: galilean.orbitNormals[body])
             case .mimas, .enceladus, .tethys, .dione, .rhea, .titan, .iapetus:

@@ -6,7 +6,8 @@ import SolarSystemAPI
 
 /// `solarsystem bench snapshot`: the median time of one full snapshot of all 25 bodies —
 /// heliocentric positions, orientation quaternions and scene coordinates (budget ≤ 10 µs with
-/// the DE kernel) — with the kernel and with the analytical theories alone; the time to map
+/// the DE kernel) — with the kernel, as `serve` runs it (element sets, moon anchors) and with
+/// the analytical theories alone; the time to map
 /// and check the kernel and the resident memory it adds; and a 100,000-sample time series
 /// through the API's engine, then computed and written as JSON and CSV the way the server
 /// streams it (`scripts/bench-series.sh` times the same series over HTTP).
@@ -55,6 +56,10 @@ struct SnapshotBenchCommand: ParsableCommand {
         let label = loaded.map { "with \($0.kernel.label)" } ?? "analytical theories"
         report(label, time(withKernel, layout, instants))
         report("\(label), the engine's part (no scene layout)", time(withKernel, nil, instants))
+        // The ephemeris `serve` answers from: the ISS from its element set, the moons moved near
+        // the missions' published flybys (anchors), and any kernels that place moons.
+        let served = try resources.makeServices().ephemeris
+        report("as serve runs it (the ISS from SGP4, \(served.moonAnchors.count) moon-flyby anchors)", time(served, layout, instants))
         if let kernel = loaded?.kernel {
             // The kernel's share: every link of every chain evaluated once, as the snapshot does.
             var helio = [Vector3](repeating: .zero, count: BodyID.count)

@@ -97,8 +97,8 @@ struct SnapshotTests {
 
     @Test("the snapshot equals the engine's one-body answers: positions and axes to 1e-12")
     func snapshotMatchesOneBodyAnswers() {
-        for e in [TestEngine.ephemeris, TestEngine.served] {
-            for t in Self.instants.prefix(300) {
+        for e in [TestEngine.ephemeris, TestEngine.served, Self.anchored] {
+            for t in Self.instants.prefix(300) + Self.anchorInstants {
                 let s = e.snapshot(at: t)
                 for body in BodyID.allCases {
                     if body.isSatellite {
@@ -113,5 +113,37 @@ struct SnapshotTests {
                 }
             }
         }
+    }
+
+    /// Moons moved as near published flybys (``MoonAnchor``): Europa, Titan and Phobos, each at
+    /// an instant of ``instants`` (so the loop above meets them in full, tapering and gone).
+    static let anchorInstants: [Instant] = [instants[20], instants[40], instants[60]].flatMap { t in
+        [0.0, 3_000, 2 * 3_600 + 600, 5 * 3_600, 60_000].map { t.adding(seconds: $0) }
+    }
+    static let anchored: Ephemeris = {
+        let seconds = [20, 40, 60].map { instants[$0].daysSinceJ2000TDB * Constants.secondsPerDay }
+        return Ephemeris(catalogue: TestEngine.catalogue, kernel: TestEngine.kernel, moonAnchors: [
+            MoonAnchor(body: .europa, epochSeconds: seconds[0], offsetKm: Vector3(300, -200, 80), source: "test"),
+            MoonAnchor(body: .titan, epochSeconds: seconds[1], offsetKm: Vector3(-900, 400, 150), source: "test"),
+            MoonAnchor(body: .phobos, epochSeconds: seconds[2], offsetKm: Vector3(2, -3, 1), source: "test"),
+        ])
+    }()
+
+    @Test("an anchor moves its moon only in its span: elsewhere the snapshot is the plain engine's, bit for bit")
+    func anchorsOnlyActInTheirSpans() {
+        var moved = 0
+        for t in Self.instants.prefix(100) + Self.anchorInstants {
+            let a = Self.anchored.snapshot(at: t), b = TestEngine.served.snapshot(at: t)
+            let seconds = t.daysSinceJ2000TDB * Constants.secondsPerDay
+            for body in BodyID.allCases {
+                let inSpan = Self.anchored.moonAnchors.contains { $0.body == body && $0.spanSeconds.contains(seconds) }
+                let same = a.heliocentricAU[body.index] == b.heliocentricAU[body.index]
+                    && a.orientation(body).bodyToEcliptic.r0 == b.orientation(body).bodyToEcliptic.r0
+                    && a.orientation(body).bodyToEcliptic.r2 == b.orientation(body).bodyToEcliptic.r2
+                if inSpan, !same { moved += 1 }
+                if !inSpan { #expect(same, "\(body) at \(t.iso8601)") }
+            }
+        }
+        #expect(moved >= 6, "the anchors moved their moons in their spans")
     }
 }
