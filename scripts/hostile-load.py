@@ -28,6 +28,34 @@ AMC4 = ("AMC-4\n"
         "2 25954   0.0004 243.8136 0001765  15.5294  22.7134  1.00271289 15615\n")
 
 
+async def get(host, port, target, timeout=30.0):
+    """One GET on a fresh connection; returns (status, seconds)."""
+    t0 = time.monotonic()
+    reader, writer = await asyncio.wait_for(asyncio.open_connection(host, port), timeout)
+    try:
+        writer.write(f"GET {target} HTTP/1.1\r\nHost: load\r\nConnection: close\r\n\r\n".encode())
+        await writer.drain()
+        head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), timeout)
+        status = int(head.split(b" ", 2)[1])
+        while await asyncio.wait_for(reader.read(65536), timeout):
+            pass
+        return status, time.monotonic() - t0
+    finally:
+        writer.close()
+
+
+async def probe(args, name, make_target, stop, out):
+    """GETs `make_target(n)` every 100 ms until `stop`, appending (status, seconds) to `out`."""
+    n = 0
+    while time.monotonic() < stop:
+        n += 1
+        try:
+            out.append(await get(args.host, args.port, make_target(n)))
+        except (OSError, asyncio.TimeoutError, asyncio.IncompleteReadError):
+            out.append((0, float("inf")))
+        await asyncio.sleep(0.1)
+
+
 def day(n):
     """A different date each time (no cache hit), inside DE440's span."""
     return "%04d-%02d-%02dT%02d:%02d:00Z" % (1950 + n % 140, 1 + n % 12, 1 + n % 28, n % 24, (n * 7) % 60)
