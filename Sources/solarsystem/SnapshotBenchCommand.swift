@@ -56,10 +56,6 @@ struct SnapshotBenchCommand: ParsableCommand {
         let label = loaded.map { "with \($0.kernel.label)" } ?? "analytical theories"
         report(label, time(withKernel, layout, instants))
         report("\(label), the engine's part (no scene layout)", time(withKernel, nil, instants))
-        // The ephemeris `serve` answers from: the ISS from its element set, the moons moved near
-        // the missions' published flybys (anchors), and any kernels that place moons.
-        let served = try resources.makeServices().ephemeris
-        report("as serve runs it (the ISS from SGP4, \(served.moonAnchors.count) moon-flyby anchors)", time(served, layout, instants))
         if let kernel = loaded?.kernel {
             // The kernel's share: every link of every chain evaluated once, as the snapshot does.
             var helio = [Vector3](repeating: .zero, count: BodyID.count)
@@ -76,6 +72,11 @@ struct SnapshotBenchCommand: ParsableCommand {
             let mapped = Self.mappedResidentKiB(loaded?.path).map { "\($0) KiB of the kernel's mapping resident" } ?? "the mapping's share not found in /proc/self/smaps"
             print("resident memory after the snapshots: +\(Self.residentKiB() - rssBefore) KiB over the start (\(mapped))")
         }
+        // The ephemeris `serve` answers from (after the memory figure above, which it would swell):
+        // the ISS from its element set, the moons moved near the missions' published flybys
+        // (anchors), and any kernels that place moons.
+        let served = try resources.makeServices().ephemeris
+        report("as serve runs it (the ISS from SGP4, \(served.moonAnchors.count) moon-flyby anchors)", time(served, layout, instants))
 
         guard samples > 0 else { return }
         let service = EphemerisService(catalogue: catalogue, kernel: loaded?.kernel)
