@@ -185,8 +185,13 @@ extension V1API {
         let q = req.query
         try q.rejectUnknown(EclipseQuery.conventionParameters.union(["id", "width", "height"]))
         guard let id = try q.string("id") else { throw ProblemDetails.missingParameter("id", accepted: "a solar eclipse id, YYYY-MM-DD-solar (e.g. 2027-08-02-solar)") }
-        guard let (_, kind) = SkyEngine.parseEclipseID(id), kind == "solar" else {
+        // Not a solar id: a bad parameter. A solar id that names no date: no such eclipse, as
+        // `/v1/eclipses/{id}` answers it.
+        guard id.hasSuffix("-solar") else {
             throw ProblemDetails.invalidParameter("id", value: id, accepted: "a solar eclipse id, YYYY-MM-DD-solar (e.g. 2027-08-02-solar)")
+        }
+        guard SkyEngine.parseEclipseID(id) != nil else {
+            throw ProblemDetails(status: .notFound, title: "Unknown eclipse", detail: "\"\(id.prefix(100))\" is not \(EclipseQuery.idAccepted)")
         }
         let width = try q.int("width", in: EclipseMap.widthRange, default: 1440)
         let height = try q.int("height", in: EclipseMap.widthRange.lowerBound / 2...EclipseMap.widthRange.upperBound / 2, default: width / 2)

@@ -107,6 +107,12 @@ struct EclipseEndpointsTests {
         let svg = try APIServer.get("/v1/views/eclipse.svg?id=2027-08-02-solar&width=256")
         #expect(String(decoding: svg.body, as: UTF8.self).contains("central line"))
         #expect(try APIServer.get("/v1/views/eclipse.png").json["parameter"] as? String == "id")
+        // A lunar id is a bad parameter; a solar id that names no date names no eclipse, as
+        // /v1/eclipses/{id} answers it (both ids fit the spec's pattern).
+        #expect(try APIServer.get("/v1/views/eclipse.svg?id=2026-08-28-lunar").json["parameter"] as? String == "id")
+        let undated = try APIServer.get("/v1/views/eclipse.svg?id=-0000000000-00-00-solar")
+        #expect(undated.status == 404 && undated.json["title"] as? String == "Unknown eclipse")
+        #expect(try APIServer.get("/v1/eclipses/-0000000000-00-00-solar").status == 404)
         #expect(try APIServer.get("/v1/views/eclipse.svg?id=2027-08-02-solar&width=99999").json["parameter"] as? String == "width")
     }
 }

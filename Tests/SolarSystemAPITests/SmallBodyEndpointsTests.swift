@@ -169,6 +169,9 @@ extension SmallBodyEndpointsTests {
         let far = try SmallBodyServer.shared.get("/v1/scene?date=2150-01-01&smallBodies=ceres")
         #expect(far.status == 200 && far.objects("smallBodiesUnavailable").first?["id"] as? String == "ceres")
         #expect(try SmallBodyServer.shared.get("/v1/scene?date=2026-01-01&smallBodies=mars").status == 400)
+        // An id that names no small body: 404 naming the parameter (openapi.yaml lists it).
+        let unknown = try SmallBodyServer.shared.get("/v1/scene?date=2026-01-01&smallBodies=sb:999999999")
+        #expect(unknown.status == 404 && (unknown.json["detail"] as? String ?? "").contains("smallBodies"))
     }
 
     @Test("pictures draw a small body's path and name")
