@@ -97,25 +97,16 @@ public final class SurfaceMap: @unchecked Sendable {
     private let encoded: [UInt8]?
     private let pixels: Mutex<UnsafeMutablePointer<UInt8>?>
 
-    /// A map that holds `t`'s pixels from the start.
-    public init(_ t: Texture) {
-        precondition(t.channels == 3, "surface maps are RGB")
-        width = t.width
-        height = t.height
-        meanLinear = Self.mean(t)
-        encoded = nil
-        pixels = Mutex(Self.copy(t.pixels))
-    }
-
-    /// A map of `t`, decoded from `encoded`, that lets `t`'s pixels go and decodes `encoded`
-    /// again when they are first needed.
-    public init(_ t: Texture, encoded: [UInt8]) {
+    /// A map of `t`. Without `encoded` it holds `t`'s pixels from the start; with the bytes `t`
+    /// was decoded from, it lets `t`'s pixels go and decodes `encoded` again when they are first
+    /// needed.
+    public init(_ t: Texture, encoded: [UInt8]? = nil) {
         precondition(t.channels == 3, "surface maps are RGB")
         width = t.width
         height = t.height
         meanLinear = Self.mean(t)
         self.encoded = encoded
-        pixels = Mutex(nil)
+        pixels = Mutex(encoded == nil ? Self.copy(t.pixels) : nil)
     }
 
     /// Whether the pixels are decoded and held now.

@@ -54,11 +54,14 @@ extension V1API {
         }
     }
 
+    /// The 404 for an id that is not of the eclipse ids' form (it names no date).
+    static func notAnEclipseID(_ id: String) -> ProblemDetails {
+        ProblemDetails(status: .notFound, title: "Unknown eclipse", detail: "\"\(id.prefix(100))\" is not \(EclipseQuery.idAccepted)")
+    }
+
     /// The eclipse an id names, or a 404 naming the form and the eclipses near that date.
     static func eclipse(_ id: String, sky: SkyEngine, conventions: EclipseConventions) throws(ProblemDetails) -> EclipseItem {
-        guard let (day, kind) = SkyEngine.parseEclipseID(id) else {
-            throw ProblemDetails(status: .notFound, title: "Unknown eclipse", detail: "\"\(id.prefix(100))\" is not \(EclipseQuery.idAccepted)")
-        }
+        guard let (day, kind) = SkyEngine.parseEclipseID(id) else { throw notAnEclipseID(id) }
         if kind == "solar", let e = sky.solarEclipse(id: id, conventions: conventions) { return .solar(e) }
         if kind == "lunar", let e = sky.lunarEclipse(id: id, conventions: conventions) { return .lunar(e) }
         let year = 365.25 * 86_400
@@ -190,9 +193,7 @@ extension V1API {
         guard id.hasSuffix("-solar") else {
             throw ProblemDetails.invalidParameter("id", value: id, accepted: "a solar eclipse id, YYYY-MM-DD-solar (e.g. 2027-08-02-solar)")
         }
-        guard SkyEngine.parseEclipseID(id) != nil else {
-            throw ProblemDetails(status: .notFound, title: "Unknown eclipse", detail: "\"\(id.prefix(100))\" is not \(EclipseQuery.idAccepted)")
-        }
+        guard SkyEngine.parseEclipseID(id) != nil else { throw Self.notAnEclipseID(id) }
         let width = try q.int("width", in: EclipseMap.widthRange, default: 1440)
         let height = try q.int("height", in: EclipseMap.widthRange.lowerBound / 2...EclipseMap.widthRange.upperBound / 2, default: width / 2)
         let conventions = try EclipseQuery.conventions(q)

@@ -7,8 +7,8 @@ import SolarSystemAPI
 /// `solarsystem bench snapshot`: the median time of one full snapshot of all 25 bodies —
 /// heliocentric positions, orientation quaternions and scene coordinates (budget ≤ 10 µs with
 /// the DE kernel) — with the kernel, as `serve` runs it (element sets, moon anchors) and with
-/// the analytical theories alone; the time to map
-/// and check the kernel and the resident memory it adds; and a 100,000-sample time series
+/// the analytical theories alone; the time to map and check the kernel and the resident memory
+/// it adds; and a 100,000-sample time series
 /// through the API's engine, then computed and written as JSON and CSV the way the server
 /// streams it (`scripts/bench-series.sh` times the same series over HTTP).
 struct SnapshotBenchCommand: ParsableCommand {
