@@ -156,7 +156,8 @@ cat >"$HOOKS" <<'HOOK'
    judges everything else. Negative cases go out untouched. The rules:
    - `/v1/stars`: `lat` and `lon` come together (the other one is added as 0);
    - `/v1/sky`, `/v1/sky/events`: `earth` is not a body seen from the Earth (it is dropped);
-   - `/v1/sky` tables: at most 100,000 rows (instants x bodies): the step is coarsened;
+   - `/v1/sky` tables: at most 100,000 rows (instants x bodies), fewer with `quantities`
+     (V1API.skyRowCost): the step is coarsened;
    - `/v1/sky/events`: at most 3,660 days, 7,320 body-days and 31 satellite-days: `stop` is
      pulled in; a satellite's only events are passes: `pass` is added to `kinds`;
    - `/v1/transits`, `/v1/eclipses/local`: a place is `lat` with `lon` (and `elevation` needs
@@ -181,12 +182,25 @@ import schemathesis
 MAX_PIXELS = int(os.environ.get("VIEW_MAX_PIXELS", "1048576"))
 DEFAULTS = {"width": 1280, "height": 720}
 MAX_SKY_ROWS = 100_000
+MAX_SKY_WORK = 400_000   # V1API.maxSkyWork: rows x V1API.skyRowCost(quantities)
+COMPUTED_QUANTITIES = 40  # 1-5, 7-11, 13-35, 41-47
 MAX_EXPORT_DAYS = 366.0 * 20   # V1API.maxExportDays
 MAX_EVENT_DAYS, MAX_BODY_DAYS, MAX_SATELLITE_DAYS = 3660.0, 7320.0, 31.0
 SKY_DEFAULT_BODIES = 10   # the Sun, the Moon, the planets but the Earth, and Pluto
 ISO = re.compile(r"^([+-]?\d{4})-(\d\d)-(\d\d)(?:T(\d\d):(\d\d)(?::(\d\d(?:\.\d+)?))?Z?)?$")
 STEP = re.compile(r"^(\d*\.?\d*)([dhms])$")
 UNIT = {"d": 86400.0, "h": 3600.0, "m": 60.0, "s": 1.0}
+
+
+def _sky_row_cost(query):
+    """V1API.skyRowCost: a plain row is 1; with quantities, 4 plus 0.2 a quantity plus 3 for rates."""
+    raw = str(query.get("quantities", ""))
+    if not raw:
+        return 1.0
+    numbers = set(range(1, 48)) if raw.lower() == "all" else set(raw.split(","))
+    count = COMPUTED_QUANTITIES if raw.lower() == "all" else len(numbers)
+    rates = raw.lower() == "all" or bool(numbers & {"3", "5", "47"})
+    return 4 + 0.2 * count + (3 if rates else 0)
 
 
 def _size(query, name):
@@ -300,7 +314,7 @@ def _cross_parameter_rules(case):
         if start is None or stop is None or not step:
             return
         step_s = float(step.group(1)) * UNIT[step.group(2)]
-        allowed = MAX_SKY_ROWS // len(bodies or range(SKY_DEFAULT_BODIES))
+        allowed = min(MAX_SKY_ROWS, int(MAX_SKY_WORK / _sky_row_cost(q))) // len(bodies or range(SKY_DEFAULT_BODIES))
         span = max(stop - start, 0.0)
         if step_s > 0 and span / step_s + 2 > allowed:
             q["step"] = f"{math.ceil(span / (allowed - 2)) + 1}s"

@@ -15,6 +15,20 @@ extension LiveAPI {
 extension V1API {
     /// The most rows (instants × bodies) one `/v1/sky` series may ask for.
     public static let maxSkyRows = 100_000
+    /// The most work one `/v1/sky` series may ask for, in plain rows (a body's place at an
+    /// instant, ~10 µs here): a table is refused before its head is sent rather than stopped
+    /// mid-stream by the CPU budget (`--request-cpu-limit`, 10 s). 400,000 plain rows are
+    /// about 4 s of CPU on the slowest machine measured (docs/benchmarks.md, "Sky").
+    public static let maxSkyWork = 400_000
+    /// What one row of a `/v1/sky` series costs, in plain rows, rounded up from measurement
+    /// (`scripts/bench-sky-table.py`; docs/benchmarks.md): asking any Horizons quantity adds the
+    /// geometry they share (4 plain rows; measured 2.3-3.8 with one quantity), each quantity 0.2
+    /// more, and the rates (3, 5, 47: a second place a moment later) 3 more (measured 2.3-2.7).
+    /// Every computed quantity: 15 (measured 8.9).
+    static func skyRowCost(_ quantities: QuantitySet?) -> Double {
+        guard let quantities, !quantities.isEmpty else { return 1 }
+        return 4 + 0.2 * Double(quantities.count) + (quantities.contains(any: 3, 5, 47) ? 3 : 0)
+    }
     /// The most days × bodies one events search may cover.
     public static let maxEventBodyDays = 2 * SkyEngine.maxEventSpanDays
 
@@ -65,6 +79,13 @@ extension V1API {
         guard !series.truncated, rows <= Self.maxSkyRows else {
             throw ProblemDetails.invalidParameter("step", value: try q.string("step") ?? "1d", accepted: "a step giving at most \(Self.maxSkyRows) rows (instants × bodies) between start and stop",
                                                   reason: series.truncated ? "over \(V1API.maxSeriesSamples) instants" : "\(rows) rows")
+        }
+        let rowCost = Self.skyRowCost(quantities)
+        let mostRows = Int(Double(Self.maxSkyWork) / rowCost)
+        guard rows <= mostRows else {
+            throw ProblemDetails.invalidParameter("step", value: try q.string("step") ?? "1d",
+                                                  accepted: "a step giving at most \(mostRows) rows (instants × bodies) between start and stop with \(quantities?.count ?? 0) quantities (\(Self.maxSkyRows) without them; fewer quantities allow more)",
+                                                  reason: "\(rows) rows")
         }
         // A satellite SGP4 cannot place at either end is a 422 before anything is sent (decay and
         // runaway elements set in and stay); should it fail in between, a streamed table leaves it

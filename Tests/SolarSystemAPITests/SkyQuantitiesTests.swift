@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import HTTPTestSupport
+import Sky
 @testable import SolarSystemAPI
 
 /// `/v1/sky?quantities=`: Horizons' observer quantities as fields of the sky answer, the same
@@ -149,6 +150,29 @@ struct SkyQuantitiesTests {
             #expect(bodies.count == 2)
             #expect(bodies.allSatisfy { number(($0["quantities"] as? [String: Any])?["illuminatedPercent"]) != nil })
         }
+    }
+
+    @Test("A table's quantities count against its size: refused before anything is sent, not cut mid-stream by the CPU budget")
+    func tableCost() throws {
+        // 8,641 instants × 10 bodies = 86,410 rows: within the plain table's 100,000.
+        let plain = "/v1/sky?start=2026-01-01&stop=2026-01-31&step=5m&lat=52&lon=0&bodies=sun,moon,mercury,venus,mars,jupiter,saturn,uranus,neptune,pluto&format=csv"
+        let all = try HorizonsServer.shared.get(plain + "&quantities=all")
+        #expect(all.status == 400)
+        #expect(all.header("content-type")?.hasPrefix("application/problem+json") == true)
+        #expect(all.json["parameter"] as? String == "step")
+        let mostRows = Int(Double(V1API.maxSkyWork) / V1API.skyRowCost(.computed))
+        #expect((all.json["accepted"] as? String)?.contains("at most \(mostRows) rows") == true)
+        #expect((all.json["detail"] as? String)?.contains("86410 rows") == true)
+        // Every computed quantity: 15 plain rows a row, so 26,666 rows.
+        #expect(mostRows == 26_666)
+        // One quantity allows 95,238 rows, a rate 55,555: under the plain table's bound.
+        #expect(Int(Double(V1API.maxSkyWork) / V1API.skyRowCost(QuantitySet([20]))) == 95_238)
+        #expect(Int(Double(V1API.maxSkyWork) / V1API.skyRowCost(QuantitySet([3]))) == 55_555)
+        #expect(V1API.skyRowCost(nil) == 1)
+        // Within the work bound the table is answered, every row carrying the quantities.
+        let small = try HorizonsServer.shared.get("/v1/sky?start=2026-01-01&stop=2026-01-02&step=1h&lat=52&lon=0&bodies=moon,mars&quantities=all&format=csv")
+        #expect(small.status == 200)
+        #expect(small.csvRows.count == 1 + 25 * 2)
     }
 
     @Test("Refused: a number Horizons does not define, one this server does not compute, an empty list, text", arguments: ["0", "49", "6", "36", "", "1,,2", "a", "1-5"])
