@@ -5,13 +5,17 @@ Each client opens /v1/missions/MISSION/stream?speed=SPEED&rate=RATE on its own c
 reads telemetry events. The lag of an event is how far its mission time (the `id:`, MET in ms)
 trails what the wall clock says it should be since the client's request:
     lag = (now - request_sent) - MET / SPEED
-(the server starts its replay clock when it answers, so this includes connection set-up).
+(the server starts its replay clock when it answers, so this includes connection set-up, which
+10,000 clients connecting at 2,000/s make long for some). It also prints the set-up alone (request
+sent to first event) and the lag from each stream's first event, which excludes it:
+    stream lag = (now - first event's arrival) - (MET - first MET) / SPEED
 Prints events received, events/s, lag p50/p99/max, events out of order (an id not above the
 previous one on the same stream), clients that ended early, the server's resident memory (VmRSS
 of --pid) sampled every second (max and last) and --after seconds after the clients have gone
 (what the server gave back), and the latency of GET /healthz asked every 50 ms on one keep-alive
 connection meanwhile (p50/p99/max), from a process of its own so the clients' work does not
-count in it.
+count in it. It also prints each client process's CPU time: one near 100 % of a core is the
+measurement's limit (its events wait in its socket buffers and count as lag), not the server's.
 
 The clients are spread over --procs processes (default 2, each an asyncio loop), so a 10,000-
 client run measures the server rather than one Python thread; each process raises its
@@ -67,6 +71,7 @@ async def client(args, stats, stop_at):
             writer.close()
         return
     last_id = None
+    first = None
     try:
         head = await reader.readuntil(b"\r\n\r\n")
         if b" 200 " not in head.split(b"\r\n", 1)[0]:
@@ -99,6 +104,10 @@ async def client(args, stats, stop_at):
                 now = time.monotonic()
                 stats["events"] += 1
                 stats["lags"].append((now - sent) - met_ms / 1000.0 / args.speed)
+                if first is None:
+                    first = (now, met_ms)
+                    stats["setups"].append(now - sent)
+                stats["stream_lags"].append((now - first[0]) - (met_ms - first[1]) / 1000.0 / args.speed)
     except (asyncio.TimeoutError, asyncio.IncompleteReadError, ConnectionError) as e:
         stats["errors"] += 1
     finally:
@@ -113,7 +122,8 @@ def raise_file_limit():
 
 
 async def run_clients(args, count, stop_at, offset):
-    stats = {"events": 0, "lags": [], "errors": 0, "ended_early": 0, "connect_errors": 0, "bad_status": 0, "held": 0, "out_of_order": 0}
+    stats = {"events": 0, "lags": [], "stream_lags": [], "setups": [], "errors": 0, "ended_early": 0, "connect_errors": 0, "bad_status": 0,
+             "held": 0, "out_of_order": 0}
     tasks = []
     # Clients start at 2,000/s overall, spread over the processes.
     await asyncio.sleep(offset)
@@ -127,7 +137,10 @@ async def run_clients(args, count, stop_at, offset):
 
 def client_process(args, count, stop_at, offset, queue):
     raise_file_limit()
-    queue.put(asyncio.run(run_clients(args, count, stop_at, offset)))
+    stats = asyncio.run(run_clients(args, count, stop_at, offset))
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    stats["client_cpu"] = [usage.ru_utime + usage.ru_stime]
+    queue.put(stats)
 
 
 def probe_process(args, stop_at, queue):
@@ -158,6 +171,22 @@ def probe_process(args, stop_at, queue):
             sock = None
         time.sleep(max(0, 0.05 - (time.monotonic() - t0)))
     queue.put({"probe": latencies, "probe_failures": failures})
+
+
+def metric(args, name):
+    """One unlabelled sample of the server's /metrics (None when it has no such series)."""
+    try:
+        with socket.create_connection((args.host, args.port), timeout=5) as sock:
+            sock.sendall(b"GET /metrics HTTP/1.1\r\nHost: load\r\nConnection: close\r\n\r\n")
+            data = b""
+            while chunk := sock.recv(65536):
+                data += chunk
+    except OSError:
+        return None
+    for line in data.decode(errors="replace").splitlines():
+        if line.startswith(name + " "):
+            return float(line.split()[1])
+    return None
 
 
 def main():
@@ -196,8 +225,8 @@ def main():
             r = rss_kb(args.pid)
             if r:
                 rss.append(r)
-    stats = {"events": 0, "lags": [], "errors": 0, "ended_early": 0, "connect_errors": 0, "bad_status": 0, "held": 0, "out_of_order": 0,
-             "probe": [], "probe_failures": 0}
+    stats = {"events": 0, "lags": [], "stream_lags": [], "setups": [], "errors": 0, "ended_early": 0, "connect_errors": 0, "bad_status": 0,
+             "held": 0, "out_of_order": 0, "probe": [], "probe_failures": 0, "client_cpu": []}
     for _ in procs:
         part = queue.get()
         for k, v in part.items():
@@ -223,6 +252,11 @@ def main():
     print(f"sse-load: {stats['events']} telemetry events ({stats['events'] / expected * 100:.1f}% of {expected:.0f}), {stats['events'] / elapsed:.0f}/s, "
           f"{stats['out_of_order']} out of order")
     print(f"sse-load: lag p50 {pct(lags, 0.5) * 1000:.1f} ms, p99 {pct(lags, 0.99) * 1000:.1f} ms, max {lags[-1] * 1000 if lags else float('nan'):.1f} ms")
+    setups, stream_lags = sorted(stats["setups"]), sorted(stats["stream_lags"])
+    print(f"sse-load: of which set-up (request sent to first event): p50 {pct(setups, 0.5) * 1000:.1f} ms, p99 {pct(setups, 0.99) * 1000:.1f} ms, "
+          f"max {setups[-1] * 1000 if setups else float('nan'):.1f} ms")
+    print(f"sse-load: lag from each stream's first event (set-up excluded): p50 {pct(stream_lags, 0.5) * 1000:.1f} ms, "
+          f"p99 {pct(stream_lags, 0.99) * 1000:.1f} ms, max {stream_lags[-1] * 1000 if stream_lags else float('nan'):.1f} ms")
     print(f"sse-load: errors {stats['errors']}, ended early {stats['ended_early']}, connect errors {stats['connect_errors']}, non-200 {stats['bad_status']}")
     print(f"sse-load: /healthz every 50 ms meanwhile: {len(probe)} answers, p50 {pct(probe, 0.5) * 1000:.1f} ms, p99 {pct(probe, 0.99) * 1000:.1f} ms, "
           f"max {probe[-1] * 1000 if probe else float('nan'):.1f} ms, {stats['probe_failures']} failed")
@@ -230,6 +264,14 @@ def main():
         used = cpu1 - cpu0
         per_event = f", {used / stats['events'] * 1e6:.0f} µs per event" if stats["events"] else ""
         print(f"sse-load: server CPU {used:.1f} s in {elapsed:.0f} s ({used / elapsed * 100:.0f}% of one core){per_event}")
+    if stats["client_cpu"]:
+        # A client process near 100 % of a core is the measurement's limit, not the server's:
+        # its events wait in its own socket buffers and count as lag.
+        shares = ", ".join(f"{c / elapsed * 100:.0f}%" for c in stats["client_cpu"])
+        print(f"sse-load: client processes' CPU {sum(stats['client_cpu']):.1f} s ({shares} of one core each)")
+    skipped = metric(args, "solarsystem_mission_stream_ticks_skipped_total")
+    if skipped is not None:
+        print(f"sse-load: telemetry ticks the server skipped for clients 64 KiB behind (since it started): {skipped:.0f}")
     if args.no_read:
         print(f"sse-load: {stats['held']} of {args.clients} clients that never read held to the end")
     if rss:
