@@ -60,14 +60,17 @@ extension V1API {
     }
 }
 
-/// One client's replay: a timer on its own serial queue computes the mission time from the
-/// wall clock and sends what the ``ReplayCursor`` says is due; the stream ends after `end`.
+/// One client's replay: ticked by the shared ``ReplayTicker`` (one timer for every replay), it
+/// computes the mission time from the wall clock and sends what the ``ReplayCursor`` says is
+/// due; the stream ends after `end`. Its state is guarded by a lock, not a serial queue: a
+/// ticker worker waiting on 6,000 replays' queues (`sync`) while those queues waited for a
+/// worker (their closes, `async`) left 6,000 replays running after their clients had gone.
 ///
 /// Ticks fall on a grid: the k-th tick after the first is at mission time start + k/rate × speed
 /// (k from the wall time elapsed, so a late tick catches up rather than drifts). Replays with the
 /// same start, speed and rate therefore pass through the same mission times, and their events
 /// come formatted from one shared ``ReplayEventCache``.
-final class MissionReplay: @unchecked Sendable {
+final class MissionReplay: ReplayTickerClient, @unchecked Sendable {
     let scene: MissionScene
     var engine: MissionEngine { scene.engine }
     let stream: EventStream
@@ -76,19 +79,20 @@ final class MissionReplay: @unchecked Sendable {
     let counter: StreamCounter
     let events: ReplayEventCache
     let logger: Logger
-    /// Everything below is touched only on `queue`.
-    private let queue: DispatchQueue
+    let ticker: ReplayTicker
+    /// Everything below is touched only with `lock` held (the entry points take it: `begin`,
+    /// `tickerFired`, the close and shutdown handlers; nothing they call takes it again).
+    private let lock = Mutex(())
     private var cursor: ReplayCursor
     /// The telemetry at the start, computed while the request was answered.
     private var first: MissionTelemetry?
-    private var timer: DispatchSourceTimer?
     private var startUptime: UInt64 = 0
     private var scheduledUptime: UInt64 = 0
     private var finished = false
     private var sentFirst = false
 
     init(scene: MissionScene, stream: EventStream, cursor: ReplayCursor, first: MissionTelemetry, speed: Double, rate: Int, counter: StreamCounter,
-         events: ReplayEventCache, logger: Logger) {
+         events: ReplayEventCache, logger: Logger, ticker: ReplayTicker = .shared) {
         self.scene = scene
         self.stream = stream
         self.cursor = cursor
@@ -98,33 +102,40 @@ final class MissionReplay: @unchecked Sendable {
         self.counter = counter
         self.events = events
         self.logger = logger
-        queue = DispatchQueue(label: "mission-replay", target: .global())
+        self.ticker = ticker
     }
 
     func begin() {
         counter.opened()
-        // The stream keeps its handlers until it closes; they hold the replay, which the timer
-        // also holds until `stop`.
-        stream.onClose { _ in self.queue.async { self.stop() } }
-        stream.onShutdown { self.queue.async { self.finish(reason: "shutdown") } }
-        queue.async { [self] in
-            guard !finished else { return }
+        // The stream keeps its handlers until it closes; they hold the replay, which the ticker
+        // also holds while a tick is due.
+        stream.onClose { _ in self.lock.withLock { _ in self.stop() } }
+        stream.onShutdown { self.lock.withLock { _ in self.finish(reason: "shutdown") } }
+        let due: UInt64? = lock.withLock { _ in
+            guard !finished else { return nil }
             _ = stream.send(retry: 2000)
-            let t = DispatchSource.makeTimerSource(queue: queue)
-            // The grid counts from the timer's own schedule: a repeating timer fires at (or just
-            // after) base + k × interval, so the k-th tick always finds k whole intervals elapsed,
-            // however late the first one came.
-            let base = DispatchTime.now()
-            scheduledUptime = base.uptimeNanoseconds
-            t.schedule(deadline: base, repeating: interval, leeway: .milliseconds(5))
-            t.setEventHandler { [weak self] in self?.tick() }
-            timer = t
-            t.resume()
+            // The grid counts from here: the k-th tick is due at start + k × interval, however
+            // late the first one came.
+            scheduledUptime = DispatchTime.now().uptimeNanoseconds
+            return scheduledUptime
+        }
+        if let due { ticker.schedule(self, atUptimeNanoseconds: due) }
+    }
+
+    /// The ticker's call, on a worker: one tick; returns when the next is due (nil: the replay
+    /// is over).
+    func tickerFired() -> UInt64? {
+        lock.withLock { _ in
+            tick()
+            guard !finished else { return nil }
+            let elapsed = Double(DispatchTime.now().uptimeNanoseconds - startUptime) / 1e9
+            let k = (elapsed / interval + 1e-3).rounded(.down) + 1
+            return startUptime + UInt64(k * interval * 1e9)
         }
     }
 
     /// The mission time now, on the tick grid: start + k × interval × speed, k the whole
-    /// intervals of wall time elapsed since the timer was scheduled (the 1e-3 keeps a tick that
+    /// intervals of wall time elapsed since the replay began (the 1e-3 keeps a tick that
     /// fires on its deadline to the nanosecond from rounding down).
     private func currentHours() -> Double {
         guard sentFirst else { return cursor.startHours }
@@ -136,7 +147,7 @@ final class MissionReplay: @unchecked Sendable {
     private func tick() {
         guard !finished else { return }
         // The first event is the state at the start, however late its tick; the replay clock
-        // runs from the timer's schedule (mission events are never skipped, only ticks).
+        // runs from the replay's start (mission events are never skipped, only ticks).
         let t: Double
         if sentFirst {
             t = currentHours()
@@ -165,6 +176,14 @@ final class MissionReplay: @unchecked Sendable {
         let id = item.id.description
         switch item {
         case let .telemetry(t, _):
+            // A client a quarter of its queue behind (64 KiB, some 40 samples) gets the next
+            // sample it can take, not every one: a late tick is skipped, as on a late timer.
+            // Mission events and the end always queue; one that never reads is still ended by
+            // the write-stall timeout or the queue bound.
+            if first == nil, stream.isBehind {
+                counter.skipped()
+                return stream.isOpen
+            }
             let key = ReplayEventCache.Key(mission: engine.mission.id, id: id, hoursBits: t.bitPattern)
             let event = try events.event(key) {
                 let telemetry: MissionTelemetry
@@ -222,17 +241,19 @@ final class MissionReplay: @unchecked Sendable {
     private func stop() {
         guard !finished else { return }
         finished = true
-        timer?.cancel()
-        timer = nil
         counter.closed()
     }
 }
 
-/// How many replays are running (for `/metrics`).
+/// How many replays are running, and the telemetry ticks skipped for clients behind (for
+/// `/metrics`).
 public final class StreamCounter: Sendable {
     private let count = Atomic<Int>(0)
+    private let skips = Atomic<Int>(0)
     public init() {}
     func opened() { count.add(1, ordering: .relaxed) }
     func closed() { count.subtract(1, ordering: .relaxed) }
+    func skipped() { skips.add(1, ordering: .relaxed) }
     public var open: Int { count.load(ordering: .relaxed) }
+    public var skippedTicks: Int { skips.load(ordering: .relaxed) }
 }

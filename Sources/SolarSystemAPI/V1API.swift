@@ -71,6 +71,7 @@ public final class V1API: Sendable {
         }
         let streams = services.streams
         registry.gauge("solarsystem_mission_streams_open", help: "Mission replays streaming now.") { Double(streams.open) }
+        registry.counter("solarsystem_mission_stream_ticks_skipped_total", help: "Telemetry ticks of mission replays not sent because the client was 64 KiB or more behind (the next tick it can take is sent; mission events are never skipped).") { Double(streams.skippedTicks) }
         let gate = services.largeRenders
         registry.gauge("solarsystem_large_renders_active", help: "Raster views over 2048 × 2048 pixels being rendered (one at a time).") { Double(gate.active) }
         services.engine.answers.attach(registry.counter("solarsystem_ephemeris_answers_total", help: "Body states computed for /v1/positions and its series, by the theory that gave them (answers repeated from the memory cache are not counted again).", labelNames: ["theory"]))

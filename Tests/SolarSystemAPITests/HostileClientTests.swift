@@ -151,5 +151,47 @@ struct HostileClientTests {
         // the budget's, and how many answers are under way at once depends on the machine.
         print("[load] resident memory with 200 clients that do not read: peak \(peak) MiB (the budget is checked by scripts/bench-api.sh)")
     }
-}
 
+    @Test("thousands of mission streams that never read, then all gone at once: every replay ends, and the server serves on")
+    func abandonedStreamsEnd() throws {
+        // As many as this process may open, up to 3,000 (the server raises its own limit).
+        var limit = rlimit()
+        getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        limit.rlim_cur = min(limit.rlim_max, 8_192)
+        setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        let count = min(3_000, Int(limit.rlim_cur) - 200)
+        let (process, port, _) = try ProcessLifecycleTests.launch()
+        defer { process.terminate(); ProcessLifecycleTests.waitForExit(process) }
+        var clients: [RawClient] = []
+        defer { for c in clients { c.abort() } }
+        for i in 0..<count {
+            let c = try RawClient(port: port, receiveTimeout: 30, receiveBufferSize: 4096)
+            try c.send("GET /v1/missions/\(i % 2 == 0 ? "apollo11" : "voyager2")/stream?rate=30&speed=100 HTTP/1.1\r\nHost: t\r\n\r\n")
+            clients.append(c)
+        }
+        // Most open (the write-stall timeout may already end some that never read: 3 s when
+        // the server is short of memory).
+        var peak = 0.0
+        #expect(TestServer.eventually(timeout: 60) {
+            peak = max(peak, Self.metric(port, "solarsystem_mission_streams_open") ?? 0)
+            return peak >= Double(count) * 0.9
+        }, "at most \(peak) of \(count) replays running")
+        usleep(1_000_000)
+        // Reset, not closed: their unread bytes make each a RST, as a crashed client's would.
+        for c in clients { c.abort() }
+        clients = []
+        // Each replay ends: its stream closes, and the ticker stops ticking it. (With each
+        // replay on a serial queue that the ticker's workers waited on, 6,000 such streams
+        // left 6,000 replays running.)
+        #expect(TestServer.eventually(timeout: 60) { Self.metric(port, "solarsystem_mission_streams_open") == 0 },
+                "\(Self.metric(port, "solarsystem_mission_streams_open") ?? -1) of \(count) replays still running")
+        #expect(Self.metric(port, "http_sse_streams_open") == 0)
+        #expect(Self.metric(port, "http_sse_held_bytes") == 0)
+        #expect(try Self.get(port, "/healthz").status == 200)
+        let c = try RawClient(port: port, receiveTimeout: 60)
+        defer { c.close() }
+        try c.send("GET /v1/missions/apollo11/stream?speed=1e6&rate=30&from=190 HTTP/1.1\r\nHost: t\r\n\r\n")
+        let r = try c.readResponse()
+        #expect(r.status == 200 && r.bodyText.contains("event: end"))
+    }
+}

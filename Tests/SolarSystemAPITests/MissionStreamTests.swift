@@ -1,8 +1,12 @@
+import Dispatch
 import Foundation
+import HTTPCore
 import HTTPTestSupport
+import Logging
 import Missions
 import Synchronization
 import Testing
+@testable import SolarSystemAPI
 
 /// One server-sent event as read off the wire.
 struct SSEEvent {
@@ -161,5 +165,38 @@ struct MissionStreamTests {
         }
         let r = try APIServer.get("/v1/missions/apollo11/telemetry?t=\(t)")
         #expect(r.bodyText == first.data)
+    }
+}
+
+/// A client that falls behind gets fewer samples, never fewer mission events.
+@Suite("Mission replay for a client that falls behind")
+struct MissionReplayBacklogTests {
+    @Test("telemetry is skipped while a quarter of the queue waits; every mission event and the end still queue, in order")
+    func skipsTelemetryNotEvents() throws {
+        let services = APIServer.services
+        let scene = try services.missionScene("apollo11")
+        // Nothing drains a detached stream: its queue is what the client has not taken. 64 KiB:
+        // behind from 16 KiB, about ten samples.
+        let stream = EventStream.detached(request: try HTTPRequest(target: "/v1/missions/apollo11/stream"), queueLimitBytes: 64 << 10)
+        let cursor = ReplayCursor(mission: scene.engine.mission, from: 0, endHours: scene.engine.mission.durationHours)
+        let counter = StreamCounter()
+        // A ticker of its own, so other suites' replays do not share it.
+        let replay = MissionReplay(scene: scene, stream: stream, cursor: cursor, first: try scene.engine.telemetry(at: 0), speed: 2e5, rate: 30,
+                                   counter: counter, events: ReplayEventCache(), logger: Logger(label: "test"), ticker: ReplayTicker())
+        replay.begin()
+        #expect(TestServer.eventually(timeout: 30) { stream.state != .open })
+        let events = parseSSE(String(decoding: stream.takeQueuedOutput(), as: UTF8.self))
+        let fired = events.filter { $0.event == "mission-event" }.compactMap { $0.json["name"] as? String }
+        #expect(fired == ["Launch", "Trans-lunar injection", "Lunar orbit insertion", "Undocking", "Descent orbit insertion", "Powered descent",
+                          "Eagle has landed", "First step", "Lunar lift-off", "Docking", "Trans-Earth injection", "Entry interface", "Splashdown"])
+        #expect(events.last?.event == "end")
+        let ids = events.compactMap { $0.id.flatMap(ReplayEventID.init) }
+        #expect(zip(ids, ids.dropFirst()).allSatisfy { $0 < $1 }, "ids strictly increase")
+        // 195 h at 2e5 × is 3.5 s: about 105 ticks; only those before the queue held 16 KiB
+        // were sent.
+        let telemetry = events.filter { $0.event == "telemetry" }.count
+        #expect(telemetry >= 2 && telemetry <= 20, "\(telemetry) samples")
+        #expect(counter.skippedTicks >= 50)
+        #expect(counter.skippedTicks + telemetry >= 80)
     }
 }

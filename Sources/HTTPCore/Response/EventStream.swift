@@ -57,9 +57,12 @@ public final class EventStream: Sendable {
         var sink: EventStreamSink?
         /// `pending.count + unsentOnWire` as last reported to `memory`.
         var reported = 0
+        /// Dropped for the total (``EventStreamMemory``) or ended: reports nothing more.
+        var countedOut = false
 
         /// The change of what the stream holds since it was last reported.
         mutating func unreported() -> Int {
+            guard !countedOut else { return 0 }
             let now = state == .closed ? 0 : pending.count + unsentOnWire
             defer { reported = now }
             return now - reported
@@ -73,6 +76,20 @@ public final class EventStream: Sendable {
         self.queueLimitBytes = queueLimitBytes
         self.memory = memory
         shared = Mutex(Shared(sink: sink))
+        memory?.register(self)
+    }
+
+    /// What this stream counts in ``EventStreamMemory``'s total.
+    var heldBytes: Int { shared.withLock { $0.countedOut ? 0 : $0.reported } }
+
+    /// Leaves ``EventStreamMemory``'s total: returns what it counted there, and reports nothing
+    /// more.
+    func countOut() -> Int {
+        shared.withLock { s in
+            guard !s.countedOut else { return 0 }
+            s.countedOut = true
+            return s.reported
+        }
     }
 
     /// Reports what the stream holds now to the server's total; drops the stream the total
@@ -104,6 +121,10 @@ public final class EventStream: Sendable {
     public var lastEventID: String? { request.headers["last-event-id"] }
 
     public var state: State { shared.withLock { $0.state } }
+    /// True while a quarter of the queue bound or more waits for the client (queued here or
+    /// unsent on its socket): a stream of samples can skip one rather than queue it behind
+    /// the others (``MissionReplay`` skips telemetry, never mission events).
+    public var isBehind: Bool { shared.withLock { $0.pending.count + $0.unsentOnWire >= queueLimitBytes / 4 } }
     public var isOpen: Bool { state == .open }
     /// True once the server has asked the stream to end (shutdown).
     public var isShuttingDown: Bool { shared.withLock { $0.shuttingDown } }
@@ -250,7 +271,7 @@ public final class EventStream: Sendable {
             s.shutdownHandlers = []
             return handlers
         }
-        memory?.remove(self)
+        memory?.remove(self, bytes: countOut())
         return handlers
     }
 
