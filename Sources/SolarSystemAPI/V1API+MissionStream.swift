@@ -128,20 +128,22 @@ final class MissionReplay: ReplayTickerClient, @unchecked Sendable {
         lock.withLock { _ in
             tick()
             guard !finished else { return nil }
-            let elapsed = Double(DispatchTime.now().uptimeNanoseconds - startUptime) / 1e9
-            let k = (elapsed / interval + 1e-3).rounded(.down) + 1
-            return startUptime + UInt64(k * interval * 1e9)
+            return startUptime + UInt64((ticksElapsed() + 1) * interval * 1e9)
         }
     }
 
-    /// The mission time now, on the tick grid: start + k × interval × speed, k the whole
-    /// intervals of wall time elapsed since the replay began (the 1e-3 keeps a tick that
-    /// fires on its deadline to the nanosecond from rounding down).
+    /// The whole intervals of wall time elapsed since the replay began (the 1e-3 keeps a tick
+    /// that fires on its deadline to the nanosecond from rounding down).
+    private func ticksElapsed() -> Double {
+        let elapsed = Double(DispatchTime.now().uptimeNanoseconds - startUptime) / 1e9
+        return (elapsed / interval + 1e-3).rounded(.down)
+    }
+
+    /// The mission time now, on the tick grid: start + k × interval × speed, k the
+    /// ``ticksElapsed()``.
     private func currentHours() -> Double {
         guard sentFirst else { return cursor.startHours }
-        let elapsed = Double(DispatchTime.now().uptimeNanoseconds - startUptime) / 1e9
-        let k = (elapsed / interval + 1e-3).rounded(.down)
-        return cursor.startHours + k * interval * speed / 3600
+        return cursor.startHours + ticksElapsed() * interval * speed / 3600
     }
 
     private func tick() {

@@ -76,16 +76,13 @@ extension V1API {
         _ = try q.instant("date", clock: services.clock)
         let series = try SeriesTimes.parse(start: try q.string("start"), stop: try q.string("stop"), step: try q.string("step"), times: nil, clock: services.clock)
         let rows = series.count * targets
-        guard !series.truncated, rows <= Self.maxSkyRows else {
-            throw ProblemDetails.invalidParameter("step", value: try q.string("step") ?? "1d", accepted: "a step giving at most \(Self.maxSkyRows) rows (instants × bodies) between start and stop",
-                                                  reason: series.truncated ? "over \(V1API.maxSeriesSamples) instants" : "\(rows) rows")
-        }
-        let rowCost = Self.skyRowCost(quantities)
-        let mostRows = Int(Double(Self.maxSkyWork) / rowCost)
-        guard rows <= mostRows else {
+        // The rows' cap, lower with quantities (their cost in plain rows).
+        let mostRows = min(Self.maxSkyRows, Int(Double(Self.maxSkyWork) / Self.skyRowCost(quantities)))
+        guard !series.truncated, rows <= mostRows else {
+            let withQuantities = quantities.map { " with \($0.count) quantities (\(Self.maxSkyRows) without them; fewer quantities allow more)" } ?? ""
             throw ProblemDetails.invalidParameter("step", value: try q.string("step") ?? "1d",
-                                                  accepted: "a step giving at most \(mostRows) rows (instants × bodies) between start and stop with \(quantities?.count ?? 0) quantities (\(Self.maxSkyRows) without them; fewer quantities allow more)",
-                                                  reason: "\(rows) rows")
+                                                  accepted: "a step giving at most \(mostRows) rows (instants × bodies) between start and stop" + withQuantities,
+                                                  reason: series.truncated ? "over \(V1API.maxSeriesSamples) instants" : "\(rows) rows")
         }
         // A satellite SGP4 cannot place at either end is a 422 before anything is sent (decay and
         // runaway elements set in and stay); should it fail in between, a streamed table leaves it
