@@ -33,13 +33,16 @@ extension GravityModel {
     }
 
     /// Every engine moon of `planet` relative to the planet's centre, one table (one run of
-    /// the moons' theory per node; their velocities from the nodes).
+    /// the moons' theory per node; their velocities from the nodes), as the ephemeris serves
+    /// them (``Ephemeris/satellitePositionsKm(of:at:)``: a covering kernel's, or the theory
+    /// moved by an anchor; the theory alone otherwise, bit for bit).
     static func moonTable(_ planet: BodyID, ephemeris: Ephemeris) -> HermiteTable {
         let moons = PlanetCenter.moons(of: planet)
         let now = PlanetCenter.moonStates(planet, seconds: 0)
         let terms = zip(moons, now).map { moon, s in orbitTerm(moon, r: s.r, v: s.v, mu: GravityConstants.gm(planet)) }
         return HermiteTable(stepSeconds: tabulationStep(terms), bodies: moons.count, sampler: .positions { seconds in
-            PlanetCenter.moonPositions(planet, seconds: seconds)
+            let served = ephemeris.satellitePositionsKm(of: planet, at: TimeScale.instant(tdbSecondsPastJ2000: seconds))
+            return moons.map { m in served.first { $0.body == m }!.km }
         })
     }
 

@@ -13,7 +13,9 @@ import Synchronization
 ///   with the planet-alone GM (``PlanetCenter/planetGM(_:)``). That matters for Juno and
 ///   Cassini: 200–300 km of offset, and the moons' pull, at a few planet radii.
 /// - Perturbers: the Sun, the planets as system barycentres, Pluto, the Earth and the Moon
-///   apart, and the moons of the centre planet.
+///   apart, and the moons of the centre planet, each where the ephemeris serves it: a moon
+///   a loaded kernel covers, or one anchored near a published flyby (``MoonAnchor``), pulls
+///   from there, not from its theory.
 /// - Zonal harmonics of the centre (``GravityConstants/zonal(_:)``) up to `zonalDegree`, about
 ///   the centre's IAU pole from `Ephemeris.orientation` (precession and periodic terms
 ///   included).

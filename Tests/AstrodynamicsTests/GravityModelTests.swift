@@ -10,7 +10,8 @@ struct GravityModelTests {
 
     /// The acceleration computed the slow way, straight from the ephemeris: the definition the
     /// tabulated model must reproduce.
-    func directAcceleration(_ model: GravityModel, at r: Vector3, seconds t: Double) -> Vector3 {
+    func directAcceleration(_ model: GravityModel, at r: Vector3, seconds t: Double, ephemeris: Ephemeris? = nil) -> Vector3 {
+        let eph = ephemeris ?? self.eph
         let instant = TimeScale.instant(tdbSecondsPastJ2000: t)
         var offset = Vector3.zero
         if model.isPlanetCenter { offset = PlanetCenter.offsetFromBarycenter(model.center, seconds: t).positionKm }
@@ -71,6 +72,34 @@ struct GravityModelTests {
         }
         #expect(checked == 60)
         #expect(model.isPlanetCenter == (center == .jupiter || center == .saturn))
+    }
+
+    @Test("a moon the ephemeris moves off its theory (an anchor; a loaded kernel alike) pulls from where the ephemeris serves it")
+    func servedMoons() throws {
+        // Titan 1,000 km off its theory for hours about t0, as a published flyby anchors it.
+        let offset = Vector3(600, -700, 374.2)
+        let anchor = MoonAnchor(body: .titan, epochSeconds: t0, offsetKm: offset, source: "test")
+        let anchored = Ephemeris(catalogue: eph.catalogue, kernel: eph.kernel, moonAnchors: [anchor])
+        let perturbers: [BodyID] = [.titan, .rhea]
+        let model = try GravityModel(ephemeris: anchored, center: .saturn, perturbers: perturbers)
+        let plain = try GravityModel(ephemeris: eph, center: .saturn, perturbers: perturbers)
+        var checked = 0
+        for i in -6...6 {
+            let t = t0 + Double(i) * 1_200
+            let titan = anchored.parentRelativeState(.titan, at: TimeScale.instant(tdbSecondsPastJ2000: t)).positionKm
+            #expect((titan - eph.parentRelativeState(.titan, at: TimeScale.instant(tdbSecondsPastJ2000: t)).positionKm - offset).length < 1e-6)
+            // A spacecraft 4,000 km from the served Titan, as on a close flyby.
+            let r = titan + Vector3(cos(Double(i)), sin(Double(i)), 0.2).normalized * 4_000
+            let a = model.accelerationKmS2(at: r, seconds: t)
+            let direct = directAcceleration(model, at: r, seconds: t, ephemeris: anchored)
+            let titanPull = GravityConstants.gm(.titan) / (4_000 * 4_000)
+            // The tables hold the moon to half a metre: 3·0.5 m / 4,000 km of its pull.
+            #expect((a - direct).length < 1e-6 * titanPull, "t = \(t): \((a - direct).length * 1e6) mm/s² from the served Titan's pull")
+            // The theory's Titan, 1,000 km away, pulls differently by tens of mm/s².
+            #expect((plain.accelerationKmS2(at: r, seconds: t) - a).length > 0.1 * titanPull)
+            checked += 1
+        }
+        #expect(checked == 13)
     }
 
     @Test("the centre is the planet alone when its moons perturb, the system otherwise")
