@@ -12,8 +12,24 @@ extension SkyEngine {
     /// `constellations` names the constellation (quantity 29) when given.
     public func quantities(_ target: QuantityTarget, from site: QuantitySite, at time: SkyTime, _ wanted: QuantitySet,
                            refraction: Atmosphere?, constellations: Constellations? = nil) -> ObserverQuantities {
-        var out = ObserverQuantities()
+        quantities(target, QuantityGeometry(sky: self, site: site, time: time), wanted, refraction: refraction, constellations: constellations)
+    }
+
+    /// The quantities of each of `targets` from one site at one instant: the Earth's
+    /// orientation, the station and the Sun's and Moon's places, which every target's row
+    /// shares, are found once (a table's row of ten bodies pays them once, not ten times).
+    /// Each answer equals ``quantities(_:from:at:_:refraction:constellations:)``'s for its
+    /// target, bit for bit.
+    public func quantities(_ targets: [QuantityTarget], from site: QuantitySite, at time: SkyTime, _ wanted: QuantitySet,
+                           refraction: Atmosphere?, constellations: Constellations? = nil) -> [ObserverQuantities] {
         let g = QuantityGeometry(sky: self, site: site, time: time)
+        return targets.map { quantities($0, g, wanted, refraction: refraction, constellations: constellations) }
+    }
+
+    func quantities(_ target: QuantityTarget, _ g: QuantityGeometry, _ wanted: QuantitySet,
+                    refraction: Atmosphere?, constellations: Constellations?) -> ObserverQuantities {
+        var out = ObserverQuantities()
+        let site = g.site, time = g.time
         let p = g.place(target.position, deflect: !target.isSun, shift: 0)
         let o = g.orientation
         let tod = o.gcrsToTrueOfDate * p.apparentDirection
@@ -83,7 +99,7 @@ extension SkyEngine {
         // The Sun seen from the site: elongation, solar time, the presence flags.
         let needsSun = wanted.contains(any: 23, 34) || observer != nil
         if needsSun, !target.isSun {
-            let sun = g.place({ _ in .zero }, deflect: false, shift: 0)
+            let sun = g.sunPlace
             let sunTOD = o.gcrsToTrueOfDate * sun.apparentDirection
             let sunRA = Self.raDec(sunTOD).raDeg
             if wanted.contains(23) {
@@ -121,8 +137,7 @@ extension SkyEngine {
 
         // The Moon seen from the site: lunar elongation, the Moon's phase, its presence flag.
         if (wanted.contains(25) || observer != nil), target.body != .moon {
-            let moonPosition: @Sendable (Double) -> Vector3 = { [self] s in heliocentricICRF(.moon, tdbSeconds: s) }
-            let moon = g.place(moonPosition, deflect: true, shift: 0)
+            let moon = g.moonPlace
             if wanted.contains(25) {
                 var angle = p.apparentDirection.angle(to: moon.apparentDirection) * Angle.degreesPerRadian
                 let moonRadius = asin(min(1, SkyConstants.moonRadiusKm / (moon.astrometricAU.length * Constants.auKm))) * Angle.degreesPerRadian
@@ -401,8 +416,9 @@ extension SkyEngine {
 }
 
 /// The observer's station and the light-time solution of one row, about the solar-system
-/// barycentre where the kernel covers the instant.
-struct QuantityGeometry {
+/// barycentre where the kernel covers the instant; the Sun's and the Moon's places, found the
+/// first time a target needs them and shared by every target of the row. One caller at a time.
+final class QuantityGeometry {
     let sky: SkyEngine
     let site: QuantitySite
     let time: SkyTime
@@ -411,6 +427,10 @@ struct QuantityGeometry {
     let station: (positionAU: Vector3, velocityAUPerDay: Vector3)
     /// The Sun's velocity about the barycentre (zero without a kernel), AU/day.
     let sunBarycentricVelocityAUPerDay: Vector3
+    /// The Sun's apparent place from the station (undeflected).
+    lazy var sunPlace: ApparentPlace = place({ _ in .zero }, deflect: false, shift: 0)
+    /// The Moon's apparent place from the station.
+    lazy var moonPlace: ApparentPlace = place({ [sky] s in sky.heliocentricICRF(.moon, tdbSeconds: s) }, deflect: true, shift: 0)
 
     init(sky: SkyEngine, site: QuantitySite, time: SkyTime) {
         self.sky = sky

@@ -126,9 +126,8 @@ struct SkyScene: Sendable {
         }
         guard let q = quantities else { return entries.map { Row(entry: $0, quantities: nil) } }
         let site = QuantitySite.earth(observer)
-        return zip(entries, placed).map { e, i in
-            Row(entry: e, quantities: sky.quantities(q.targets[i], from: site, at: time, q.set, refraction: atmosphere, constellations: q.constellations))
-        }
+        let rows = sky.quantities(placed.map { q.targets[$0] }, from: site, at: time, q.set, refraction: atmosphere, constellations: q.constellations)
+        return zip(entries, rows).map { Row(entry: $0, quantities: $1) }
     }
 }
 

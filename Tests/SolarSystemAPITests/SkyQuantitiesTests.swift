@@ -93,6 +93,23 @@ struct SkyQuantitiesTests {
         #expect(plain.objects("bodies").first?["quantities"] == nil)
     }
 
+    @Test("Many bodies in one answer: each body's quantities are those it gets asked alone, byte for byte (the row's shared Sun, Moon and station found once)")
+    func sharedRow() throws {
+        let bodies = ["sun", "moon", "mars", "jupiter", "saturn", "titan"]
+        let together = try Self.sky(bodies.joined(separator: ","), "all")
+        let rows = together.objects("bodies")
+        #expect(rows.count == bodies.count)
+        for (i, b) in bodies.enumerated() {
+            let alone = try #require(Self.sky(b, "all").objects("bodies").first?["quantities"] as? [String: Any])
+            let shared = try #require(rows[i]["quantities"] as? [String: Any], "\(b)")
+            let a = try JSONSerialization.data(withJSONObject: alone, options: .sortedKeys)
+            let t = try JSONSerialization.data(withJSONObject: shared, options: .sortedKeys)
+            #expect(a == t, "\(b): \(String(decoding: a, as: UTF8.self)) against \(String(decoding: t, as: UTF8.self))")
+            // Every body but the Sun has the Sun's and the Moon's flags, which the row shares.
+            #expect(shared["solarPresence"] != nil && shared["lunarPresence"] != nil, "\(b)")
+        }
+    }
+
     @Test("Another set of quantities is another answer, never the cached one; airless asks Horizons' AIRLESS")
     func cacheKeyAndRefraction() throws {
         let a = try Self.sky("jupiter", "20")
