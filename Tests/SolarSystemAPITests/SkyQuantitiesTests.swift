@@ -105,7 +105,8 @@ struct SkyQuantitiesTests {
             let a = try JSONSerialization.data(withJSONObject: alone, options: .sortedKeys)
             let t = try JSONSerialization.data(withJSONObject: shared, options: .sortedKeys)
             #expect(a == t, "\(b): \(String(decoding: a, as: UTF8.self)) against \(String(decoding: t, as: UTF8.self))")
-            // Every body but the Sun has the Sun's and the Moon's flags, which the row shares.
+            // Every body carries both presence flags; for all but the Sun and the Moon themselves they
+            // come from the row's shared Sun's and Moon's places.
             #expect(shared["solarPresence"] != nil && shared["lunarPresence"] != nil, "\(b)")
         }
     }
