@@ -155,10 +155,13 @@ def write_kernel():
 
 def expected():
     sp.furnsh(os.path.join(ROOT, "Resources", "de440-1900-2100.bsp"))
-    sp.furnsh(KERNEL)
     cases = []
     for f in FLYBYS:
+        # The mission kernel first, then the moon kernel, which outranks it (CSPICE: the file
+        # loaded last wins), as `serve --kernel` ranks a user's file above the bundled kernels:
+        # the mission kernels hold the moons they moved about the flybys too.
         sp.furnsh(os.path.join(ROOT, f["kernel"]))
+        sp.furnsh(KERNEL)
         y, mo, d, h, mi, s = f["utc"]
         for minutes in (-1800, -600, -120, -30, -5, 0, 5, 30, 120, 600, 1800):
             t = julian_day(y, mo, d, h, mi, s) + minutes * 60 / DAY
@@ -184,6 +187,7 @@ def expected():
                           "moonFromBarycentreKm": [round(v, 6) for v in moon[:3]], "moonVelocityKmS": [round(v, 9) for v in moon[3:]],
                           "moonFromPlanetCentreKm": [round(v, 6) for v in centred],
                           "craftFromMoonKm": round(float(np.linalg.norm(craft[:3])), 6)})
+        sp.unload(KERNEL)
         sp.unload(os.path.join(ROOT, f["kernel"]))
     return cases
 

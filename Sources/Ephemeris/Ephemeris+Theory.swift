@@ -170,8 +170,18 @@ extension Ephemeris {
         var notes: [String] = []
         if let spans = satelliteKernels?.spans(body), !spans.isEmpty {
             func day(_ jd: Double) -> String { String(CivilDateTime(julianDay: jd).iso8601.prefix(10)) }
-            notes.append("SPK kernel " + spans.map { "\($0.file) in \(day($0.jdTDB.lowerBound))..\(day($0.jdTDB.upperBound)) TDB" }.joined(separator: ", ")
-                         + " (from the planet's centre), which wins where it covers")
+            // A file's stretches listed, up to three; more (a mission kernel's moon moved about
+            // each of a hundred flybys) counted.
+            var files: [String] = []
+            for s in spans where !files.contains(s.file) { files.append(s.file) }
+            let parts = files.map { file -> String in
+                let mine = spans.filter { $0.file == file }.map(\.jdTDB)
+                guard mine.count > 3, let first = mine.first, let last = mine.last else {
+                    return mine.map { "\(file) in \(day($0.lowerBound))..\(day($0.upperBound)) TDB" }.joined(separator: ", ")
+                }
+                return "\(file) in \(mine.count) stretches within \(day(first.lowerBound))..\(day(last.upperBound)) TDB"
+            }
+            notes.append("SPK kernel " + parts.joined(separator: ", ") + " (from the planet's centre), which wins where it covers")
         }
         let anchors = moonAnchors.filter { $0.body == body }
         if !anchors.isEmpty {

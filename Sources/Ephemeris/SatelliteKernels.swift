@@ -24,17 +24,35 @@ public struct SatelliteKernels: Sendable {
     /// Moon comes from the DE kernel; the ISS from element sets).
     public static let replaceable: [BodyID] = BodyID.allCases.filter { $0.isSatellite && $0 != .moon && $0 != .iss }
 
+    /// Per `BodyID.index`: the stretches some segment covers (merged, time order, widened by
+    /// the kernels' boundary tolerance), searched by bisection — a mission kernel may hold a
+    /// moon in a hundred short stretches, and the engine asks on every moon lookup.
+    let coverage: [[ClosedRange<Double>]]
+
     /// Nil when no kernel has a segment for a replaceable moon or a planet's centre.
     public init?(_ bodies: KernelBodies) {
         self.bodies = bodies
         moons = Set(Self.replaceable.filter { !bodies.segments(of: NAIFBody.id($0)).isEmpty })
         centers = Set([BodyID.mars, .jupiter, .saturn].filter { !bodies.segments(of: NAIFBody.id($0)).isEmpty })
         guard !moons.isEmpty || !centers.isEmpty else { return nil }
+        let tolerance = KernelBodies.boundaryToleranceSeconds
+        let held = moons.union(centers)
+        coverage = BodyID.allCases.map { body in
+            guard held.contains(body) else { return [] }
+            return bodies.coverage(of: NAIFBody.id(body)).map { ($0.lowerBound - tolerance)...($0.upperBound + tolerance) }
+        }
     }
 
     /// Whether a segment covers `body` (a moon or a planet's centre) at TDB seconds past J2000.
     public func covers(_ body: BodyID, seconds: Double) -> Bool {
-        bodies.segment(of: NAIFBody.id(body), at: seconds) != nil
+        let spans = coverage[body.index]
+        // The last stretch starting at or before `seconds`.
+        var lo = 0, hi = spans.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if spans[mid].lowerBound <= seconds { lo = mid + 1 } else { hi = mid }
+        }
+        return lo > 0 && spans[lo - 1].upperBound >= seconds
     }
 
     /// A moon relative to its planet's centre (km, km/s, ecliptic J2000), nil where no segment

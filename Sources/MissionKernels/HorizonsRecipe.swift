@@ -27,15 +27,19 @@ public struct HorizonsRecipe: MissionRecipe {
     /// samples about `body` are written as they are, and the server integrates between them
     /// (``SampledOrbitPath``).
     public let orbit: (body: BodyID, after: String)?
+    /// Whether the giant planets' moons are moved where the samples say they were
+    /// (``MoonEncounterFit``), integrated against there, and written to the kernel.
+    public let fitsMoons: Bool
 
     public init(missionID: String, vehicleID: String, files: [(name: String, sampling: String)], pad: SurfaceSite, reanchor: [(body: BodyID, event: String)] = [],
-                orbit: (body: BodyID, after: String)? = nil) {
+                orbit: (body: BodyID, after: String)? = nil, fitsMoons: Bool = false) {
         self.missionID = missionID
         self.vehicleID = vehicleID
         self.files = files
         self.pad = pad
         self.reanchor = reanchor
         self.orbit = orbit
+        self.fitsMoons = fitsMoons
     }
 
     public var sources: [String] { files.map(\.name) }
@@ -60,6 +64,9 @@ public struct HorizonsRecipe: MissionRecipe {
         }
         var excluded: [(seconds: Double, reason: String)] = []
         let bridgeWindows = (launchBridge.map { [$0] } ?? []) + Self.leaveOutListedBurns(&track, vehicle: vehicle, context, excluded: &excluded, provenance: &provenance)
+        let moonFits = fitsMoons ? try fitMoons(track, burns: burns, bridgeWindows: bridgeWindows, powered: powered, context, notes: &notes) : []
+        let context = moonFits.isEmpty ? context : context.replacing(ephemeris: Ephemeris(
+            catalogue: context.ephemeris.catalogue, kernel: context.ephemeris.kernel, moonAnchors: moonFits.map(\.anchor)))
         let (path, gaps) = try spreadSeams(&track, burns: burns, bridgeWindows: bridgeWindows, powered: powered, context,
                                            excluded: &excluded, notes: &notes, provenance: &provenance)
         let id = naif ?? vehicle.naifID
@@ -72,7 +79,9 @@ public struct HorizonsRecipe: MissionRecipe {
             pieces += try Self.tailPieces(after: track.states[track.states.count - 1], context, naifID: id)
         }
         notes += Self.gapNotes(excluded: excluded, gaps: gaps)
-        return [VehiclePath(vehicle: vehicle, pieces: pieces, notes: notes, provenance: provenance)]
+        if !moonFits.isEmpty { provenance.moons = moonFits.map(SourceProvenance.Moon.init) }
+        return [VehiclePath(vehicle: vehicle, pieces: pieces, notes: notes, provenance: provenance,
+                            bodyPieces: Self.moonPieces(moonFits, ephemeris: context.ephemeris, naifID: id))]
     }
 
     /// One of ``files`` read, with the mean spacing of its samples, seconds.

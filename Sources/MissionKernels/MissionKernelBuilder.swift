@@ -46,6 +46,14 @@ public enum MissionKernelBuilder {
                 comments += piece.notes.map { "    \($0)" }
                 report.append("    \(piece.name): \(span), \(nodes) states")
             }
+            for (id, piece) in path.bodyPieces {
+                let (segment, nodes) = try assembly.segment(piece, target: id)
+                writer.segments.append(segment)
+                let span = "\(TimeScale.instant(tdbSecondsPastJ2000: piece.startSeconds).iso8601) to \(TimeScale.instant(tdbSecondsPastJ2000: piece.endSeconds).iso8601)"
+                comments.append("  \(piece.name) (NAIF id \(id)): \(span), centre \(piece.center), \(nodes) states.")
+                comments += piece.notes.map { "    \($0)" }
+                report.append("    \(piece.name) (\(id)): \(span), \(nodes) states")
+            }
         }
         writer.comments = comments.flatMap { wrap($0, width: 78) }
         return (try writer.bytes(), Report(mission: m.id, lines: report), provenance)

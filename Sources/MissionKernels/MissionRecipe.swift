@@ -24,6 +24,11 @@ public struct BuildContext {
         self.terrestrial = terrestrial ?? TerrestrialFrame(ephemeris: ephemeris)
     }
 
+    /// The same context with another engine (moons moved by the recipe), the Earth's turning kept.
+    func replacing(ephemeris: Ephemeris) -> BuildContext {
+        BuildContext(ephemeris: ephemeris, mission: mission, source: source, kernel: kernel, terrestrial: terrestrial)
+    }
+
     /// TDB seconds past J2000 of a mission event, by key.
     public func event(_ key: String) throws -> Double {
         guard let e = mission.events.first(where: { $0.key == key }) else {
@@ -76,12 +81,17 @@ public struct VehiclePath {
     public let notes: [String]
     /// For a path through source samples: what it leaves out and re-anchors.
     public let provenance: SourceProvenance?
+    /// Other bodies the path moved, written beside it: moons fitted to the vehicle's samples
+    /// (``MoonEncounterFit``), by NAIF id.
+    public let bodyPieces: [(naifID: Int, piece: PathPiece)]
 
-    public init(vehicle: Vehicle, pieces: [PathPiece], notes: [String] = [], provenance: SourceProvenance? = nil) {
+    public init(vehicle: Vehicle, pieces: [PathPiece], notes: [String] = [], provenance: SourceProvenance? = nil,
+                bodyPieces: [(naifID: Int, piece: PathPiece)] = []) {
         self.vehicle = vehicle
         self.pieces = pieces
         self.notes = notes
         self.provenance = provenance
+        self.bodyPieces = bodyPieces
     }
 }
 
@@ -139,12 +149,40 @@ public struct SourceProvenance: Sendable, Codable, Equatable {
         }
     }
 
+    /// A moon moved where the samples say it was (``MoonEncounterFit``).
+    public struct Moon: Sendable, Codable, Equatable {
+        public let body: String
+        /// The anchor's epoch (TDB seconds past J2000) and its offset from the theory, km.
+        public let epochTDBSeconds: Double
+        public let offsetKm: [Double]
+        /// The closest approach to the moved moon (UTC, km from its centre), and the distance
+        /// the theory's moon gave.
+        public let closestUTC: String
+        public let closestKm: Double
+        public let theoryClosestKm: Double
+        public let rmsBeforeKm: Double
+        public let rmsAfterKm: Double
+
+        public init(_ f: MoonEncounterFit) {
+            body = f.anchor.body.rawValue
+            epochTDBSeconds = f.anchor.epochSeconds
+            offsetKm = [f.anchor.offsetKm.x, f.anchor.offsetKm.y, f.anchor.offsetKm.z]
+            closestUTC = TimeScale.instant(tdbSecondsPastJ2000: f.closestSeconds).iso8601
+            closestKm = f.closestAfterKm
+            theoryClosestKm = f.closestBeforeKm
+            rmsBeforeKm = f.rmsBeforeKm
+            rmsAfterKm = f.rmsAfterKm
+        }
+    }
+
     public let vehicle: String
     public let naifID: Int
     /// Source files read, in order.
     public var sources: [String]
     public var excluded: [Excluded] = []
     public var anchors: [Anchor] = []
+    /// Moons moved where the samples put them (nil, and absent from the file: none).
+    public var moons: [Moon]?
 
     public init(vehicle: String, naifID: Int, sources: [String]) {
         self.vehicle = vehicle

@@ -14,17 +14,17 @@ public enum MissionRecipes {
                     splashdown: SurfaceSite(body: .earth, latitudeDeg: 13.317, longitudeDeg: -169.15)),
         LunarRecipe(missionID: "apollo13", vehicleID: "odyssey_aquarius", pad: .lc39A, objective: .flyby(returnBurn: "PC+2 burn"), lander: nil,
                     splashdown: SurfaceSite(body: .earth, latitudeDeg: -21.64, longitudeDeg: -165.361_67)),
-        HorizonsRecipe(missionID: "cassini", vehicleID: "cassini", files: [("horizons-cassini_1d.json", "1-day")], pad: .slc40),
+        HorizonsRecipe(missionID: "cassini", vehicleID: "cassini", files: [("horizons-cassini_1d.json", "1-day")], pad: .slc40, fitsMoons: true),
         HorizonsRecipe(missionID: "voyager1", vehicleID: "voyager1", files: [
             ("horizons-voyager1_1d.json", "1-day"), ("horizons-voyager1_jupiter_30m.json", "30-min"), ("horizons-voyager1_saturn_30m.json", "30-min"),
-        ], pad: .slc41, reanchor: [(.jupiter, "jupiter"), (.saturn, "saturn")]),
+        ], pad: .slc41, reanchor: [(.jupiter, "jupiter"), (.saturn, "saturn")], fitsMoons: true),
         HorizonsRecipe(missionID: "voyager2", vehicleID: "voyager2", files: [
             ("horizons-voyager2_1d.json", "1-day"), ("horizons-voyager2_jupiter_30m.json", "30-min"), ("horizons-voyager2_saturn_30m.json", "30-min"),
             ("horizons-voyager2_uranus_30m.json", "30-min"), ("horizons-voyager2_neptune_30m.json", "30-min"),
-        ], pad: .slc41, reanchor: [(.jupiter, "jupiter"), (.saturn, "saturn"), (.uranus, "uranus"), (.neptune, "neptune")]),
+        ], pad: .slc41, reanchor: [(.jupiter, "jupiter"), (.saturn, "saturn"), (.uranus, "uranus"), (.neptune, "neptune")], fitsMoons: true),
         HorizonsRecipe(missionID: "juno", vehicleID: "juno", files: [
             ("horizons-juno_1d.json", "1-day"), ("horizons-juno_earth_ga_10m.json", "10-min"), ("horizons-juno_jupiter_orbit_insertion_10m.json", "10-min"),
-        ], pad: .slc41, reanchor: [(.earth, "earth")]),
+        ], pad: .slc41, reanchor: [(.earth, "earth")], fitsMoons: true),
         HorizonsRecipe(missionID: "osirisrex", vehicleID: "osirisrex", files: [
             ("horizons-osiris_1d.json", "1-day"), ("horizons-osiris_launch_10m.json", "10-min"), ("horizons-osiris_earth_flyby_10m.json", "10-min"),
             ("horizons-osiris_tag_1m.json", "1-min"), ("horizons-osiris_sample_return_10m.json", "10-min"),

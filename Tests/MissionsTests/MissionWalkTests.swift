@@ -30,13 +30,13 @@ struct MissionWalkTests {
     static let measured: [String: (mmS2: Double, why: String)] = [
         "artemis2": (25, "the 5-minute solution about the Earth on 04-02 (13 mm/s²) and around trans-lunar injection, 23:32-00:07 (20)"),
         "bepicolombo": (3, "Mercury flybys 3 and 4, still on the conics (2.4)"),
-        "cassini": (100, "Venus flyby 1 (3.1); the Saturn tour's periapses and Titan flybys on daily samples, against the analytical moons"),
+        "cassini": (100, "Venus flyby 1 (3.1); the Saturn tour's periapses on daily samples (72, 2011-08-22)"),
         "juno": (60, "the hours around Jupiter orbit insertion (49); perijoves on daily samples (1-5); the Europa flyby, 2022-09-29 (38)"),
         "marsodyssey": (4, "the end of aerobraking, 2002-01-12 (3.0); the end of orbit insertion (1.6); a day of the sampled orbit, 2006-11-13 (1.5)"),
         "maven": (4.5, "days of the sampled orbit (1-3.5)"),
         "mro": (2.5, "days of the sampled orbit (1.7-1.9)"),
         "osirisrex": (80, "the first hour after separation, 10-minute samples km apart from gravity's path (64); the Earth flyby at the sample return (6.8)"),
-        "voyager1": (40, "the Saturn encounter, 1980-11-12, against the analytical Titan (30); the solution seam of 1980-12-31 (13); Jupiter (4.3)"),
+        "voyager1": (10, "the Saturn encounter, 1980-11-12 (7.8; 30 before Titan was moved where the samples put it)"),
         "voyager2": (55, "Neptune's closest approach (43); Saturn (20); Jupiter (10)"),
     ]
     static let speedLimit = 200.0
@@ -71,7 +71,10 @@ struct MissionWalkTests {
     /// Walks one vehicle; returns what it found wrong, the largest unexplained acceleration, and
     /// how many times each body could not be placed (so was not looked at: none is expected).
     static func walk(_ engine: MissionEngine, _ track: VehicleTrack) throws -> (findings: [Finding], worst: (seconds: Double, accel: Double), steps: Int, unplaced: [BodyID: Int]) {
-        let eph = engine.ephemeris
+        // Gravity as the kernels were built against: the moons where a mission kernel moved them
+        // to where the data put them, else on their theories (a published flyby's anchor moves
+        // a moon for drawing and measuring, after the path was integrated).
+        let eph = ServedMissions.built
         let gravity = WalkGravity(ephemeris: eph)
         let launch = engine.mission.launch.daysSinceJ2000TDB * Constants.secondsPerDay
         let start = launch + track.startHours * 3600

@@ -33,11 +33,23 @@ enum ServedMissions {
         } catch { fatalError("mission kernels: \(error)") }
     }()
 
+    /// The engine as `serve` builds it: DE440, and the moons where the mission kernels place
+    /// them (moved to where the spacecraft's samples put them) or the published flybys anchor
+    /// them — the moons the kernels' paths were integrated against.
+    static let served: Ephemeris = {
+        let anchors = MoonFlybyAnchors.find(catalogue, kernels: kernels, ephemeris: built)
+        return Ephemeris(catalogue: built.catalogue, kernel: built.kernel, satellites: kernels, moonAnchors: anchors)
+    }()
+
+    /// The engine the mission kernels' paths were integrated against: DE440, and the moons
+    /// where the kernels moved them (else their theories).
+    static let built = Ephemeris(catalogue: TestMissions.de440.catalogue, kernel: TestMissions.de440.kernel, satellites: kernels)
+
     /// The missions whose kernels all exist.
     static let engines: [String: MissionEngine] = {
         var out: [String: MissionEngine] = [:]
         for m in catalogue.missions where m.kernels.allSatisfy(kernelExists) {
-            do { out[m.id] = try MissionEngine(mission: m, ephemeris: TestMissions.de440, kernels: kernels) } catch { fatalError("\(m.id): \(error)") }
+            do { out[m.id] = try MissionEngine(mission: m, ephemeris: served, kernels: kernels) } catch { fatalError("\(m.id): \(error)") }
         }
         return out
     }()

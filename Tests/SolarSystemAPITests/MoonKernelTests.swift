@@ -84,8 +84,9 @@ struct MoonKernelTests {
         let both = try Self.server.get("/v1/positions?date=\(c.utc)&bodies=titan,naif:699&center=saturn&units=km").objects("bodies")
         let titan = try #require(vector(both.first?["position"])), center = try #require(vector(both.last?["position"]))
         #expect(((titan - center) - c.moonFromPlanetCenterKm).length < 0.05, "\(((titan - center) - c.moonFromPlanetCenterKm).length) km")
-        // Beyond the kernel's three days the theory serves again, and says so.
-        let outside = try Self.server.get("/v1/positions?date=2012-12-01&bodies=titan").objects("bodies").first
+        // Beyond the kernel's three days (and the days Cassini's kernel moves Titan about T88, to
+        // 2012-12-04) the theory serves again, and says so.
+        let outside = try Self.server.get("/v1/positions?date=2013-01-01&bodies=titan").objects("bodies").first
         #expect((outside?["theory"] as? String)?.hasPrefix("Harper & Taylor") == true)
     }
 
