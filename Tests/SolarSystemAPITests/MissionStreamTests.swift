@@ -192,11 +192,13 @@ struct MissionReplayBacklogTests {
         #expect(events.last?.event == "end")
         let ids = events.compactMap { $0.id.flatMap(ReplayEventID.init) }
         #expect(zip(ids, ids.dropFirst()).allSatisfy { $0 < $1 }, "ids strictly increase")
-        // 195 h at 2e5 × is 3.5 s: about 105 ticks; only those before the queue held 16 KiB
-        // were sent.
+        // 195 h at 2e5 × is 3.5 s: about 105 ticks on an idle machine, fewer when the other suites
+        // keep both cores busy (56 in one CI run); only those before the queue held 16 KiB were
+        // sent, and most ticks found it behind.
         let telemetry = events.filter { $0.event == "telemetry" }.count
+        let ticks = counter.skippedTicks + telemetry
         #expect(telemetry >= 2 && telemetry <= 20, "\(telemetry) samples")
-        #expect(counter.skippedTicks >= 50)
-        #expect(counter.skippedTicks + telemetry >= 80)
+        #expect(ticks >= 30, "\(ticks) ticks")
+        #expect(counter.skippedTicks * 2 >= ticks, "\(counter.skippedTicks) of \(ticks) ticks skipped")
     }
 }
