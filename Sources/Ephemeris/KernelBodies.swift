@@ -148,7 +148,8 @@ public final class KernelBodies: Sendable {
         Self.merge(segments(of: id).map { $0.startSeconds...$0.endSeconds })
     }
 
-    static func merge(_ spans: [ClosedRange<Double>]) -> [ClosedRange<Double>] {
+    /// Spans merged where they overlap or touch, in time order.
+    public static func merge(_ spans: [ClosedRange<Double>]) -> [ClosedRange<Double>] {
         var out: [ClosedRange<Double>] = []
         for s in spans.sorted(by: { $0.lowerBound < $1.lowerBound }) {
             if let last = out.last, s.lowerBound <= last.upperBound {

@@ -49,15 +49,7 @@ extension HorizonsRecipe {
     static func moonPieces(_ fits: [MoonEncounterFit], ephemeris eph: Ephemeris, naifID id: Int) -> [(naifID: Int, piece: PathPiece)] {
         var out: [(naifID: Int, piece: PathPiece)] = []
         for moon in SatelliteKernels.replaceable {
-            let spans = fits.filter { $0.anchor.body == moon }.map(\.anchor.spanSeconds).sorted { $0.lowerBound < $1.lowerBound }
-            var merged: [ClosedRange<Double>] = []
-            for s in spans {
-                if let last = merged.last, s.lowerBound <= last.upperBound {
-                    merged[merged.count - 1] = last.lowerBound...max(last.upperBound, s.upperBound)
-                } else {
-                    merged.append(s)
-                }
-            }
+            let merged = KernelBodies.merge(fits.filter { $0.anchor.body == moon }.map(\.anchor.spanSeconds))
             guard let planet = moon.parent, let center = NAIFBody.planetaryKernelID(planet) else { continue }
             let naif = NAIFBody.id(moon)
             for span in merged {

@@ -38,21 +38,16 @@ public enum MissionKernelBuilder {
             comments += ["", "Vehicle \(path.vehicle.name) (\(path.vehicle.id)), NAIF id \(path.vehicle.naifID):"] + path.notes.map { "  \($0)" }
             report.append("  \(path.vehicle.id) (\(path.vehicle.naifID)):")
             for note in path.notes { report.append("    \(note)") }
-            for piece in path.pieces {
-                let (segment, nodes) = try assembly.segment(piece, target: path.vehicle.naifID)
+            // The vehicle's pieces, then the bodies the path moved (named by their NAIF id).
+            let written = path.pieces.map { (target: path.vehicle.naifID, piece: $0, body: Int?.none) }
+                + path.bodyPieces.map { (target: $0.naifID, piece: $0.piece, body: Int?.some($0.naifID)) }
+            for (target, piece, body) in written {
+                let (segment, nodes) = try assembly.segment(piece, target: target)
                 writer.segments.append(segment)
                 let span = "\(TimeScale.instant(tdbSecondsPastJ2000: piece.startSeconds).iso8601) to \(TimeScale.instant(tdbSecondsPastJ2000: piece.endSeconds).iso8601)"
-                comments.append("  \(piece.name): \(span), centre \(piece.center), \(nodes) states.")
+                comments.append("  \(piece.name)\(body.map { " (NAIF id \($0))" } ?? ""): \(span), centre \(piece.center), \(nodes) states.")
                 comments += piece.notes.map { "    \($0)" }
-                report.append("    \(piece.name): \(span), \(nodes) states")
-            }
-            for (id, piece) in path.bodyPieces {
-                let (segment, nodes) = try assembly.segment(piece, target: id)
-                writer.segments.append(segment)
-                let span = "\(TimeScale.instant(tdbSecondsPastJ2000: piece.startSeconds).iso8601) to \(TimeScale.instant(tdbSecondsPastJ2000: piece.endSeconds).iso8601)"
-                comments.append("  \(piece.name) (NAIF id \(id)): \(span), centre \(piece.center), \(nodes) states.")
-                comments += piece.notes.map { "    \($0)" }
-                report.append("    \(piece.name) (\(id)): \(span), \(nodes) states")
+                report.append("    \(piece.name)\(body.map { " (\($0))" } ?? ""): \(span), \(nodes) states")
             }
         }
         writer.comments = comments.flatMap { wrap($0, width: 78) }

@@ -17,7 +17,8 @@ import Missions
 /// position and velocity: twelve residuals). The deflection a moon gives depends steeply on
 /// how far it is passed (a 1,000 km Titan flyby turns the path by 8°, and every km of offset
 /// moves the next day's sample by about ten), so the data fix the offset well; a fit is kept
-/// only if it halves the disagreement and leaves the spacecraft outside the moon.
+/// only if it explains nine tenths of the disagreement with a plausible offset and leaves the
+/// spacecraft outside the moon (``fit(_:intervals:fitted:ephemeris:source:)``).
 ///
 /// The kernel builder integrates the whole path against the moved moons and writes each moved
 /// moon as a segment of the mission kernel, so the server, where the kernel is loaded, serves
@@ -64,8 +65,7 @@ public struct MoonEncounterFit: Sendable {
     /// Steps of the closest-approach scan, per interval.
     static let scanSteps = 288
 
-    /// A close approach of the path to a moon: which moon, when, how close (km), and the
-    /// interval of the path holding it.
+    /// A close approach of the path to a moon: which moon, when, and how close (km).
     struct Approach {
         let moon: BodyID
         let seconds: Double
@@ -86,29 +86,39 @@ public struct MoonEncounterFit: Sendable {
                 let iv0 = path.samples[i].seconds, iv1 = path.samples[i + 1].seconds
                 guard gaps[i].km > scaled(smallestGapKm, over: iv1 - iv0) else { continue }
                 let iv = try run.path.interval(i - run.first)
-                let a = iv.start.seconds, b = iv.end.seconds
-                var samples: [BodyID: [Double]] = [:]
-                for k in 0...scanSteps {
-                    let t = a + (b - a) * Double(k) / Double(scanSteps)
-                    let craft = try iv.state(at: t).positionKm
-                    for (moon, km) in eph.satellitePositionsKm(of: run.center, at: TimeScale.instant(tdbSecondsPastJ2000: t)) where moons.contains(moon) {
-                        samples[moon, default: []].append((craft - km).length)
-                    }
-                }
+                let steps = try scan(iv, moons: moons, of: run.center, ephemeris: eph)
                 for moon in moons {
                     // The closest step, if inside the interval (a minimum at an end belongs to
                     // the neighbouring interval), refined between its neighbours.
-                    guard let d = samples[moon], let k = d.indices.min(by: { d[$0] < d[$1] }), k > 0, k < scanSteps,
-                          d[k] < reachRadii * eph.catalogue[moon].radiusKm else { continue }
-                    let step = (b - a) / Double(scanSteps)
-                    let (t, km) = try closest(moon, of: run.center, within: (a + step * Double(k - 1))...(a + step * Double(k + 1)), ephemeris: eph) {
-                        try iv.state(at: $0).positionKm
-                    }
+                    guard let s = steps[moon], s.k > 0, s.k < scanSteps, s.km < reachRadii * eph.catalogue[moon].radiusKm else { continue }
+                    let (t, km) = try closest(moon, of: run.center, within: around(s.k, in: iv), ephemeris: eph) { try iv.state(at: $0).positionKm }
                     out.append(Approach(moon: moon, seconds: t, distanceKm: km))
                 }
             }
         }
         return out.sorted { $0.seconds < $1.seconds }
+    }
+
+    /// Per moon, the step of an interval (0 … ``scanSteps``, evenly spaced) where its blended
+    /// path comes closest to the moon, and that distance (km): the first such step on a tie.
+    static func scan(_ iv: BlendedInterval, moons: [BodyID], of planet: BodyID, ephemeris eph: Ephemeris) throws -> [BodyID: (k: Int, km: Double)] {
+        let a = iv.start.seconds, b = iv.end.seconds
+        var best: [BodyID: (k: Int, km: Double)] = [:]
+        for k in 0...scanSteps {
+            let t = a + (b - a) * Double(k) / Double(scanSteps)
+            let craft = try iv.state(at: t).positionKm
+            for (moon, km) in eph.satellitePositionsKm(of: planet, at: TimeScale.instant(tdbSecondsPastJ2000: t)) where moons.contains(moon) {
+                let d = (craft - km).length
+                if d < best[moon]?.km ?? .infinity { best[moon] = (k, d) }
+            }
+        }
+        return best
+    }
+
+    /// The steps either side of scan step `k` of an interval (clipped to its ends), TDB seconds.
+    static func around(_ k: Int, in iv: BlendedInterval) -> ClosedRange<Double> {
+        let a = iv.start.seconds, step = (iv.end.seconds - a) / Double(scanSteps)
+        return (a + step * Double(max(0, k - 1)))...(a + step * Double(min(scanSteps, k + 1)))
     }
 
     /// The least distance (and its time) of a path (planet-centred km, as the ephemeris gives
@@ -180,16 +190,8 @@ public struct MoonEncounterFit: Sendable {
             let path = try HorizonsPath(samples: [a, b], frame: .heliocentric, ephemeris: eph)
             guard let run = path.runs.first, run.center == planet else { continue }
             let iv = try run.path.interval(0)
-            var best = (k: 0, d: Double.infinity)
-            for k in 0...scanSteps {
-                let t = a.seconds + (b.seconds - a.seconds) * Double(k) / Double(scanSteps)
-                let m = eph.satellitePositionsKm(of: planet, at: TimeScale.instant(tdbSecondsPastJ2000: t)).first { $0.body == approach.moon }
-                let d = (try iv.state(at: t).positionKm - (m?.km ?? .zero)).length
-                if d < best.d { best = (k, d) }
-            }
-            let step = (b.seconds - a.seconds) / Double(scanSteps)
-            let lo = a.seconds + step * Double(max(0, best.k - 1)), hi = a.seconds + step * Double(min(scanSteps, best.k + 1))
-            let c = try Self.closest(approach.moon, of: planet, within: lo...hi, ephemeris: eph) { try iv.state(at: $0).positionKm }
+            guard let k = try scan(iv, moons: [approach.moon], of: planet, ephemeris: eph)[approach.moon]?.k else { continue }
+            let c = try Self.closest(approach.moon, of: planet, within: around(k, in: iv), ephemeris: eph) { try iv.state(at: $0).positionKm }
             if c.km < nearest.km { nearest = c }
         }
         guard nearest.km > base.catalogue[approach.moon].radiusKm else { return .kept("the fit puts the spacecraft inside it (\(figures))") }
