@@ -23,15 +23,29 @@ import urllib.request
 
 
 def get(base, path, **query):
+    return get_with_link(base, path, **query)[0]
+
+
+def get_with_link(base, path, **query):
+    """The JSON answer and the path of its `Link: <…>; rel="next"` (None without one)."""
     url = base.rstrip("/") + path + ("?" + urllib.parse.urlencode(query) if query else "")
     with urllib.request.urlopen(urllib.request.Request(url, headers={"Accept": "application/json"}), timeout=120) as r:
-        return json.load(r)
+        link = r.headers.get("Link") or ""
+        nxt = next((p[p.index("<") + 1:p.index(">")] for p in link.split(",") if 'rel="next"' in p), None)
+        return json.load(r), nxt
 
 
 def distances(base, vehicle, moon, start, stop, step):
-    """(UTC, km) of the vehicle from the moon's centre, every `step` from `start` to `stop`."""
-    out = get(base, f"/v1/positions/{vehicle}", center=moon, units="km", start=start, stop=stop, step=step)
-    return [(s["date"], s["distance"]) for s in out["samples"]]
+    """(UTC, km) of the vehicle from the moon's centre, every `step` from `start` to `stop`: every
+    page of it (the server cuts a series at 100,000 rows, says `truncated` and links the next)."""
+    rows, path, query = [], f"/v1/positions/{vehicle}", dict(center=moon, units="km", start=start, stop=stop, step=step)
+    while True:
+        out, nxt = get_with_link(base, path, **query)
+        rows += [(s["date"], s["distance"]) for s in out["samples"]]
+        if not out.get("truncated") or nxt is None:
+            return rows
+        path, _, qs = nxt.partition("?")
+        query = {k: v[0] for k, v in urllib.parse.parse_qs(qs).items()}
 
 
 def main():
