@@ -397,7 +397,7 @@ extension FlybyChain {
                     passes += 1
                     for i in 0..<n { jacobian[i][j] = (fj[i] - f0[i]) / h }
                 }
-                guard let step = Self.solveLinear(jacobian, f0.map { -$0 }) else { break }
+                guard let step = LinearSystem.solve(jacobian, f0.map { -$0 }) else { break }
                 var lambda = 1.0
                 var accepted = false
                 while lambda > 1e-4 {
@@ -419,28 +419,6 @@ extension FlybyChain {
             // correction burn where the leg meets the sphere; beyond 10 cm/s it is an error.
             guard current.mismatch <= FlybyChain.largestPatchCorrectionKmS else { throw fail(0, .notConverged(mismatchKmS: current.mismatch)) }
             return try assemble(solutions: current.solutions, legs: current.legs, vIn: x.vIn, vOut: x.vOut, mismatch: current.mismatch, iterations: passes)
-        }
-
-        /// Solves A·x = b by Gaussian elimination with partial pivoting (nil if singular).
-        static func solveLinear(_ a: [[Double]], _ b: [Double]) -> [Double]? {
-            var m = a, v = b
-            let n = v.count
-            for col in 0..<n {
-                guard let pivot = (col..<n).max(by: { abs(m[$0][col]) < abs(m[$1][col]) }), abs(m[pivot][col]) > 1e-300 else { return nil }
-                if pivot != col { m.swapAt(pivot, col); v.swapAt(pivot, col) }
-                for row in (col + 1)..<n where m[row][col] != 0 {
-                    let factor = m[row][col] / m[col][col]
-                    for k in col..<n { m[row][k] -= factor * m[col][k] }
-                    v[row] -= factor * v[col]
-                }
-            }
-            var x = [Double](repeating: 0, count: n)
-            for row in stride(from: n - 1, through: 0, by: -1) {
-                var sum = v[row]
-                for k in (row + 1)..<n { sum -= m[row][k] * x[k] }
-                x[row] = sum / m[row][row]
-            }
-            return x
         }
 
         // MARK: - Nodes

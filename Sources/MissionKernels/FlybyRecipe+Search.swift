@@ -141,7 +141,9 @@ extension FlybyRecipe.Layout {
         }
     }
 
-    /// Gaussian elimination with partial pivoting (nil if singular).
+    /// Gaussian elimination with partial pivoting (nil if singular). Not `LinearSystem.solve`:
+    /// its back-substitution sums each row before subtracting, and Parker's kernel depends on
+    /// those roundings (with `LinearSystem`'s, parker.bsp changes in its last bits).
     static func solve(_ a: [[Double]], _ b: [Double]) -> [Double]? {
         var m = a, v = b
         let n = v.count

@@ -1,3 +1,5 @@
+import Astrodynamics
+
 /// Newton's method on a small square system `f(x) = 0` with a finite-difference Jacobian: the
 /// differential correction mission designers use to aim a burn at a target (a closest
 /// approach, an entry interface). Damped: a step that does not shrink the residual is halved.
@@ -61,24 +63,7 @@ public enum Shooting {
             for k in 0..<m { atb[i] += a[k][i] * b[k] }
         }
         for i in 0..<n { ata[i][i] *= 1 + damping }
-        // Gaussian elimination.
-        var mtx = ata, rhs = atb
-        for col in 0..<n {
-            guard let pivot = (col..<n).max(by: { abs(mtx[$0][col]) < abs(mtx[$1][col]) }), abs(mtx[pivot][col]) > 1e-300 else { return nil }
-            mtx.swapAt(col, pivot)
-            rhs.swapAt(col, pivot)
-            for row in (col + 1)..<n {
-                let f = mtx[row][col] / mtx[col][col]
-                for k in col..<n { mtx[row][k] -= f * mtx[col][k] }
-                rhs[row] -= f * rhs[col]
-            }
-        }
-        var x = [Double](repeating: 0, count: n)
-        for i in stride(from: n - 1, through: 0, by: -1) {
-            var s = rhs[i]
-            for k in (i + 1)..<n { s -= mtx[i][k] * x[k] }
-            x[i] = s / mtx[i][i]
-        }
+        guard let x = LinearSystem.solve(ata, atb) else { return nil }
         return x.allSatisfy(\.isFinite) ? x : nil
     }
 }
