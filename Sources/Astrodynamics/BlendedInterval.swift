@@ -52,17 +52,26 @@ public struct BlendedInterval: Sendable {
 
     init<Model: AccelerationModel>(index: Int, start: OrbitalState, end: OrbitalState, burnSeconds: Double?,
                                    model: Model, integrator: DormandPrince853) throws(PropagationError) {
-        self.index = index
-        self.start = start
-        self.end = end
-        self.burnSeconds = burnSeconds
-        forward = try integrator.propagate(start, to: burnSeconds ?? end.seconds, model: model)
+        let forward = try integrator.propagate(start, to: burnSeconds ?? end.seconds, model: model)
+        let backward: PropagatedArc?
         if let burn = burnSeconds {
             backward = burn < end.seconds ? try integrator.propagate(end, to: burn, model: model) : nil
         } else {
             backward = try integrator.propagate(end, to: start.seconds, model: model)
         }
+        try self.init(index: index, start: start, end: end, burnSeconds: burnSeconds, forward: forward, backward: backward)
+    }
 
+    /// From arcs already integrated: `forward` from `start` to the burn (or `end`), `backward`
+    /// from `end` to the burn (or `start`; nil when the burn is at `end`).
+    init(index: Int, start: OrbitalState, end: OrbitalState, burnSeconds: Double? = nil,
+         forward: PropagatedArc, backward: PropagatedArc?) throws(PropagationError) {
+        self.index = index
+        self.start = start
+        self.end = end
+        self.burnSeconds = burnSeconds
+        self.forward = forward
+        self.backward = backward
         if burnSeconds != nil {
             let before = forward.end, after = backward?.end ?? end
             gapKm = after.positionKm - before.positionKm

@@ -55,6 +55,20 @@ extension GravityModel {
         })
     }
 
+    /// The centre's prime-meridian axis (body-fixed +x, unit vector, ecliptic J2000) and its
+    /// rate. It turns once a day, so its grid is fine: cubic Hermite on a unit circle turning at
+    /// ω loses ω⁴h⁴/384, 10⁻⁸ rad for Mars at 512 s.
+    static func primeMeridianTable(_ body: BodyID, ephemeris: Ephemeris) -> HermiteTable {
+        HermiteTable(stepSeconds: primeMeridianStepSeconds, bodies: 1, sampler: .states { seconds in
+            func axis(_ t: Double) -> Vector3 { ephemeris.orientation(body, at: TimeScale.instant(tdbSecondsPastJ2000: t)).bodyToEcliptic * Vector3(1, 0, 0) }
+            let d = primeMeridianDifferenceSeconds
+            return [PhaseState(r: axis(seconds), v: (axis(seconds + d) - axis(seconds - d)) / (2 * d))]
+        })
+    }
+
+    static let primeMeridianStepSeconds = 512.0
+    static let primeMeridianDifferenceSeconds = 1.0
+
     /// The grid step that holds `tabulationToleranceKm` for motion made of `terms`: cubic
     /// Hermite loses at most A·ω⁴·h⁴/384 on a circle of radius A at rate ω, so
     /// h = (384 ε / A)^¼ / ω for the most demanding term, rounded down to a power of two

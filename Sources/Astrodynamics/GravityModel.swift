@@ -2,7 +2,7 @@ import Ephemeris
 import Synchronization
 
 /// Newtonian gravity on a spacecraft near a body: the centre as a point mass plus, optionally,
-/// its zonal harmonics J2 … J6 and the pull of other bodies as point masses, in the frame of
+/// its zonal harmonics J2 … J6 (and Mars's C22, S22) and the pull of other bodies as point masses, in the frame of
 /// the centre (non-inertial: the centre's own acceleration by each perturber, the indirect
 /// term, is subtracted).
 ///
@@ -19,6 +19,9 @@ import Synchronization
 /// - Zonal harmonics of the centre (``GravityConstants/zonal(_:)``) up to `zonalDegree`, about
 ///   the centre's IAU pole from `Ephemeris.orientation` (precession and periodic terms
 ///   included).
+/// - With `sectoral`, the centre's degree-2 sectoral harmonics C22 and S22
+///   (``GravityConstants/sectoral(_:)``: Mars's), about its IAU body-fixed axes, which turn
+///   with the body (its prime meridian tabulated every 512 s).
 ///
 /// Units and frames as ``AccelerationModel``: km, km/s², TDB seconds past J2000, ecliptic J2000.
 ///
@@ -69,6 +72,8 @@ public final class GravityModel: AccelerationModel {
     let moonWeights: [Double]
     /// J_n·R^n for n = 0 … zonalDegree (zeros below 2 and where the source gives none).
     let zonalTerms: [Double]
+    /// The centre's C22 and S22 (``GravityConstants/sectoral(_:)``), when asked for.
+    public let sectoral: GravityConstants.Sectoral?
     let tables: Mutex<Tables>
 
     /// The tabulated states, behind the mutex.
@@ -76,12 +81,16 @@ public final class GravityModel: AccelerationModel {
         var moons: HermiteTable?
         var bodies: [HermiteTable]
         var pole: HermiteTable?
+        var primeMeridian: HermiteTable?
         var moonPositions: [Vector3]
         var bodyPositions: [Vector3]
         var poleBuffer: [Vector3] = [.zero]
+        var primeMeridianBuffer: [Vector3] = [.zero]
     }
 
-    public init(ephemeris: Ephemeris, center: BodyID, perturbers: [BodyID] = [], zonalDegree: Int = 0) throws(GravityModelError) {
+    /// `sectoral`: the centre's degree-2 sectoral harmonics too, about its IAU body-fixed axes
+    /// (Mars only; ``GravityConstants/sectoral(_:)``).
+    public init(ephemeris: Ephemeris, center: BodyID, perturbers: [BodyID] = [], zonalDegree: Int = 0, sectoral: Bool = false) throws(GravityModelError) {
         let planets: Set<BodyID> = [.mercury, .venus, .earth, .mars, .jupiter, .saturn, .uranus, .neptune, .pluto]
         guard center == .sun || center == .moon || planets.contains(center) else { throw .unsupportedCenter(center) }
         let ownMoons = PlanetCenter.moons(of: center)
@@ -95,6 +104,9 @@ public final class GravityModel: AccelerationModel {
         guard zonalDegree == 0 || (2...6).contains(zonalDegree) else { throw .invalidZonalDegree(zonalDegree) }
         let zonal = zonalDegree > 0 ? GravityConstants.zonal(center) : nil
         if zonalDegree > 0, zonal == nil { throw .noZonalHarmonics(center) }
+        let twoTwo = sectoral ? GravityConstants.sectoral(center) : nil
+        if sectoral, twoTwo == nil { throw .noSectoralHarmonics(center) }
+        self.sectoral = twoTwo
 
         self.ephemeris = ephemeris
         self.center = center
@@ -130,8 +142,9 @@ public final class GravityModel: AccelerationModel {
         self.forces = forces
         moonWeights = planetCenter ? ownMoons.map { GravityConstants.gm($0) / GravityConstants.gm(center) } : []
         let moonTable = planetCenter ? Self.moonTable(center, ephemeris: ephemeris) : nil
-        let poleTable = zonalDegree > 0 ? Self.poleTable(center, ephemeris: ephemeris) : nil
-        tables = Mutex(Tables(moons: moonTable, bodies: bodyTables, pole: poleTable,
+        let poleTable = zonalDegree > 0 || sectoral ? Self.poleTable(center, ephemeris: ephemeris) : nil
+        let meridianTable = sectoral ? Self.primeMeridianTable(center, ephemeris: ephemeris) : nil
+        tables = Mutex(Tables(moons: moonTable, bodies: bodyTables, pole: poleTable, primeMeridian: meridianTable,
                               moonPositions: [Vector3](repeating: .zero, count: planetCenter ? ownMoons.count : 0),
                               bodyPositions: [Vector3](repeating: .zero, count: bodyTables.count)))
     }
@@ -139,16 +152,33 @@ public final class GravityModel: AccelerationModel {
     public func accelerationKmS2(at r: Vector3, seconds: Double) -> Vector3 {
         let r2 = r.lengthSquared, rn = r2.squareRoot()
         var a = r * (-centerGM / (r2 * rn))
-        guard !forces.isEmpty || zonalDegree > 0 else { return a }
-        let (perturbation, pole) = tables.withLock { tables in perturbations(on: r, seconds: seconds, tables: &tables) }
+        guard !forces.isEmpty || zonalDegree > 0 || sectoral != nil else { return a }
+        let (perturbation, pole, meridian) = tables.withLock { tables in perturbations(on: r, seconds: seconds, tables: &tables) }
         a += perturbation
         if zonalDegree > 0 { a += zonalAcceleration(r, r2: r2, rn: rn, pole: pole) }
+        if let sectoral { a += sectoralAcceleration(r, r2: r2, rn: rn, pole: pole, primeMeridian: meridian, sectoral) }
         return a
     }
 
-    /// The perturbers' direct and indirect terms, and the centre's pole (unit vector; zero
-    /// without harmonics).
-    @inline(__always) func perturbations(on r: Vector3, seconds t: Double, tables: inout Tables) -> (Vector3, Vector3) {
+    /// The degree-2 sectoral harmonics' acceleration: the gradient of
+    /// 3μR²[C22(x² − y²) + 2 S22 xy]/r⁵ in the body-fixed frame (x toward the prime meridian, z
+    /// the pole; Kaula's P22 = 3 cos²φ), turned back to ecliptic J2000.
+    @inline(__always) func sectoralAcceleration(_ r: Vector3, r2: Double, rn: Double, pole k: Vector3, primeMeridian m: Vector3,
+                                                _ h: GravityConstants.Sectoral) -> Vector3 {
+        let xAxis = (m - k * m.dot(k)).normalized, yAxis = k.cross(xAxis)
+        let x = r.dot(xAxis), y = r.dot(yAxis), z = r.dot(k)
+        let r5 = r2 * r2 * rn, r7 = r5 * r2
+        let q = h.c22 * (x * x - y * y) + 2 * h.s22 * x * y
+        let scale = 3 * centerGM * h.referenceRadiusKm * h.referenceRadiusKm
+        let ax: Double = (2 * h.c22 * x + 2 * h.s22 * y) / r5 - 5 * q * x / r7
+        let ay: Double = (2 * h.s22 * x - 2 * h.c22 * y) / r5 - 5 * q * y / r7
+        let az: Double = -5 * q * z / r7
+        return (xAxis * ax + yAxis * ay + k * az) * scale
+    }
+
+    /// The perturbers' direct and indirect terms, the centre's pole (unit vector; zero without
+    /// harmonics) and its prime-meridian axis (zero without sectoral harmonics).
+    @inline(__always) func perturbations(on r: Vector3, seconds t: Double, tables: inout Tables) -> (Vector3, Vector3, Vector3) {
         var offset = Vector3.zero
         if tables.moons != nil {
             tables.moons!.positions(at: t, into: &tables.moonPositions)
@@ -174,7 +204,12 @@ public final class GravityModel: AccelerationModel {
             tables.pole!.positions(at: t, into: &tables.poleBuffer)
             pole = tables.poleBuffer[0].normalized
         }
-        return (a, pole)
+        var meridian = Vector3.zero
+        if tables.primeMeridian != nil {
+            tables.primeMeridian!.positions(at: t, into: &tables.primeMeridianBuffer)
+            meridian = tables.primeMeridianBuffer[0]
+        }
+        return (a, pole, meridian)
     }
 
     /// The zonal harmonics' acceleration: the gradient of −(μ/r) Σ J_n (R/r)^n P_n(u), u = r̂·k̂,

@@ -13,6 +13,8 @@ public enum GravityModelError: Error, Sendable, Hashable, CustomStringConvertibl
     case noZonalHarmonics(BodyID)
     /// The zonal degree is 0 (none) or 2 … 6.
     case invalidZonalDegree(Int)
+    /// Sectoral harmonics were asked of a body without any in ``GravityConstants/sectoral(_:)``.
+    case noSectoralHarmonics(BodyID)
 
     public var description: String {
         switch self {
@@ -21,6 +23,7 @@ public enum GravityModelError: Error, Sendable, Hashable, CustomStringConvertibl
         case .duplicatePerturber(let b): "\(b) is listed twice as a perturber"
         case .noZonalHarmonics(let b): "no zonal harmonics are known for \(b)"
         case .invalidZonalDegree(let n): "zonal degree \(n): use 0 (none) or 2 … 6"
+        case .noSectoralHarmonics(let b): "no sectoral harmonics are known for \(b) (Mars's are)"
         }
     }
 }

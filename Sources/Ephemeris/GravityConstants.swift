@@ -104,6 +104,27 @@ public enum GravityConstants {
         }
     }
 
+    /// A body's degree-2 sectoral harmonics, unnormalised: C22 and S22 on a reference radius,
+    /// in the body-fixed frame of its IAU rotation.
+    public struct Sectoral: Sendable, Hashable {
+        public let referenceRadiusKm: Double
+        public let c22: Double, s22: Double
+    }
+
+    /// Mars: MRO120D (Konopliv et al. 2016, Icarus 274, 253; PDS MRO-M-RSS-5-SDP-V1,
+    /// jgmro_120d_sha.tab), fully normalised C̄22 = −8.463302656·10⁻⁵, S̄22 = 4.893941832·10⁻⁵ at
+    /// 3,396.0 km, unnormalised by √(2·5·0!/4!) = √(5/12). The largest of Mars's tesseral terms
+    /// (Tharsis): up to 1.3 mm/s² at a Mars orbiter's 300 km, and with Mars turning under the orbit
+    /// the along-track drift it drives comes and goes twice a Martian day. Only Mars's are
+    /// served: no orbiter here circles another body low enough to need them.
+    public static func sectoral(_ body: BodyID) -> Sectoral? {
+        let unnormalize = (5.0 / 12).squareRoot()
+        switch body {
+        case .mars: return Sectoral(referenceRadiusKm: 3_396.0, c22: -8.463_302_655_983e-5 * unnormalize, s22: 4.893_941_832_167e-5 * unnormalize)
+        default: return nil
+        }
+    }
+
     /// EGM2008's fully normalised zonal coefficients C̄20 … C̄60 (Pavlis et al. 2012, as
     /// distributed by NGA), unnormalised: J_n = −√(2n+1)·C̄n0.
     static let egm2008: [Double] = {

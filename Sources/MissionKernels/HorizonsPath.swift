@@ -87,7 +87,8 @@ public final class HorizonsPath {
         return .sun
     }
 
-    /// The force model of an interval about `center`.
+    /// The force model of an interval about `center`: the Sun and the planets pulling, the
+    /// centre's zonal harmonics (to J6) and moons, and Mars's C22 and S22 about Mars.
     static func model(_ center: BodyID, frame: Frame, ephemeris: Ephemeris) throws -> GravityModel {
         let planets: [BodyID] = [.mercury, .venus, .earth, .moon, .mars, .jupiter, .saturn, .uranus, .neptune, .pluto]
         switch center {
@@ -99,7 +100,8 @@ public final class HorizonsPath {
             let others = [BodyID.sun] + planets.filter { $0 != center }
             let moons = PlanetCenter.moons(of: center).filter { $0 != .phobos && $0 != .deimos }
             let zonal = GravityConstants.zonal(center).map { min($0.coefficients.count - 1, 6) } ?? 0
-            return try GravityModel(ephemeris: ephemeris, center: center, perturbers: others + moons, zonalDegree: zonal >= 2 ? zonal : 0)
+            return try GravityModel(ephemeris: ephemeris, center: center, perturbers: others + moons, zonalDegree: zonal >= 2 ? zonal : 0,
+                                    sectoral: GravityConstants.sectoral(center) != nil)
         }
     }
 

@@ -1,7 +1,7 @@
 extension MissionEngine {
     /// Bumped whenever a change here alters sampled or telemetry output, so cached trajectory
     /// samples keyed on it (with ``Mission/dataHash``) never go stale.
-    public static let engineVersion = "missions-7"
+    public static let engineVersion = "missions-8"
 }
 
 extension Mission {

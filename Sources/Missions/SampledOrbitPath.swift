@@ -5,15 +5,24 @@ import Synchronization
 /// An orbiter's path between the states of a kernel segment that holds only samples — JPL
 /// Horizons' daily states of a Mars orbiter — made by physics at run time: between samples i
 /// and i + 1, a forward integration from i and a backward one from i + 1 under the body's
-/// gravity with its J2 and the Sun's pull, blended (``BallisticInterpolator``). The path passes
-/// exactly through every sample, its velocity is continuous and the derivative of its position.
+/// gravity with its J2, C22 and S22 and the Sun's pull, blended (``BlendedInterval``). The path
+/// passes exactly through every sample, its velocity is continuous and the derivative of its
+/// position.
+///
+/// What that model leaves out (Mars's higher harmonics, drag, trims) moves a day's end state by
+/// up to ~70 km; blended, it would show as up to 3.5 mm/s² of unexplained acceleration where the
+/// blend's weight changes fastest. So each interval is fitted first: six empirical
+/// accelerations, hundredths to tenths of a mm/s² (``EmpiricalAccelerations``), that take the
+/// forward arc onto the next sample (``BlendedInterval/fitted``), kept per interval once
+/// found, so a day is fitted once.
 ///
 /// Why at run time: a Mars orbiter circles every 2–4.5 hours, so a kernel that followed it
 /// would need some 300 states a day, 60–150 MB per mission over two decades; its daily states
 /// are 0.3–0.5 MB. The kernel marks such a segment by its name (``segmentName(naifID:about:)``),
 /// and a SPICE reader that interpolates it alone is right only at the samples.
 ///
-/// Cost: one interval (a day, 5–12 revolutions) is integrated in a few milliseconds and kept
+/// Cost: one interval (a day, 5–12 revolutions) is fitted and integrated in tens of
+/// milliseconds (ten integrations; two once its fit is known) and kept
 /// (the last ``cachedIntervals`` per path), so a replay or a telemetry stream integrates each
 /// day once; at a sample time the sample itself is answered, so a line drawn across years
 /// through the samples (``MissionEngine``'s sampler snaps to them) integrates nothing.
@@ -33,6 +42,8 @@ public final class SampledOrbitPath: SegmentPath {
         var path: BallisticInterpolator<GravityModel>?
         /// Most recently used last.
         var intervals: [BlendedInterval] = []
+        /// Each interval's fitted empirical accelerations, once fitted (six numbers a day).
+        var fits: [Int: [Double]] = [:]
         var failed = false
     }
 
@@ -40,7 +51,7 @@ public final class SampledOrbitPath: SegmentPath {
     public static let cachedIntervals = 8
 
     /// The integrator's tolerances: a millimetre over a day of revolutions.
-    static let integrator = DormandPrince853(relativeTolerance: 1e-11, absoluteToleranceKm: 1e-6, absoluteToleranceKmS: 1e-9)
+    public static let integrator = DormandPrince853(relativeTolerance: 1e-11, absoluteToleranceKm: 1e-6, absoluteToleranceKmS: 1e-9)
 
     /// The name a kernel's sample-only segment carries: `JPL Horizons -74 samples about mars`
     /// (at most 40 characters).
@@ -102,29 +113,32 @@ public final class SampledOrbitPath: SegmentPath {
         if let k = sampleIndex(at: seconds) { return (samples[k].positionKm, samples[k].velocityKmS) }
         // The interval, from the cache or integrated now (outside the lock: two threads may
         // integrate the same day once each, never wait for each other's).
-        let cached: (BlendedInterval?, BallisticInterpolator<GravityModel>?) = state.withLock { s in
-            if s.failed { return (nil, nil) }
+        let cached: (BlendedInterval?, BallisticInterpolator<GravityModel>?, [Int: [Double]]) = state.withLock { s in
+            if s.failed { return (nil, nil, [:]) }
             if let k = s.intervals.lastIndex(where: { $0.span.contains(seconds) }) {
                 let iv = s.intervals.remove(at: k)
                 s.intervals.append(iv)
-                return (iv, s.path)
+                return (iv, s.path, [:])
             }
             if s.path == nil {
-                guard let model = try? GravityModel(ephemeris: ephemeris, center: body, perturbers: [.sun], zonalDegree: 2),
+                guard let model = try? GravityModel(ephemeris: ephemeris, center: body, perturbers: [.sun], zonalDegree: 2, sectoral: true),
                       let path = try? BallisticInterpolator(samples: samples, model: model, integrator: Self.integrator) else {
                     s.failed = true
-                    return (nil, nil)
+                    return (nil, nil, [:])
                 }
                 s.path = path
             }
-            return (nil, s.path)
+            return (nil, s.path, s.fits)
         }
         let interval: BlendedInterval
         if let hit = cached.0 {
             interval = hit
         } else {
-            guard let path = cached.1, let i = try? path.intervalIndex(containing: seconds), let iv = try? path.interval(i) else { return nil }
+            guard let path = cached.1, let i = try? path.intervalIndex(containing: seconds),
+                  let (iv, fit) = try? BlendedInterval.fitted(index: i, start: samples[i], end: samples[i + 1], model: path.model,
+                                                             integrator: Self.integrator, coefficients: cached.2[i]) else { return nil }
             state.withLock { s in
+                s.fits[i] = fit.coefficients
                 s.intervals.append(iv)
                 if s.intervals.count > Self.cachedIntervals { s.intervals.removeFirst() }
             }

@@ -132,6 +132,44 @@ struct GravityModelTests {
         #expect(checked == 40)
     }
 
+    @Test("Mars's C22 and S22 are the gradient of their potential about Mars's IAU axes, on top of J2")
+    func sectoralGradient() throws {
+        let withC22 = try GravityModel(ephemeris: eph, center: .mars, zonalDegree: 2, sectoral: true)
+        let j2Only = try GravityModel(ephemeris: eph, center: .mars, zonalDegree: 2)
+        let h22 = try #require(GravityConstants.sectoral(.mars))
+        // MRO120D's normalised values, unnormalised by √(5/12).
+        #expect(abs(h22.c22 / -5.463_e-5 - 1) < 1e-3 && abs(h22.s22 / 3.159e-5 - 1) < 1e-3, "\(h22)")
+        var checked = 0
+        for i in 0..<24 {
+            // Times across two Martian days: the axes turn with Mars.
+            let t = t0 + Double(i) * 7_211
+            let o = eph.orientation(.mars, at: TimeScale.instant(tdbSecondsPastJ2000: t)).bodyToEcliptic
+            let x = o * Vector3(1, 0, 0), y = o * Vector3(0, 1, 0)
+            func potential(_ p: Vector3) -> Double {
+                let bx = p.dot(x), by = p.dot(y), r = p.length
+                return 3 * withC22.centerGM * h22.referenceRadiusKm * h22.referenceRadiusKm
+                    * (h22.c22 * (bx * bx - by * by) + 2 * h22.s22 * bx * by) / pow(r, 5)
+            }
+            let r = Vector3(cos(0.9 * Double(i)), sin(0.9 * Double(i)), sin(0.41 * Double(i))).normalized * 3_396 * (1.03 + 0.05 * Double(i))
+            let sectoral = withC22.accelerationKmS2(at: r, seconds: t) - j2Only.accelerationKmS2(at: r, seconds: t)
+            let e = 1e-3
+            let gradient = Vector3((potential(r + Vector3(e, 0, 0)) - potential(r - Vector3(e, 0, 0))) / (2 * e),
+                                   (potential(r + Vector3(0, e, 0)) - potential(r - Vector3(0, e, 0))) / (2 * e),
+                                   (potential(r + Vector3(0, 0, e)) - potential(r - Vector3(0, 0, e))) / (2 * e))
+            #expect((sectoral - gradient).length < 1e-6 * gradient.length, "t = \(t), r = \(r.length)")
+            checked += 1
+        }
+        #expect(checked == 24)
+        // Its size where MRO flies, 300 km up: up to 9μR²|C22|/r⁴ ≈ 1.3 mm/s² (here km/s²).
+        var largest = 0.0
+        for i in 0..<360 {
+            let a = Double(i) * .pi / 180
+            let low = Vector3(cos(a), sin(a), 0) * 3_696
+            largest = max(largest, (withC22.accelerationKmS2(at: low, seconds: t0) - j2Only.accelerationKmS2(at: low, seconds: t0)).length)
+        }
+        #expect(largest > 1e-6 && largest < 1.6e-6, "\(largest) km/s²")
+    }
+
     @Test("J2 turns an orbit's node at the classical rate −(3/2) n J2 (R/p)² cos i")
     func nodalRegression() throws {
         let model = try GravityModel(ephemeris: eph, center: .earth, zonalDegree: 2)
@@ -289,5 +327,6 @@ struct GravityModelTests {
         #expect(throws: GravityModelError.noZonalHarmonics(.sun)) { try GravityModel(ephemeris: eph, center: .sun, zonalDegree: 2) }
         #expect(throws: GravityModelError.invalidZonalDegree(7)) { try GravityModel(ephemeris: eph, center: .jupiter, zonalDegree: 7) }
         #expect(throws: GravityModelError.invalidZonalDegree(1)) { try GravityModel(ephemeris: eph, center: .jupiter, zonalDegree: 1) }
+        #expect(throws: GravityModelError.noSectoralHarmonics(.jupiter)) { try GravityModel(ephemeris: eph, center: .jupiter, zonalDegree: 2, sectoral: true) }
     }
 }

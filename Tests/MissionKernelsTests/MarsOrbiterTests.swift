@@ -20,11 +20,13 @@ struct MarsOrbiterTests {
         }
     }
 
+    /// Bounds: what was measured, a quarter more (MRO 6.2 km and 4.5 m/s, MAVEN 4.3 km and 2.4
+    /// m/s; with J2 alone and the daily arcs blended, 24 km and 22 m/s, 19 km and 14 m/s).
     @Test("between daily samples, within the bound of Horizons' 10-minute states of a coasting day", arguments: [
-        ("horizons-mro_1d.json", "horizons-mro_first_mapping_orbit_10m.json", 30.0),
-        ("horizons-maven_1d.json", "horizons-maven_siding_spring_10m.json", 30.0),
+        ("horizons-mro_1d.json", "horizons-mro_first_mapping_orbit_10m.json", 8.0, 5.6e-3),
+        ("horizons-maven_1d.json", "horizons-maven_siding_spring_10m.json", 5.4, 3.0e-3),
     ])
-    func betweenSamples(daily: String, fine: String, boundKm: Double) throws {
+    func betweenSamples(daily: String, fine: String, boundKm: Double, boundKmS: Double) throws {
         let eph = Repository.ephemeris
         let truth = try Self.states(fine)
         let window = (truth[0].seconds - 3 * 86_400)...(truth[truth.count - 1].seconds + 3 * 86_400)
@@ -38,5 +40,6 @@ struct MarsOrbiterTests {
         }
         print("\(fine): \(truth.count) states, worst \(worst) km, \(worstV * 1000) m/s")
         #expect(worst < boundKm, "\(worst) km")
+        #expect(worstV < boundKmS, "\(worstV * 1000) m/s")
     }
 }

@@ -65,7 +65,7 @@ enum ServedMissions {
 
 /// The gravity a ballistic spacecraft feels, as the walk checks it: the body whose sphere of
 /// influence holds it (else the Sun; the Moon inside its own) with its zonal harmonics and
-/// moons, every other planet, the Moon and the Sun pulling.
+/// moons (and Mars's C22 and S22), every other planet, the Moon and the Sun pulling.
 final class WalkGravity {
     let ephemeris: Ephemeris
     private var models: [BodyID: GravityModel] = [:]
@@ -97,7 +97,8 @@ final class WalkGravity {
         let others = (body == .sun ? [] : [BodyID.sun]) + planets.filter { $0 != body }
         let moons = body == .sun ? [] : PlanetCenter.moons(of: body).filter { $0 != .phobos && $0 != .deimos }
         let zonal = GravityConstants.zonal(body).map { min($0.coefficients.count - 1, 6) } ?? 0
-        let m = try GravityModel(ephemeris: ephemeris, center: body, perturbers: others + moons, zonalDegree: zonal >= 2 ? zonal : 0)
+        let m = try GravityModel(ephemeris: ephemeris, center: body, perturbers: others + moons, zonalDegree: zonal >= 2 ? zonal : 0,
+                                 sectoral: GravityConstants.sectoral(body) != nil)
         models[body] = m
         return m
     }
