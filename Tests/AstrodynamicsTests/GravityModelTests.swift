@@ -26,6 +26,13 @@ struct GravityModelTests {
         return a
     }
 
+    /// The gradient of `potential` at `r` by central differences of `h` km.
+    func numericalGradient(at r: Vector3, h: Double = 1e-3, _ potential: (Vector3) -> Double) -> Vector3 {
+        Vector3((potential(r + Vector3(h, 0, 0)) - potential(r - Vector3(h, 0, 0))) / (2 * h),
+                (potential(r + Vector3(0, h, 0)) - potential(r - Vector3(0, h, 0))) / (2 * h),
+                (potential(r + Vector3(0, 0, h)) - potential(r - Vector3(0, 0, h))) / (2 * h))
+    }
+
     /// Legendre polynomials P2 … P6 written out.
     func legendre(_ n: Int, _ u: Double) -> Double {
         switch n {
@@ -119,13 +126,9 @@ struct GravityModelTests {
         for i in 0..<40 {
             let r = Vector3(cos(0.7 * Double(i)), sin(0.7 * Double(i)), sin(0.37 * Double(i)) * 2).normalized * radius * (1.05 + 0.1 * Double(i))
             let zonal = model.accelerationKmS2(at: r, seconds: t0) + r * (model.centerGM / pow(r.length, 3))
-            let h = 1e-3
-            func u(_ p: Vector3) -> Double { zonalPotential(body, gm: model.centerGM, degree: 6, r: p, pole: pole) }
             // The acceleration is the gradient of the potential (μ/r)[1 − Σ …]; its zonal part
             // the gradient of −(μ/r) Σ J_n (R/r)^n P_n(u), differentiated numerically here.
-            let gradient = Vector3((u(r + Vector3(h, 0, 0)) - u(r - Vector3(h, 0, 0))) / (2 * h),
-                                   (u(r + Vector3(0, h, 0)) - u(r - Vector3(0, h, 0))) / (2 * h),
-                                   (u(r + Vector3(0, 0, h)) - u(r - Vector3(0, 0, h))) / (2 * h))
+            let gradient = numericalGradient(at: r) { zonalPotential(body, gm: model.centerGM, degree: 6, r: $0, pole: pole) }
             #expect((zonal - gradient).length < 1e-7 * zonal.length, "\(body) r = \(r.length)")
             checked += 1
         }
@@ -152,10 +155,7 @@ struct GravityModelTests {
             }
             let r = Vector3(cos(0.9 * Double(i)), sin(0.9 * Double(i)), sin(0.41 * Double(i))).normalized * 3_396 * (1.03 + 0.05 * Double(i))
             let sectoral = withC22.accelerationKmS2(at: r, seconds: t) - j2Only.accelerationKmS2(at: r, seconds: t)
-            let e = 1e-3
-            let gradient = Vector3((potential(r + Vector3(e, 0, 0)) - potential(r - Vector3(e, 0, 0))) / (2 * e),
-                                   (potential(r + Vector3(0, e, 0)) - potential(r - Vector3(0, e, 0))) / (2 * e),
-                                   (potential(r + Vector3(0, 0, e)) - potential(r - Vector3(0, 0, e))) / (2 * e))
+            let gradient = numericalGradient(at: r, potential)
             #expect((sectoral - gradient).length < 1e-6 * gradient.length, "t = \(t), r = \(r.length)")
             checked += 1
         }
