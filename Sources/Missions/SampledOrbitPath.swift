@@ -21,8 +21,8 @@ import Synchronization
 /// are 0.3–0.5 MB. The kernel marks such a segment by its name (``segmentName(naifID:about:)``),
 /// and a SPICE reader that interpolates it alone is right only at the samples.
 ///
-/// Cost: one interval (a day, 5–12 revolutions) is fitted and integrated in tens of
-/// milliseconds (ten integrations; two once its fit is known) and kept
+/// Cost: one interval (a day, 5–12 revolutions) is fitted and integrated in about ten
+/// milliseconds (some twelve integrations; two, about 2 ms, once its fit is known) and kept
 /// (the last ``cachedIntervals`` per path), so a replay or a telemetry stream integrates each
 /// day once; at a sample time the sample itself is answered, so a line drawn across years
 /// through the samples (``MissionEngine``'s sampler snaps to them) integrates nothing.
@@ -49,6 +49,12 @@ public final class SampledOrbitPath: SegmentPath {
 
     /// How many integrated intervals each path keeps (a day's is about 0.2 MB).
     public static let cachedIntervals = 8
+
+    /// The forces between the samples: `body`'s point mass, J2 and (Mars's) C22 and S22, and
+    /// the Sun's pull.
+    public static func model(about body: BodyID, ephemeris: Ephemeris) throws(GravityModelError) -> GravityModel {
+        try GravityModel(ephemeris: ephemeris, center: body, perturbers: [.sun], zonalDegree: 2, sectoral: GravityConstants.sectoral(body) != nil)
+    }
 
     /// The integrator's tolerances: a millimetre over a day of revolutions.
     public static let integrator = DormandPrince853(relativeTolerance: 1e-11, absoluteToleranceKm: 1e-6, absoluteToleranceKmS: 1e-9)
@@ -113,30 +119,32 @@ public final class SampledOrbitPath: SegmentPath {
         if let k = sampleIndex(at: seconds) { return (samples[k].positionKm, samples[k].velocityKmS) }
         // The interval, from the cache or integrated now (outside the lock: two threads may
         // integrate the same day once each, never wait for each other's).
-        let cached: (BlendedInterval?, BallisticInterpolator<GravityModel>?, [Int: [Double]]) = state.withLock { s in
-            if s.failed { return (nil, nil, [:]) }
+        // A cached interval; else the model, the interval's index and its fit if one was made.
+        let cached: (hit: BlendedInterval?, path: BallisticInterpolator<GravityModel>?, index: Int?, fit: [Double]?) = state.withLock { s in
+            if s.failed { return (nil, nil, nil, nil) }
             if let k = s.intervals.lastIndex(where: { $0.span.contains(seconds) }) {
                 let iv = s.intervals.remove(at: k)
                 s.intervals.append(iv)
-                return (iv, s.path, [:])
+                return (iv, s.path, nil, nil)
             }
             if s.path == nil {
-                guard let model = try? GravityModel(ephemeris: ephemeris, center: body, perturbers: [.sun], zonalDegree: 2, sectoral: true),
+                guard let model = try? Self.model(about: body, ephemeris: ephemeris),
                       let path = try? BallisticInterpolator(samples: samples, model: model, integrator: Self.integrator) else {
                     s.failed = true
-                    return (nil, nil, [:])
+                    return (nil, nil, nil, nil)
                 }
                 s.path = path
             }
-            return (nil, s.path, s.fits)
+            let i = try? s.path?.intervalIndex(containing: seconds)
+            return (nil, s.path, i, i.flatMap { s.fits[$0] })
         }
         let interval: BlendedInterval
-        if let hit = cached.0 {
+        if let hit = cached.hit {
             interval = hit
         } else {
-            guard let path = cached.1, let i = try? path.intervalIndex(containing: seconds),
+            guard let path = cached.path, let i = cached.index,
                   let (iv, fit) = try? BlendedInterval.fitted(index: i, start: samples[i], end: samples[i + 1], model: path.model,
-                                                             integrator: Self.integrator, coefficients: cached.2[i]) else { return nil }
+                                                             integrator: Self.integrator, coefficients: cached.fit) else { return nil }
             state.withLock { s in
                 s.fits[i] = fit.coefficients
                 s.intervals.append(iv)

@@ -127,7 +127,7 @@ struct PropagatorBenchCommand: ParsableCommand {
             print("MRO's sampled orbit: not in the mission kernels, skipped")
             return
         }
-        let mars = try GravityModel(ephemeris: eph, center: .mars, perturbers: [.sun], zonalDegree: 2, sectoral: true)
+        let mars = try SampledOrbitPath.model(about: .mars, ephemeris: eph)
         let first = orbiter.nearestSample(to: try TimeScale.parse("2025-03-22T00:00:00Z").daysSinceJ2000TDB * Constants.secondsPerDay)
         let samples = Array(orbiter.samples[first...(first + 20)])
         let integrator = SampledOrbitPath.integrator
