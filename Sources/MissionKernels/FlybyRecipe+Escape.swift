@@ -130,23 +130,45 @@ extension FlybyRecipe {
             let soi = FlybyGeometry.sphereOfInfluenceKm(distanceKm: q.positionKm.length, mu: GravityConstants.gm(f.body), centralMu: GravityConstants.sunGM)
             guard GravityConstants.gm(f.body) / (soi * soi) > Self.easeLimitKmS2 else { continue }
             guard let before = result.last(where: { $0.startSeconds < tc && tc <= $0.endSeconds }) else { continue }
-            let after = try conics.state(at: tc), inbound = try before.state(tc)
-            let outward = try ForwardArc(from: after, to: tc + Self.easeSpanSeconds.longest + 30 * 86_400, ephemeris: eph)
-            let inward = try ForwardArc(from: inbound, to: tc - Self.easeSpanSeconds.longest - 30 * 86_400, ephemeris: eph)
-            guard outward.center == f.body, inward.center == f.body else { continue }
             let radius = Self.easeRadiusKm(f.body)
-            let outFrom = try reach(radius, on: outward, from: tc, step: 300, within: 30 * 86_400, what: "the \(f.name) flyby")
-            let inFrom = try reach(radius, on: inward, from: tc, step: -300, within: 30 * 86_400, what: "the \(f.name) flyby")
-            // A flyby whose integration cannot be eased back onto the conics gently before an
-            // impulse or trajectory data stays on the conics (said in the notes).
-            let ease: (out: Ease, in: Ease)
-            do {
-                ease = (out: try easeSpan(from: outFrom, direction: 1, integrated: outward, conics: conics),
-                        in: try easeSpan(from: inFrom, direction: -1, integrated: inward, conics: conics))
-            } catch {
-                notes.append("\(f.name): left on the conics (\(error)).")
-                continue
+            // The integration from the conics' own closest approach, and where it reaches the
+            // easing radius on either side.
+            func integrate(inbound: OrbitalState, after: OrbitalState) throws -> (out: ForwardArc, in: ForwardArc, outFrom: Double, inFrom: Double)? {
+                let outward = try ForwardArc(from: after, to: tc + Self.easeSpanSeconds.longest + 30 * 86_400, ephemeris: eph)
+                let inward = try ForwardArc(from: inbound, to: tc - Self.easeSpanSeconds.longest - 30 * 86_400, ephemeris: eph)
+                guard outward.center == f.body, inward.center == f.body else { return nil }
+                return (outward, inward,
+                        try reach(radius, on: outward, from: tc, step: 300, within: 30 * 86_400, what: "the \(f.name) flyby"),
+                        try reach(radius, on: inward, from: tc, step: -300, within: 30 * 86_400, what: "the \(f.name) flyby"))
             }
+            let conicAfter = try conics.state(at: tc), conicInbound = try before.state(tc)
+            guard var flown = try integrate(inbound: conicInbound, after: conicAfter) else { continue }
+            // A flyby whose integration cannot be eased back onto the conics gently (a slow,
+            // low one the Sun's tide turns away from the two-body hyperbola) is aimed: the
+            // closest approach moved, at its published distance and time, so the integration
+            // meets the conics' positions some days out on both sides (``aimed``). One that
+            // still cannot be eased, or whose easing would reach an impulse or trajectory data,
+            // stays on the conics (said in the notes).
+            var ease: (out: Ease, in: Ease)
+            var aim: Aim?
+            do {
+                ease = (out: try easeSpan(from: flown.outFrom, direction: 1, integrated: flown.out, conics: conics),
+                        in: try easeSpan(from: flown.inFrom, direction: -1, integrated: flown.in, conics: conics))
+            } catch {
+                do {
+                    let a = try aimed(inbound: conicInbound, after: conicAfter, body: f.body, closestApproach: tc,
+                                      matching: (flown.inFrom - Self.aimMarginSeconds, flown.outFrom + Self.aimMarginSeconds), conics: conics, ephemeris: eph)
+                    guard let again = try integrate(inbound: a.inbound, after: a.after) else { continue }
+                    flown = again
+                    ease = (out: try easeSpan(from: flown.outFrom, direction: 1, integrated: flown.out, conics: conics),
+                            in: try easeSpan(from: flown.inFrom, direction: -1, integrated: flown.in, conics: conics))
+                    aim = a
+                } catch let aimError {
+                    notes.append("\(f.name): left on the conics (\(error); aimed, \(aimError)).")
+                    continue
+                }
+            }
+            let (outward, inward, outFrom, inFrom) = flown
             let start = inFrom - ease.in.seconds, end = outFrom + ease.out.seconds
             if let b = burns.first(where: { $0 > start && $0 < end && abs($0 - tc) > 1e-6 }) {
                 notes.append("\(f.name): left on the conics (its integration and easing, \(iso(start)) to \(iso(end)), would hold the impulse at \(iso(b))).")
@@ -174,9 +196,71 @@ extension FlybyRecipe {
                                       startSeconds: outFrom, endSeconds: end, center: center, maxStepSeconds: 3_600, state: { try easeOut.state(at: $0) }))
             if result[k1].endSeconds > end { replaced.append(result[k1].starting(at: end)) }
             result.replaceSubrange(k0...k1, with: replaced)
+            if let aim {
+                notes.append("\(f.name): aimed, since the two-body hyperbola's closest approach integrated could not be eased back onto the conics: the closest approach moved \(kilometres(aim.movedKm)) and its velocity changed by \(metres(aim.velocityChangeKmS)), at \(kilometres(aim.distanceKm)) from the centre, so the integration meets the conics' positions \(Int(Self.aimMarginSeconds / 86_400)) days beyond the easing radius within \(kilometres(aim.missKm)).")
+            }
             notes.append("\(f.name): integrated about \(name) from the closest approach (\(iso(tc))) out to \(Int(radius)) km, \(iso(inFrom)) to \(iso(outFrom)); eased onto the conics over \(String(format: "%.1f", ease.in.seconds / 3_600)) h before (up to \(kilometres(ease.in.difference.km)), \(metres(ease.in.difference.kmS)) apart; at most \(String(format: "%.2f", ease.in.peakKmS2 * 1e6)) mm/s² extra) and \(String(format: "%.1f", ease.out.seconds / 3_600)) h after (up to \(kilometres(ease.out.difference.km)), \(metres(ease.out.difference.kmS)); \(String(format: "%.2f", ease.out.peakKmS2 * 1e6)) mm/s²).")
         }
         return result
+    }
+}
+
+extension FlybyRecipe {
+    /// How far beyond the easing radius an aimed flyby meets the conics, seconds.
+    static let aimMarginSeconds = 5 * 86_400.0
+
+    /// A closest approach aimed so that gravity's flyby meets the conics: the state at the
+    /// published distance and time, and how it was moved.
+    struct Aim {
+        let inbound: OrbitalState, after: OrbitalState
+        let movedKm: Double, velocityChangeKmS: Double, distanceKm: Double
+        /// The largest distance left between the integration and the conics at the matching times.
+        let missKm: Double
+    }
+
+    /// The closest-approach state (before and after any impulse there, moved alike) whose
+    /// integration under the body's gravity with the Sun and the planets pulling passes through
+    /// the conics' positions at `matching` (before, after): a least-squares differential
+    /// correction of the position and velocity at `closestApproach` (``Shooting``), held to the
+    /// conics' distance from the body's centre (1 m) and to a closest approach (no radial
+    /// velocity, 1 mm/s), the positions met as closely as those six unknowns allow (eight
+    /// equations: least squares, ended early should they meet within 1,000 km; BepiColombo's
+    /// third and fourth Mercury flybys are left 11,500 and 13,000 km apart, which the easing
+    /// takes over a week at under 0.5 mm/s²). The two-body hyperbola leaves out
+    /// the Sun's tide, which over a slow flyby turns the outgoing asymptote by a fraction of a
+    /// degree: hundreds of thousands of kilometres some weeks on.
+    static func aimed(inbound: OrbitalState, after: OrbitalState, body: BodyID, closestApproach tc: Double, matching: (before: Double, after: Double),
+                      conics: PiecewisePath, ephemeris eph: Ephemeris) throws -> Aim {
+        guard let q = eph.naifState(centerID(body), at: TimeScale.instant(tdbSecondsPastJ2000: tc)) else {
+            throw RecipeError(description: "\(body) cannot be placed at the closest approach")
+        }
+        let r0 = after.positionKm - q.positionKm, distance = r0.length
+        let targets = (before: try conics.state(at: matching.before).positionKm, after: try conics.state(at: matching.after).positionKm)
+        // Unknowns: the position change (km) and the velocity change (m/s).
+        func states(_ x: [Double]) -> (inbound: OrbitalState, after: OrbitalState) {
+            let dr = Vector3(x[0], x[1], x[2]), dv = Vector3(x[3], x[4], x[5]) * 1e-3
+            func moved(_ s: OrbitalState) -> OrbitalState {
+                OrbitalState(seconds: tc, positionKm: s.positionKm + dr, velocityKmS: s.velocityKmS + dv)
+            }
+            return (moved(inbound), moved(after))
+        }
+        func residuals(_ x: [Double]) throws -> [Double] {
+            let s = states(x)
+            let back = try ForwardArc(from: s.inbound, to: matching.before, ephemeris: eph).state(at: matching.before).positionKm
+            let on = try ForwardArc(from: s.after, to: matching.after, ephemeris: eph).state(at: matching.after).positionKm
+            let r = s.after.positionKm - q.positionKm, v = s.after.velocityKmS - q.velocityKmS
+            let m1 = back - targets.before, m2 = on - targets.after
+            return [m1.x, m1.y, m1.z, m2.x, m2.y, m2.z, r.length - distance, r.normalized.dot(v)]
+        }
+        let solved = try Shooting.fit([0, 0, 0, 0, 0, 0], steps: [0.01, 0.01, 0.01, 0.01, 0.01, 0.01],
+                                      tolerance: [1_000, 1_000, 1_000, 1_000, 1_000, 1_000, 0.001, 1e-6], maxIterations: 30, residuals)
+        guard abs(solved.residual[6]) <= 0.001, abs(solved.residual[7]) <= 1e-6 else {
+            throw RecipeError(description: "no closest approach at \(kilometres(distance)) meets the conics (\(solved.residual))")
+        }
+        let s = states(solved.x), x = solved.x, m = solved.residual
+        return Aim(inbound: s.inbound, after: s.after, movedKm: Vector3(x[0], x[1], x[2]).length,
+                   velocityChangeKmS: Vector3(x[3], x[4], x[5]).length * 1e-3, distanceKm: (s.after.positionKm - q.positionKm).length,
+                   missKm: max(Vector3(m[0], m[1], m[2]).length, Vector3(m[3], m[4], m[5]).length))
     }
 }
 

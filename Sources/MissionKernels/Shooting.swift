@@ -14,6 +14,15 @@ public enum Shooting {
     /// not (a curved valley, as when an arc is aimed past the Moon).
     public static func solve(_ x0: [Double], steps: [Double], tolerance: [Double], maxIterations: Int = 60,
                              _ f: ([Double]) throws -> [Double]) throws -> (x: [Double], residual: [Double]) {
+        let best = try fit(x0, steps: steps, tolerance: tolerance, maxIterations: maxIterations, f)
+        if best.converged { return (best.x, best.residual) }
+        throw ShootingError(description: "did not converge: residual \(best.residual) (tolerance \(tolerance)) at \(best.x)")
+    }
+
+    /// The same iteration, for a problem that may have no exact solution (more residuals than
+    /// unknowns): the best `x` found, whether every |f_i| ≤ `tolerance[i]` there, and the residuals.
+    public static func fit(_ x0: [Double], steps: [Double], tolerance: [Double], maxIterations: Int = 60,
+                           _ f: ([Double]) throws -> [Double]) throws -> (x: [Double], residual: [Double], converged: Bool) {
         let n = x0.count
         var x = x0
         // Residuals in units of their tolerance.
@@ -24,7 +33,7 @@ public enum Shooting {
         func cost(_ r: [Double]) -> Double { r.reduce(0) { $0 + $1 * $1 } }
         var lambda = 1e-3
         for _ in 0..<maxIterations {
-            if converged(r) { return (x, zip(r, tolerance).map { $0 * $1 }) }
+            if converged(r) { return (x, zip(r, tolerance).map { $0 * $1 }, true) }
             var jacobian = [[Double]](repeating: [Double](repeating: 0, count: n), count: r.count)
             for j in 0..<n {
                 var xp = x
@@ -47,8 +56,7 @@ public enum Shooting {
             }
             if !improved { break }
         }
-        if converged(r) { return (x, zip(r, tolerance).map { $0 * $1 }) }
-        throw ShootingError(description: "did not converge: residual \(zip(r, tolerance).map { $0 * $1 }) (tolerance \(tolerance)) at \(x)")
+        return (x, zip(r, tolerance).map { $0 * $1 }, converged(r))
     }
 
     /// Solves `a·x = b` in the least-squares sense (normal equations, Gaussian elimination with

@@ -71,6 +71,20 @@ struct FlybyKernelsTests {
         #expect(checked >= 2)
     }
 
+    /// Every Mercury flyby of BepiColombo flown as gravity flies it, the slow third and fourth
+    /// too (aimed so their integration meets the conics): none left on the two-body hyperbola,
+    /// which leaves out the Sun's tide and Mercury's pull beyond its sphere of influence.
+    @Test("BepiColombo's six Mercury flybys are integrated, none on the conics")
+    func mercuryFlybysIntegrated() throws {
+        let l = try Self.load("bepicolombo", "bepicolombo.bsp")
+        let flybys = l.mission.events.filter { $0.fact?.body == .mercury && $0.name.contains("flyby") }
+        #expect(flybys.count == 6)
+        for e in flybys {
+            let segment = l.path.segment(at: e.date.daysSinceJ2000TDB * Constants.secondsPerDay).name
+            #expect(segment.hasSuffix("flyby (integrated)"), "\(e.name): in segment \(segment)")
+        }
+    }
+
     /// Segment boundaries: the position continuous everywhere (within the kernels' interpolation
     /// tolerance), the velocity too except at a boundary inside a powered phase.
     @Test("continuous in position, and in velocity except in powered phases", arguments: cases)
