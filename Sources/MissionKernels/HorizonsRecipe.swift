@@ -30,9 +30,12 @@ public struct HorizonsRecipe: MissionRecipe {
     /// Whether the giant planets' moons are moved where the samples say they were
     /// (``MoonEncounterFit``), integrated against there, and written to the kernel.
     public let fitsMoons: Bool
+    /// Whether each re-anchored encounter's closest hours are flown as one arc fitted to the
+    /// samples (``EncounterArc``) rather than through them.
+    public let fitsEncounterArcs: Bool
 
     public init(missionID: String, vehicleID: String, files: [(name: String, sampling: String)], pad: SurfaceSite, reanchor: [(body: BodyID, event: String)] = [],
-                orbit: (body: BodyID, after: String)? = nil, fitsMoons: Bool = false) {
+                orbit: (body: BodyID, after: String)? = nil, fitsMoons: Bool = false, fitsEncounterArcs: Bool = false) {
         self.missionID = missionID
         self.vehicleID = vehicleID
         self.files = files
@@ -40,6 +43,7 @@ public struct HorizonsRecipe: MissionRecipe {
         self.reanchor = reanchor
         self.orbit = orbit
         self.fitsMoons = fitsMoons
+        self.fitsEncounterArcs = fitsEncounterArcs
     }
 
     public var sources: [String] { files.map(\.name) }
@@ -50,8 +54,10 @@ public struct HorizonsRecipe: MissionRecipe {
         var track = Self.merge(read)
         var notes = ["Sources: \(files.map(\.name).joined(separator: ", ")) (JPL Horizons, retrieved 2026-01-29)."]
         var provenance = SourceProvenance(vehicle: vehicle.id, naifID: naif ?? vehicle.naifID, sources: files.map(\.name))
+        var anchors: [EncounterAnchor] = []
         for (body, event) in reanchor {
             let anchor = try reanchorEncounter(body, at: try context.event(event), track: &track, vehicle: vehicle, context)
+            anchors.append(anchor)
             provenance.anchors.append(.init(anchor))
             notes.append(Self.note(anchor))
         }
@@ -72,6 +78,23 @@ public struct HorizonsRecipe: MissionRecipe {
         let id = naif ?? vehicle.naifID
         var pieces = try launchPieces(before: track.states[0], context, naifID: id)
         pieces += try Self.dataPieces(track, path: path, bridgeWindows: bridgeWindows, naifID: id, ephemeris: context.ephemeris, notes: &notes)
+        if fitsEncounterArcs {
+            let arcs = try anchors.compactMap { try encounterArc($0.body, near: $0.closestSeconds, samples: track.states, ephemeris: context.ephemeris) }
+            // Where gravity already flies the samples (within a kilometre), the path stays on them.
+            for arc in arcs where arc.rmsKm < Self.encounterArcMinimumRmsKm {
+                notes.append("Encounter: about \(arc.body)'s closest approach (\(Self.iso(arc.closestSeconds))) one integration fits the samples within \(String(format: "%.2f", arc.rmsKm)) km rms: the path stays on them.")
+            }
+            let flown = try Self.flyEncounters(pieces, arcs: arcs.filter { $0.rmsKm >= Self.encounterArcMinimumRmsKm }, naifID: id)
+            pieces = flown.pieces
+            for arc in flown.arcs {
+                notes.append(Self.note(arc))
+                // Every source's samples there, those the merge dropped for a finer file's too.
+                let inside = Set(read.flatMap(\.vectors.seconds).filter { $0 > arc.start && $0 < arc.end }).sorted()
+                for t in inside {
+                    provenance.exclude(t, "inside the \(arc.body) encounter arc (\(Self.iso(arc.start)) to \(Self.iso(arc.end))): the samples there are flown as one integration fitted to them, within \(String(format: "%.1f", arc.worstKm)) km")
+                }
+            }
+        }
         if let orbitSamples, let orbit {
             pieces.append(Self.orbitPiece(orbitSamples, about: orbit.body, naifID: id))
             notes.append("From \(Self.iso(orbitSamples[0].seconds)): \(orbitSamples.count) samples about \(orbit.body) as they are (segment \"\(SampledOrbitPath.segmentName(naifID: id, about: orbit.body))\"); the server integrates between them about \(orbit.body) with its J2 and the Sun's pull. Alone, this segment interpolates between the samples by cubic Hermite and is right only at them.")

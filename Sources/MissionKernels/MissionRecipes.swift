@@ -17,11 +17,11 @@ public enum MissionRecipes {
         HorizonsRecipe(missionID: "cassini", vehicleID: "cassini", files: [("horizons-cassini_1d.json", "1-day")], pad: .slc40, fitsMoons: true),
         HorizonsRecipe(missionID: "voyager1", vehicleID: "voyager1", files: [
             ("horizons-voyager1_1d.json", "1-day"), ("horizons-voyager1_jupiter_30m.json", "30-min"), ("horizons-voyager1_saturn_30m.json", "30-min"),
-        ], pad: .slc41, reanchor: [(.jupiter, "jupiter"), (.saturn, "saturn")], fitsMoons: true),
+        ], pad: .slc41, reanchor: [(.jupiter, "jupiter"), (.saturn, "saturn")], fitsMoons: true, fitsEncounterArcs: true),
         HorizonsRecipe(missionID: "voyager2", vehicleID: "voyager2", files: [
             ("horizons-voyager2_1d.json", "1-day"), ("horizons-voyager2_jupiter_30m.json", "30-min"), ("horizons-voyager2_saturn_30m.json", "30-min"),
             ("horizons-voyager2_uranus_30m.json", "30-min"), ("horizons-voyager2_neptune_30m.json", "30-min"),
-        ], pad: .slc41, reanchor: [(.jupiter, "jupiter"), (.saturn, "saturn"), (.uranus, "uranus"), (.neptune, "neptune")], fitsMoons: true),
+        ], pad: .slc41, reanchor: [(.jupiter, "jupiter"), (.saturn, "saturn"), (.uranus, "uranus"), (.neptune, "neptune")], fitsMoons: true, fitsEncounterArcs: true),
         HorizonsRecipe(missionID: "juno", vehicleID: "juno", files: [
             ("horizons-juno_1d.json", "1-day"), ("horizons-juno_earth_ga_10m.json", "10-min"), ("horizons-juno_jupiter_orbit_insertion_10m.json", "10-min"),
         ], pad: .slc41, reanchor: [(.earth, "earth")], fitsMoons: true),

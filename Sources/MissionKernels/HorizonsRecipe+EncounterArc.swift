@@ -1,0 +1,131 @@
+import Astrodynamics
+import Ephemeris
+import Missions
+
+extension HorizonsRecipe {
+    /// An encounter flown as one integrated arc: the hours about a re-anchored planet's closest
+    /// approach where the samples, even moved onto DE440's planet, are not a path gravity flies.
+    /// Old reconstructions (the Voyagers') were made with the planets' fields and moons of their
+    /// day: each 30-minute interval's forward and backward integrations miss by kilometres at
+    /// closest approach, which the blend bridges with accelerations of 10-40 mm/s².
+    struct EncounterArc {
+        let body: BodyID
+        /// The closest sample to the planet, TDB seconds.
+        let closestSeconds: Double
+        /// The arc alone from `arcFrom` to `arcTo`; eased from the data before and onto it after.
+        let arcFrom: Double, arcTo: Double
+        let easeSeconds: Double
+        /// Fit residuals over the samples fitted, km: root mean square and largest.
+        let rmsKm: Double, worstKm: Double
+        /// Where the arc and the data differ most over each easing, km and km/s, and the most
+        /// acceleration the easing adds, km/s².
+        let easeDifference: (km: Double, kmS: Double)
+        let easePeakKmS2: Double
+        /// Heliocentric states on the arc.
+        let state: (Double) throws -> OrbitalState
+        var start: Double { arcFrom - easeSeconds }
+        var end: Double { arcTo + easeSeconds }
+    }
+
+    /// Half the span flown by the arc alone about closest approach, seconds.
+    static let encounterArcHalfSeconds = 3 * 3_600.0
+    /// The easing between the data and the arc on either side, seconds.
+    static let encounterEaseSeconds = 9 * 3_600.0
+    /// An encounter whose samples one integration fits better than this (root mean square, km)
+    /// is flown through them as the rest of the data is.
+    static let encounterArcMinimumRmsKm = 1.0
+
+    /// The arc for the encounter with `body` whose re-anchored closest approach is near `near`:
+    /// the state at the closest sample fitted by least squares (``Shooting/fit``; six unknowns,
+    /// the position and velocity) so that the integration forward and back under the planet's
+    /// gravity (``HorizonsPath/model(_:frame:ephemeris:)``: its zonal harmonics and moons, the
+    /// Sun and planets pulling) passes through every sample within the arc and its easings.
+    /// Nil when the samples there are too few.
+    func encounterArc(_ body: BodyID, near: Double, samples: [OrbitalState], ephemeris eph: Ephemeris) throws -> EncounterArc? {
+        let model = try HorizonsPath.model(body, frame: .heliocentric, ephemeris: eph)
+        func center(_ t: Double) -> (positionKm: Vector3, velocityKmS: Vector3) {
+            HorizonsPath.centerState(body, model: model, frame: .heliocentric, seconds: t, ephemeris: eph)
+        }
+        let near = samples.filter { abs($0.seconds - near) < 86_400 }
+        guard let closest = near.min(by: { ($0.positionKm - center($0.seconds).positionKm).length < ($1.positionKm - center($1.seconds).positionKm).length }) else { return nil }
+        // The arc's ends fall halfway between samples: a piece that starts on a sample would
+        // hold it twice, as its start and as a required epoch.
+        let k = near.firstIndex { $0.seconds == closest.seconds }!
+        let spacing = k + 1 < near.count ? near[k + 1].seconds - closest.seconds : closest.seconds - near[max(k - 1, 0)].seconds
+        let tc = closest.seconds, h = Self.encounterArcHalfSeconds + spacing / 2, e = Self.encounterEaseSeconds
+        let fitted = samples.filter { abs($0.seconds - tc) <= h + e }
+        guard fitted.count >= 8 else { return nil }
+        let c0 = center(tc)
+        let reference = OrbitalState(seconds: tc, positionKm: closest.positionKm - c0.positionKm, velocityKmS: closest.velocityKmS - c0.velocityKmS)
+        let integrator = DormandPrince853()
+        func arcs(_ x: [Double]) throws -> (forward: PropagatedArc, backward: PropagatedArc) {
+            let s = OrbitalState(seconds: tc, positionKm: reference.positionKm + Vector3(x[0], x[1], x[2]),
+                                 velocityKmS: reference.velocityKmS + Vector3(x[3], x[4], x[5]) * 1e-3)
+            return (try integrator.propagate(s, to: tc + h + e, model: model), try integrator.propagate(s, to: tc - h - e, model: model))
+        }
+        func local(_ a: (forward: PropagatedArc, backward: PropagatedArc), _ t: Double) throws -> OrbitalState {
+            try (t >= tc ? a.forward : a.backward).state(at: t)
+        }
+        func residuals(_ x: [Double]) throws -> [Double] {
+            let a = try arcs(x)
+            return try fitted.flatMap { s -> [Double] in
+                let d = try local(a, s.seconds).positionKm + center(s.seconds).positionKm - s.positionKm
+                return [d.x, d.y, d.z]
+            }
+        }
+        let solved = try Shooting.fit([0, 0, 0, 0, 0, 0], steps: [0.001, 0.001, 0.001, 0.001, 0.001, 0.001],
+                                      tolerance: Array(repeating: 1e-3, count: 3 * fitted.count), maxIterations: 20, residuals)
+        let best = try arcs(solved.x)
+        let misses = stride(from: 0, to: solved.residual.count, by: 3).map { Vector3(solved.residual[$0], solved.residual[$0 + 1], solved.residual[$0 + 2]).length }
+        let rms = (misses.reduce(0) { $0 + $1 * $1 } / Double(misses.count)).squareRoot()
+        let state: (Double) throws -> OrbitalState = { t in
+            let s = try local(best, t), c = center(t)
+            return OrbitalState(seconds: t, positionKm: s.positionKm + c.positionKm, velocityKmS: s.velocityKmS + c.velocityKmS)
+        }
+        return EncounterArc(body: body, closestSeconds: tc, arcFrom: tc - h, arcTo: tc + h, easeSeconds: e, rmsKm: rms, worstKm: misses.max() ?? 0,
+                            easeDifference: (0, 0), easePeakKmS2: 0, state: state)
+    }
+
+    /// `pieces` with each encounter's stretch replaced: eased from the data onto the arc, the
+    /// arc, eased back onto the data (quintic weights, ``BlendedPair``). Returns the pieces and
+    /// the arcs with their easings measured.
+    static func flyEncounters(_ pieces: [PathPiece], arcs: [EncounterArc], naifID id: Int) throws -> (pieces: [PathPiece], arcs: [EncounterArc]) {
+        var result = pieces
+        var measured: [EncounterArc] = []
+        for arc in arcs.sorted(by: { $0.closestSeconds < $1.closestSeconds }) {
+            let data = PiecewisePath(pieces: result)
+            guard let k0 = result.lastIndex(where: { $0.startSeconds <= arc.start }), let k1 = result.lastIndex(where: { $0.startSeconds < arc.end }),
+                  result[k1].endSeconds >= arc.end else { continue }
+            var km = 0.0, kmS = 0.0
+            for k in 0...64 {
+                for t in [arc.start + arc.easeSeconds * Double(k) / 64, arc.arcTo + arc.easeSeconds * Double(k) / 64] {
+                    let a = try arc.state(t), b = try data.state(at: t)
+                    km = max(km, (a.positionKm - b.positionKm).length)
+                    kmS = max(kmS, (a.velocityKmS - b.velocityKmS).length)
+                }
+            }
+            let e = arc.easeSeconds
+            let peak = 5.7735 * km / (e * e) + 3.75 * kmS / e
+            measured.append(EncounterArc(body: arc.body, closestSeconds: arc.closestSeconds, arcFrom: arc.arcFrom, arcTo: arc.arcTo, easeSeconds: e,
+                                         rmsKm: arc.rmsKm, worstKm: arc.worstKm, easeDifference: (km, kmS), easePeakKmS2: peak, state: arc.state))
+            let easeIn = BlendedPair(start: arc.start, span: e, first: { try data.state(at: $0) }, second: { try arc.state($0) })
+            let easeOut = BlendedPair(start: arc.arcTo, span: e, first: { try arc.state($0) }, second: { try data.state(at: $0) })
+            let name = arc.body.rawValue.prefix(1).uppercased() + arc.body.rawValue.dropFirst()
+            var replaced = result[k0].startSeconds < arc.start ? [result[k0].ending(at: arc.start)] : []
+            replaced.append(PathPiece(name: "\(name) encounter eased in", notes: ["JPL Horizons \(id) eased onto the arc fitted to its encounter samples (quintic weight over \(Int(e / 3_600)) h)."],
+                                      startSeconds: arc.start, endSeconds: arc.arcFrom, center: 10, maxStepSeconds: 1_800, state: { try easeIn.state(at: $0) }))
+            replaced.append(PathPiece(name: "\(name) encounter (integrated)", notes: ["One arc under \(name)'s gravity (zonal harmonics, moons, the Sun and planets pulling) fitted to the Horizons samples about closest approach."],
+                                      startSeconds: arc.arcFrom, endSeconds: arc.arcTo, center: 10, maxStepSeconds: 1_800, state: { try arc.state($0) }))
+            replaced.append(PathPiece(name: "\(name) encounter eased out", notes: ["The arc fitted to the encounter samples eased back onto JPL Horizons \(id) (quintic weight over \(Int(e / 3_600)) h)."],
+                                      startSeconds: arc.arcTo, endSeconds: arc.end, center: 10, maxStepSeconds: 1_800, state: { try easeOut.state(at: $0) }))
+            if result[k1].endSeconds > arc.end { replaced.append(result[k1].starting(at: arc.end)) }
+            result.replaceSubrange(k0...k1, with: replaced)
+        }
+        return (result, measured)
+    }
+
+    /// What an encounter arc came to.
+    static func note(_ arc: EncounterArc) -> String {
+        "Encounter arc: from \(iso(arc.arcFrom)) to \(iso(arc.arcTo)) about \(arc.body)'s closest approach (\(iso(arc.closestSeconds))) the path is one integration under \(arc.body)'s gravity, fitted to the samples within \(Int((arc.closestSeconds - arc.start) / 3_600)) h (residuals \(String(format: "%.2f", arc.rmsKm)) km rms, \(String(format: "%.2f", arc.worstKm)) km at most); eased from and onto the samples over \(Int(arc.easeSeconds / 3_600)) h either side (up to \(String(format: "%.2f", arc.easeDifference.km)) km and \(String(format: "%.2f", arc.easeDifference.kmS * 1000)) m/s apart; at most \(String(format: "%.2f", arc.easePeakKmS2 * 1e6)) mm/s² extra). The samples in between are left out: the Horizons reconstruction there is not a path this gravity flies."
+    }
+}
