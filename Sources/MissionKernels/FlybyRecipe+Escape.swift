@@ -82,16 +82,8 @@ extension FlybyRecipe {
     /// first derivatives), δ the two paths' largest difference over the span.
     static func easeSpan(from: Double, direction: Double, integrated: ForwardArc, conics: PiecewisePath) throws -> Ease {
         func difference(over span: Double) throws -> (km: Double, kmS: Double) {
-            var km = 0.0, kmS = 0.0
-            for k in 0...64 {
-                let t = from + direction * span * Double(k) / 64
-                let a = try integrated.state(at: t), b = try conics.state(at: t)
-                km = max(km, (b.positionKm - a.positionKm).length)
-                kmS = max(kmS, (b.velocityKmS - a.velocityKmS).length)
-            }
-            return (km, kmS)
+            try easeDifference(from: from, direction: direction, span: span, { try integrated.state(at: $0) }, { try conics.state(at: $0) })
         }
-        func peak(_ d: (km: Double, kmS: Double), _ span: Double) -> Double { 5.7735 * d.km / (span * span) + 3.75 * d.kmS / span }
         var span = Self.easeSpanSeconds.shortest
         var d = try difference(over: span)
         while peak(d, span) > Self.easeLimitKmS2 {
@@ -103,6 +95,24 @@ extension FlybyRecipe {
         }
         return Ease(seconds: span, difference: d, peakKmS2: peak(d, span))
     }
+
+    /// Two paths' largest differences (position, velocity) over `span` from `from` (forward for
+    /// `direction` 1, backward for −1), looked at 65 times.
+    static func easeDifference(from: Double, direction: Double, span: Double, _ first: (Double) throws -> OrbitalState,
+                               _ second: (Double) throws -> OrbitalState) throws -> (km: Double, kmS: Double) {
+        var km = 0.0, kmS = 0.0
+        for k in 0...64 {
+            let t = from + direction * span * Double(k) / 64
+            let a = try first(t), b = try second(t)
+            km = max(km, (b.positionKm - a.positionKm).length)
+            kmS = max(kmS, (b.velocityKmS - a.velocityKmS).length)
+        }
+        return (km, kmS)
+    }
+
+    /// The largest extra acceleration a quintic blend over `span` adds between two paths that
+    /// differ by `d`: 5.77·δr/T² + 3.75·δv/T (the weight's largest second and first derivatives).
+    static func peak(_ d: (km: Double, kmS: Double), _ span: Double) -> Double { 5.7735 * d.km / (span * span) + 3.75 * d.kmS / span }
 
     /// How far out a flyby is integrated before it is eased onto the conics, km: where the
     /// body pulls with 0.3 mm/s², which the heliocentric conic beyond leaves out (Mercury
@@ -178,13 +188,11 @@ extension FlybyRecipe {
                 notes.append("\(f.name): left on the conics (its integration and easing, \(iso(start)) to \(iso(end)), would reach into trajectory data).")
                 continue
             }
-            guard let k0 = result.lastIndex(where: { $0.startSeconds <= start }), let k1 = result.lastIndex(where: { $0.startSeconds < end }) else { continue }
             let easeIn = BlendedPair(start: start, span: ease.in.seconds, first: { try conics.state(at: $0) }, second: { try inward.state(at: $0) })
             let easeOut = BlendedPair(start: outFrom, span: ease.out.seconds, first: { try outward.state(at: $0) }, second: { try conics.state(at: $0) })
             let center = centerID(f.body), name = display(f.body)
-            var replaced = result[k0].startSeconds < start ? [result[k0].ending(at: start)] : []
-            replaced.append(PathPiece(name: "\(name) flyby eased in", notes: ["The conics eased onto the flyby integrated back from the closest approach (quintic weight over \(String(format: "%.1f", ease.in.seconds / 3_600)) h)."],
-                                      startSeconds: start, endSeconds: inFrom, center: center, maxStepSeconds: 3_600, state: { try easeIn.state(at: $0) }))
+            var replaced = [PathPiece(name: "\(name) flyby eased in", notes: ["The conics eased onto the flyby integrated back from the closest approach (quintic weight over \(String(format: "%.1f", ease.in.seconds / 3_600)) h)."],
+                                      startSeconds: start, endSeconds: inFrom, center: center, maxStepSeconds: 3_600, state: { try easeIn.state(at: $0) })]
             var flyIn = PathPiece(name: "\(name) flyby (integrated)", notes: ["The conics' state at the closest approach integrated back under \(name)'s gravity with the Sun and the planets pulling."],
                                   startSeconds: inFrom, endSeconds: tc, center: center, maxStepSeconds: 3_600, state: { try inward.state(at: $0) })
             var flyOut = PathPiece(name: "\(name) flyby (integrated)", notes: ["The conics' state at the closest approach integrated on under \(name)'s gravity with the Sun and the planets pulling."],
@@ -194,8 +202,8 @@ extension FlybyRecipe {
             replaced += [flyIn, flyOut]
             replaced.append(PathPiece(name: "\(name) flyby eased out", notes: ["The flyby integrated on from the closest approach eased onto the conics (quintic weight over \(String(format: "%.1f", ease.out.seconds / 3_600)) h)."],
                                       startSeconds: outFrom, endSeconds: end, center: center, maxStepSeconds: 3_600, state: { try easeOut.state(at: $0) }))
-            if result[k1].endSeconds > end { replaced.append(result[k1].starting(at: end)) }
-            result.replaceSubrange(k0...k1, with: replaced)
+            guard let spliced = result.splicing(replaced, from: start, to: end) else { continue }
+            result = spliced
             if let aim {
                 notes.append("\(f.name): aimed, since the two-body hyperbola's closest approach integrated could not be eased back onto the conics: the closest approach moved \(kilometres(aim.movedKm)) and its velocity changed by \(metres(aim.velocityChangeKmS)), at \(kilometres(aim.distanceKm)) from the centre, so the integration meets the conics' positions \(Int(Self.aimMarginSeconds / 86_400)) days beyond the easing radius within \(kilometres(aim.missKm)).")
             }

@@ -17,10 +17,6 @@ extension HorizonsRecipe {
         let easeSeconds: Double
         /// Fit residuals over the samples fitted, km: root mean square and largest.
         let rmsKm: Double, worstKm: Double
-        /// Where the arc and the data differ most over each easing, km and km/s, and the most
-        /// acceleration the easing adds, km/s².
-        let easeDifference: (km: Double, kmS: Double)
-        let easePeakKmS2: Double
         /// Heliocentric states on the arc.
         let state: (Double) throws -> OrbitalState
         var start: Double { arcFrom - easeSeconds }
@@ -46,12 +42,13 @@ extension HorizonsRecipe {
         func center(_ t: Double) -> (positionKm: Vector3, velocityKmS: Vector3) {
             HorizonsPath.centerState(body, model: model, frame: .heliocentric, seconds: t, ephemeris: eph)
         }
-        let near = samples.filter { abs($0.seconds - near) < 86_400 }
-        guard let closest = near.min(by: { ($0.positionKm - center($0.seconds).positionKm).length < ($1.positionKm - center($1.seconds).positionKm).length }) else { return nil }
+        let around = samples.filter { abs($0.seconds - near) < 86_400 }
+        func distance(_ s: OrbitalState) -> Double { (s.positionKm - center(s.seconds).positionKm).length }
+        guard let k = around.indices.min(by: { distance(around[$0]) < distance(around[$1]) }) else { return nil }
+        let closest = around[k]
         // The arc's ends fall halfway between samples: a piece that starts on a sample would
         // hold it twice, as its start and as a required epoch.
-        let k = near.firstIndex { $0.seconds == closest.seconds }!
-        let spacing = k + 1 < near.count ? near[k + 1].seconds - closest.seconds : closest.seconds - near[max(k - 1, 0)].seconds
+        let spacing = k + 1 < around.count ? around[k + 1].seconds - closest.seconds : closest.seconds - around[max(k - 1, 0)].seconds
         let tc = closest.seconds, h = Self.encounterArcHalfSeconds + spacing / 2, e = Self.encounterEaseSeconds
         let fitted = samples.filter { abs($0.seconds - tc) <= h + e }
         guard fitted.count >= 8 else { return nil }
@@ -82,50 +79,41 @@ extension HorizonsRecipe {
             let s = try local(best, t), c = center(t)
             return OrbitalState(seconds: t, positionKm: s.positionKm + c.positionKm, velocityKmS: s.velocityKmS + c.velocityKmS)
         }
-        return EncounterArc(body: body, closestSeconds: tc, arcFrom: tc - h, arcTo: tc + h, easeSeconds: e, rmsKm: rms, worstKm: misses.max() ?? 0,
-                            easeDifference: (0, 0), easePeakKmS2: 0, state: state)
+        return EncounterArc(body: body, closestSeconds: tc, arcFrom: tc - h, arcTo: tc + h, easeSeconds: e, rmsKm: rms, worstKm: misses.max() ?? 0, state: state)
     }
 
     /// `pieces` with each encounter's stretch replaced: eased from the data onto the arc, the
     /// arc, eased back onto the data (quintic weights, ``BlendedPair``). Returns the pieces and
-    /// the arcs with their easings measured.
-    static func flyEncounters(_ pieces: [PathPiece], arcs: [EncounterArc], naifID id: Int) throws -> (pieces: [PathPiece], arcs: [EncounterArc]) {
+    /// each arc flown with its easings measured (the larger of the two sides).
+    static func flyEncounters(_ pieces: [PathPiece], arcs: [EncounterArc], naifID id: Int) throws -> (pieces: [PathPiece], arcs: [(arc: EncounterArc, ease: FlybyRecipe.Ease)]) {
         var result = pieces
-        var measured: [EncounterArc] = []
+        var flown: [(arc: EncounterArc, ease: FlybyRecipe.Ease)] = []
         for arc in arcs.sorted(by: { $0.closestSeconds < $1.closestSeconds }) {
             let data = PiecewisePath(pieces: result)
-            guard let k0 = result.lastIndex(where: { $0.startSeconds <= arc.start }), let k1 = result.lastIndex(where: { $0.startSeconds < arc.end }),
-                  result[k1].endSeconds >= arc.end else { continue }
-            var km = 0.0, kmS = 0.0
-            for k in 0...64 {
-                for t in [arc.start + arc.easeSeconds * Double(k) / 64, arc.arcTo + arc.easeSeconds * Double(k) / 64] {
-                    let a = try arc.state(t), b = try data.state(at: t)
-                    km = max(km, (a.positionKm - b.positionKm).length)
-                    kmS = max(kmS, (a.velocityKmS - b.velocityKmS).length)
-                }
-            }
             let e = arc.easeSeconds
-            let peak = 5.7735 * km / (e * e) + 3.75 * kmS / e
-            measured.append(EncounterArc(body: arc.body, closestSeconds: arc.closestSeconds, arcFrom: arc.arcFrom, arcTo: arc.arcTo, easeSeconds: e,
-                                         rmsKm: arc.rmsKm, worstKm: arc.worstKm, easeDifference: (km, kmS), easePeakKmS2: peak, state: arc.state))
+            let before = try FlybyRecipe.easeDifference(from: arc.start, direction: 1, span: e, { try arc.state($0) }, { try data.state(at: $0) })
+            let after = try FlybyRecipe.easeDifference(from: arc.arcTo, direction: 1, span: e, { try arc.state($0) }, { try data.state(at: $0) })
+            let d = (km: max(before.km, after.km), kmS: max(before.kmS, after.kmS))
             let easeIn = BlendedPair(start: arc.start, span: e, first: { try data.state(at: $0) }, second: { try arc.state($0) })
             let easeOut = BlendedPair(start: arc.arcTo, span: e, first: { try arc.state($0) }, second: { try data.state(at: $0) })
             let name = arc.body.rawValue.prefix(1).uppercased() + arc.body.rawValue.dropFirst()
-            var replaced = result[k0].startSeconds < arc.start ? [result[k0].ending(at: arc.start)] : []
-            replaced.append(PathPiece(name: "\(name) encounter eased in", notes: ["JPL Horizons \(id) eased onto the arc fitted to its encounter samples (quintic weight over \(Int(e / 3_600)) h)."],
-                                      startSeconds: arc.start, endSeconds: arc.arcFrom, center: 10, maxStepSeconds: 1_800, state: { try easeIn.state(at: $0) }))
-            replaced.append(PathPiece(name: "\(name) encounter (integrated)", notes: ["One arc under \(name)'s gravity (zonal harmonics, moons, the Sun and planets pulling) fitted to the Horizons samples about closest approach."],
-                                      startSeconds: arc.arcFrom, endSeconds: arc.arcTo, center: 10, maxStepSeconds: 1_800, state: { try arc.state($0) }))
-            replaced.append(PathPiece(name: "\(name) encounter eased out", notes: ["The arc fitted to the encounter samples eased back onto JPL Horizons \(id) (quintic weight over \(Int(e / 3_600)) h)."],
-                                      startSeconds: arc.arcTo, endSeconds: arc.end, center: 10, maxStepSeconds: 1_800, state: { try easeOut.state(at: $0) }))
-            if result[k1].endSeconds > arc.end { replaced.append(result[k1].starting(at: arc.end)) }
-            result.replaceSubrange(k0...k1, with: replaced)
+            let middle = [
+                PathPiece(name: "\(name) encounter eased in", notes: ["JPL Horizons \(id) eased onto the arc fitted to its encounter samples (quintic weight over \(Int(e / 3_600)) h)."],
+                          startSeconds: arc.start, endSeconds: arc.arcFrom, center: 10, maxStepSeconds: 1_800, state: { try easeIn.state(at: $0) }),
+                PathPiece(name: "\(name) encounter (integrated)", notes: ["One arc under \(name)'s gravity (zonal harmonics, moons, the Sun and planets pulling) fitted to the Horizons samples about closest approach."],
+                          startSeconds: arc.arcFrom, endSeconds: arc.arcTo, center: 10, maxStepSeconds: 1_800, state: { try arc.state($0) }),
+                PathPiece(name: "\(name) encounter eased out", notes: ["The arc fitted to the encounter samples eased back onto JPL Horizons \(id) (quintic weight over \(Int(e / 3_600)) h)."],
+                          startSeconds: arc.arcTo, endSeconds: arc.end, center: 10, maxStepSeconds: 1_800, state: { try easeOut.state(at: $0) }),
+            ]
+            guard let spliced = result.splicing(middle, from: arc.start, to: arc.end) else { continue }
+            result = spliced
+            flown.append((arc, FlybyRecipe.Ease(seconds: e, difference: d, peakKmS2: FlybyRecipe.peak(d, e))))
         }
-        return (result, measured)
+        return (result, flown)
     }
 
     /// What an encounter arc came to.
-    static func note(_ arc: EncounterArc) -> String {
-        "Encounter arc: from \(iso(arc.arcFrom)) to \(iso(arc.arcTo)) about \(arc.body)'s closest approach (\(iso(arc.closestSeconds))) the path is one integration under \(arc.body)'s gravity, fitted to the samples within \(Int((arc.closestSeconds - arc.start) / 3_600)) h (residuals \(String(format: "%.2f", arc.rmsKm)) km rms, \(String(format: "%.2f", arc.worstKm)) km at most); eased from and onto the samples over \(Int(arc.easeSeconds / 3_600)) h either side (up to \(String(format: "%.2f", arc.easeDifference.km)) km and \(String(format: "%.2f", arc.easeDifference.kmS * 1000)) m/s apart; at most \(String(format: "%.2f", arc.easePeakKmS2 * 1e6)) mm/s² extra). The samples in between are left out: the Horizons reconstruction there is not a path this gravity flies."
+    static func note(_ arc: EncounterArc, _ ease: FlybyRecipe.Ease) -> String {
+        "Encounter arc: from \(iso(arc.arcFrom)) to \(iso(arc.arcTo)) about \(arc.body)'s closest approach (\(iso(arc.closestSeconds))) the path is one integration under \(arc.body)'s gravity, fitted to the samples within \(Int((arc.closestSeconds - arc.start) / 3_600)) h (residuals \(String(format: "%.2f", arc.rmsKm)) km rms, \(String(format: "%.2f", arc.worstKm)) km at most); eased from and onto the samples over \(Int(arc.easeSeconds / 3_600)) h either side (up to \(String(format: "%.2f", ease.difference.km)) km and \(String(format: "%.2f", ease.difference.kmS * 1000)) m/s apart; at most \(String(format: "%.2f", ease.peakKmS2 * 1e6)) mm/s² extra). The samples in between are left out: the Horizons reconstruction there is not a path this gravity flies."
     }
 }

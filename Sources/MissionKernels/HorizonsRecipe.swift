@@ -86,8 +86,8 @@ public struct HorizonsRecipe: MissionRecipe {
             }
             let flown = try Self.flyEncounters(pieces, arcs: arcs.filter { $0.rmsKm >= Self.encounterArcMinimumRmsKm }, naifID: id)
             pieces = flown.pieces
-            for arc in flown.arcs {
-                notes.append(Self.note(arc))
+            for (arc, ease) in flown.arcs {
+                notes.append(Self.note(arc, ease))
                 // Every source's samples there, those the merge dropped for a finer file's too.
                 let inside = Set(read.flatMap(\.vectors.seconds).filter { $0 > arc.start && $0 < arc.end }).sorted()
                 for t in inside {

@@ -70,6 +70,21 @@ extension PathPiece {
     }
 }
 
+extension Array where Element == PathPiece {
+    /// These pieces with `start...end` replaced by `middle`: the piece holding `start` cut there,
+    /// the one holding `end` resumed there. Nil when no piece holds them.
+    func splicing(_ middle: [PathPiece], from start: Double, to end: Double) -> [PathPiece]? {
+        guard let k0 = lastIndex(where: { $0.startSeconds <= start }), let k1 = lastIndex(where: { $0.startSeconds < end }),
+              self[k1].endSeconds >= end else { return nil }
+        var replaced = self[k0].startSeconds < start ? [self[k0].ending(at: start)] : []
+        replaced += middle
+        if self[k1].endSeconds > end { replaced.append(self[k1].starting(at: end)) }
+        var result = self
+        result.replaceSubrange(k0...k1, with: replaced)
+        return result
+    }
+}
+
 /// Turns pieces into SPK segments: the path moved into each segment's centre and frame, nodes
 /// chosen by ``HermiteNodes``, type 13.
 public struct KernelAssembly: Sendable {
