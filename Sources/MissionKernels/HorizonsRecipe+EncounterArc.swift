@@ -23,6 +23,13 @@ extension HorizonsRecipe {
         var end: Double { arcTo + easeSeconds }
     }
 
+    /// An integration fitted to samples (``fitArc(model:center:reference:fitted:over:)``): its
+    /// residuals over them, km, and its heliocentric states.
+    struct FittedArc {
+        let rmsKm: Double, worstKm: Double
+        let state: (Double) throws -> OrbitalState
+    }
+
     /// Half the span flown by the arc alone about closest approach, seconds.
     static let encounterArcHalfSeconds = 3 * 3_600.0
     /// The easing between the data and the arc on either side, seconds.
@@ -52,13 +59,23 @@ extension HorizonsRecipe {
         let tc = closest.seconds, h = Self.encounterArcHalfSeconds + spacing / 2, e = Self.encounterEaseSeconds
         let fitted = samples.filter { abs($0.seconds - tc) <= h + e }
         guard fitted.count >= 8 else { return nil }
-        let c0 = center(tc)
-        let reference = OrbitalState(seconds: tc, positionKm: closest.positionKm - c0.positionKm, velocityKmS: closest.velocityKmS - c0.velocityKmS)
+        let arc = try Self.fitArc(model: model, center: center, reference: closest, fitted: fitted, over: (tc - h - e)...(tc + h + e))
+        return EncounterArc(body: body, closestSeconds: tc, arcFrom: tc - h, arcTo: tc + h, easeSeconds: e, rmsKm: arc.rmsKm, worstKm: arc.worstKm, state: arc.state)
+    }
+
+    /// One integration under `model` (about `center`'s body), fitted by least squares
+    /// (``Shooting/fit``; six unknowns, the position and velocity at `reference`) so that it
+    /// passes through every sample of `fitted`; it runs forward and back from `reference` over
+    /// `span`. Heliocentric states, with the fit's residuals, km.
+    static func fitArc(model: GravityModel, center: @escaping (Double) -> (positionKm: Vector3, velocityKmS: Vector3), reference sample: OrbitalState,
+                       fitted: [OrbitalState], over span: ClosedRange<Double>) throws -> FittedArc {
+        let tc = sample.seconds, c0 = center(tc)
+        let reference = OrbitalState(seconds: tc, positionKm: sample.positionKm - c0.positionKm, velocityKmS: sample.velocityKmS - c0.velocityKmS)
         let integrator = DormandPrince853()
         func arcs(_ x: [Double]) throws -> (forward: PropagatedArc, backward: PropagatedArc) {
             let s = OrbitalState(seconds: tc, positionKm: reference.positionKm + Vector3(x[0], x[1], x[2]),
                                  velocityKmS: reference.velocityKmS + Vector3(x[3], x[4], x[5]) * 1e-3)
-            return (try integrator.propagate(s, to: tc + h + e, model: model), try integrator.propagate(s, to: tc - h - e, model: model))
+            return (try integrator.propagate(s, to: span.upperBound, model: model), try integrator.propagate(s, to: span.lowerBound, model: model))
         }
         func local(_ a: (forward: PropagatedArc, backward: PropagatedArc), _ t: Double) throws -> OrbitalState {
             try (t >= tc ? a.forward : a.backward).state(at: t)
@@ -75,41 +92,55 @@ extension HorizonsRecipe {
         let best = try arcs(solved.x)
         let misses = stride(from: 0, to: solved.residual.count, by: 3).map { Vector3(solved.residual[$0], solved.residual[$0 + 1], solved.residual[$0 + 2]).length }
         let rms = (misses.reduce(0) { $0 + $1 * $1 } / Double(misses.count)).squareRoot()
-        let state: (Double) throws -> OrbitalState = { t in
+        return FittedArc(rmsKm: rms, worstKm: misses.max() ?? 0) { t in
             let s = try local(best, t), c = center(t)
             return OrbitalState(seconds: t, positionKm: s.positionKm + c.positionKm, velocityKmS: s.velocityKmS + c.velocityKmS)
         }
-        return EncounterArc(body: body, closestSeconds: tc, arcFrom: tc - h, arcTo: tc + h, easeSeconds: e, rmsKm: rms, worstKm: misses.max() ?? 0, state: state)
     }
 
     /// `pieces` with each encounter's stretch replaced: eased from the data onto the arc, the
     /// arc, eased back onto the data (quintic weights, ``BlendedPair``). Returns the pieces and
     /// each arc flown with its easings measured (the larger of the two sides).
     static func flyEncounters(_ pieces: [PathPiece], arcs: [EncounterArc], naifID id: Int) throws -> (pieces: [PathPiece], arcs: [(arc: EncounterArc, ease: FlybyRecipe.Ease)]) {
-        var result = pieces
-        var flown: [(arc: EncounterArc, ease: FlybyRecipe.Ease)] = []
-        for arc in arcs.sorted(by: { $0.closestSeconds < $1.closestSeconds }) {
-            let data = PiecewisePath(pieces: result)
+        try fly(pieces, arcs, span: { ($0.start, $0.end, $0.easeSeconds) }) { arc, data in
             let e = arc.easeSeconds
             let before = try FlybyRecipe.easeDifference(from: arc.start, direction: 1, span: e, { try arc.state($0) }, { try data.state(at: $0) })
             let after = try FlybyRecipe.easeDifference(from: arc.arcTo, direction: 1, span: e, { try arc.state($0) }, { try data.state(at: $0) })
-            let d = (km: max(before.km, after.km), kmS: max(before.kmS, after.kmS))
             let easeIn = BlendedPair(start: arc.start, span: e, first: { try data.state(at: $0) }, second: { try arc.state($0) })
             let easeOut = BlendedPair(start: arc.arcTo, span: e, first: { try arc.state($0) }, second: { try data.state(at: $0) })
             let name = arc.body.rawValue.prefix(1).uppercased() + arc.body.rawValue.dropFirst()
-            let middle = [
-                PathPiece(name: "\(name) encounter eased in", notes: ["JPL Horizons \(id) eased onto the arc fitted to its encounter samples (quintic weight over \(Int(e / 3_600)) h)."],
-                          startSeconds: arc.start, endSeconds: arc.arcFrom, center: 10, maxStepSeconds: 1_800, state: { try easeIn.state(at: $0) }),
-                PathPiece(name: "\(name) encounter (integrated)", notes: ["One arc under \(name)'s gravity (zonal harmonics, moons, the Sun and planets pulling) fitted to the Horizons samples about closest approach."],
-                          startSeconds: arc.arcFrom, endSeconds: arc.arcTo, center: 10, maxStepSeconds: 1_800, state: { try arc.state($0) }),
-                PathPiece(name: "\(name) encounter eased out", notes: ["The arc fitted to the encounter samples eased back onto JPL Horizons \(id) (quintic weight over \(Int(e / 3_600)) h)."],
-                          startSeconds: arc.arcTo, endSeconds: arc.end, center: 10, maxStepSeconds: 1_800, state: { try easeOut.state(at: $0) }),
-            ]
-            guard let spliced = result.splicing(middle, from: arc.start, to: arc.end) else { continue }
+            return ([
+                arcPiece("\(name) encounter eased in", "JPL Horizons \(id) eased onto the arc fitted to its encounter samples (quintic weight over \(Int(e / 3_600)) h).",
+                         arc.start, arc.arcFrom, step: 1_800) { try easeIn.state(at: $0) },
+                arcPiece("\(name) encounter (integrated)", "One arc under \(name)'s gravity (zonal harmonics, moons, the Sun and planets pulling) fitted to the Horizons samples about closest approach.",
+                         arc.arcFrom, arc.arcTo, step: 1_800, arc.state),
+                arcPiece("\(name) encounter eased out", "The arc fitted to the encounter samples eased back onto JPL Horizons \(id) (quintic weight over \(Int(e / 3_600)) h).",
+                         arc.arcTo, arc.end, step: 1_800) { try easeOut.state(at: $0) },
+            ], (km: max(before.km, after.km), kmS: max(before.kmS, after.kmS)))
+        }
+    }
+
+    /// `pieces` with each arc's stretch (`span`: its start, end and easing, seconds) replaced by
+    /// what `build` makes of it against the path so far: the stretch's pieces and the largest
+    /// difference its easings bridge. Returns the pieces and each arc flown with its easings
+    /// measured; an arc whose stretch the pieces cannot take is left out.
+    static func fly<Arc>(_ pieces: [PathPiece], _ arcs: [Arc], span: (Arc) -> (start: Double, end: Double, ease: Double),
+                         build: (Arc, PiecewisePath) throws -> (middle: [PathPiece], difference: (km: Double, kmS: Double))) throws -> (pieces: [PathPiece], arcs: [(arc: Arc, ease: FlybyRecipe.Ease)]) {
+        var result = pieces
+        var flown: [(arc: Arc, ease: FlybyRecipe.Ease)] = []
+        for arc in arcs.sorted(by: { span($0).start < span($1).start }) {
+            let (middle, d) = try build(arc, PiecewisePath(pieces: result))
+            let s = span(arc)
+            guard let spliced = result.splicing(middle, from: s.start, to: s.end) else { continue }
             result = spliced
-            flown.append((arc, FlybyRecipe.Ease(seconds: e, difference: d, peakKmS2: FlybyRecipe.peak(d, e))))
+            flown.append((arc, FlybyRecipe.Ease(seconds: s.ease, difference: d, peakKmS2: FlybyRecipe.peak(d, s.ease))))
         }
         return (result, flown)
+    }
+
+    /// One piece of an arc's stretch (heliocentric, its states from `state`).
+    static func arcPiece(_ name: String, _ note: String, _ from: Double, _ to: Double, step: Double, _ state: @escaping (Double) throws -> OrbitalState) -> PathPiece {
+        PathPiece(name: name, notes: [note], startSeconds: from, endSeconds: to, center: 10, maxStepSeconds: step, state: state)
     }
 
     /// What an encounter arc came to.

@@ -33,9 +33,14 @@ public struct HorizonsRecipe: MissionRecipe {
     /// Whether each re-anchored encounter's closest hours are flown as one arc fitted to the
     /// samples (``EncounterArc``) rather than through them.
     public let fitsEncounterArcs: Bool
+    /// Burns near a planet (the planet, and the burn's powered phase) whose hours before and
+    /// after are flown as one arc each fitted to the samples (``BurnArc``): an orbit insertion,
+    /// the end of a launch, a manoeuvre.
+    public let burnArcs: [(body: BodyID, phase: String)]
 
     public init(missionID: String, vehicleID: String, files: [(name: String, sampling: String)], pad: SurfaceSite, reanchor: [(body: BodyID, event: String)] = [],
-                orbit: (body: BodyID, after: String)? = nil, fitsMoons: Bool = false, fitsEncounterArcs: Bool = false) {
+                orbit: (body: BodyID, after: String)? = nil, fitsMoons: Bool = false, fitsEncounterArcs: Bool = false,
+                burnArcs: [(body: BodyID, phase: String)] = []) {
         self.missionID = missionID
         self.vehicleID = vehicleID
         self.files = files
@@ -44,6 +49,7 @@ public struct HorizonsRecipe: MissionRecipe {
         self.orbit = orbit
         self.fitsMoons = fitsMoons
         self.fitsEncounterArcs = fitsEncounterArcs
+        self.burnArcs = burnArcs
     }
 
     public var sources: [String] { files.map(\.name) }
@@ -92,6 +98,32 @@ public struct HorizonsRecipe: MissionRecipe {
                 let inside = Set(read.flatMap(\.vectors.seconds).filter { $0 > arc.start && $0 < arc.end }).sorted()
                 for t in inside {
                     provenance.exclude(t, "inside the \(arc.body) encounter arc (\(Self.iso(arc.start)) to \(Self.iso(arc.end))): the samples there are flown as one integration fitted to them, within \(String(format: "%.1f", arc.worstKm)) km")
+                }
+            }
+        }
+        if !burnArcs.isEmpty {
+            let arcs = try burnArcs.compactMap { body, phase -> BurnArc? in
+                guard let w = bridgeWindows.first(where: { $0.name == phase }) else {
+                    throw RecipeError(description: "\(missionID): no listed burn \"\(phase)\" inside the data for its arcs")
+                }
+                return try burnArc(body, burn: w, samples: track.states, powered: powered, ephemeris: context.ephemeris)
+            }
+            let flown = try Self.flyBurns(pieces, arcs: arcs, naifID: id)
+            pieces = flown.pieces
+            for (arc, ease) in flown.arcs {
+                notes.append(Self.note(arc, ease))
+                let worst = max(arc.approach?.worstKm ?? 0, arc.departure.worstKm)
+                let reason = "inside the arcs about \(arc.name) (\(Self.iso(arc.start)) to \(Self.iso(arc.end))): the samples there are flown as integrations fitted to them, within \(String(format: "%.1f", worst)) km"
+                // A sample left out before (in powered flight, or at a seam the arcs now fly
+                // through) keeps its reason, the arcs' said first.
+                var before: [Double: String] = [:]
+                provenance.excluded.removeAll { e in
+                    guard e.tdbSeconds > arc.start && e.tdbSeconds < arc.end else { return false }
+                    before[e.tdbSeconds] = e.reason
+                    return true
+                }
+                for t in Set(read.flatMap(\.vectors.seconds).filter { $0 > arc.start && $0 < arc.end }).union(before.keys).sorted() {
+                    provenance.exclude(t, before[t].map { $0.hasPrefix("in powered flight") ? $0 : "\(reason) (before them: \($0))" } ?? reason)
                 }
             }
         }

@@ -24,11 +24,12 @@ public enum MissionRecipes {
         ], pad: .slc41, reanchor: [(.jupiter, "jupiter"), (.saturn, "saturn"), (.uranus, "uranus"), (.neptune, "neptune")], fitsMoons: true, fitsEncounterArcs: true),
         HorizonsRecipe(missionID: "juno", vehicleID: "juno", files: [
             ("horizons-juno_1d.json", "1-day"), ("horizons-juno_earth_ga_10m.json", "10-min"), ("horizons-juno_jupiter_orbit_insertion_10m.json", "10-min"),
-        ], pad: .slc41, reanchor: [(.earth, "earth")], fitsMoons: true),
+        ], pad: .slc41, reanchor: [(.earth, "earth")], fitsMoons: true, burnArcs: [(.jupiter, "Jupiter orbit insertion")]),
         HorizonsRecipe(missionID: "osirisrex", vehicleID: "osirisrex", files: [
             ("horizons-osiris_1d.json", "1-day"), ("horizons-osiris_launch_10m.json", "10-min"), ("horizons-osiris_earth_flyby_10m.json", "10-min"),
             ("horizons-osiris_tag_1m.json", "1-min"), ("horizons-osiris_sample_return_10m.json", "10-min"),
-        ], pad: .slc41, reanchor: [(.earth, "earth"), (.earth, "src-release")]),
+        ], pad: .slc41, reanchor: [(.earth, "earth"), (.earth, "src-release")],
+            burnArcs: [(.earth, "launch and injection"), (.earth, "divert manoeuvre")]),
         PerseveranceRecipe(),
         // Mars orbiters: the cruise and orbit insertion integrated between samples like the
         // others; in orbit, the daily samples about Mars as they are (the server integrates).

@@ -115,6 +115,36 @@ struct HorizonsRecipeStagesTests {
         }
     }
 
+    @Test("Jupiter orbit insertion: an arc either side, each a path of gravity fitted to the samples, joined by the burn's 542 m/s")
+    func burnArcs() throws {
+        let (c, track, _, _, windows) = try Self.listedBurnsLeftOut()
+        let vehicle = try c.vehicle(Self.recipe.vehicleID)
+        let w = try #require(windows.first { $0.name == "Jupiter orbit insertion" })
+        let arc = try #require(try Self.recipe.burnArc(.jupiter, burn: w, samples: track.states, powered: .init(vehicle: vehicle, context: c), ephemeris: c.ephemeris))
+        let approach = try #require(arc.approach)
+        // Horizons' reconstruction is not quite this gravity's path: fitted within tens of km.
+        #expect(approach.rmsKm < 20 && arc.departure.rmsKm < 20, "\(approach.rmsKm), \(arc.departure.rmsKm) km rms")
+        #expect(approach.worstKm < 60 && arc.departure.worstKm < 60)
+        // Each arc is gravity's path: flown again from its start, it arrives where it says.
+        let model = try HorizonsPath.model(.jupiter, frame: .heliocentric, ephemeris: c.ephemeris)
+        func local(_ s: OrbitalState) -> OrbitalState {
+            let o = HorizonsPath.centerState(.jupiter, model: model, frame: .heliocentric, seconds: s.seconds, ephemeris: c.ephemeris)
+            return OrbitalState(seconds: s.seconds, positionKm: s.positionKm - o.positionKm, velocityKmS: s.velocityKmS - o.velocityKmS)
+        }
+        for (f, from, to) in [(approach.state, arc.arcFrom, w.window.lowerBound), (arc.departure.state, w.window.upperBound, arc.arcTo)] {
+            let flown = try DormandPrince853().propagate(local(try f(from)), to: to, model: model).state(at: to)
+            #expect((flown.positionKm - local(try f(to)).positionKm).length < 0.05)
+        }
+        // Only the burn changes the velocity between them: NASA's 542 m/s.
+        let mid = (w.window.lowerBound + w.window.upperBound) / 2
+        let dv = (try arc.departure.state(mid).velocityKmS - (try approach.state(mid)).velocityKmS).length * 1000
+        print("Jupiter orbit insertion: arcs fitted within \(approach.rmsKm) and \(arc.departure.rmsKm) km rms; \(dv) m/s between them")
+        #expect(abs(dv - 542) < 0.1 * 542, "\(dv) m/s")
+        // The arcs' ends fall between samples; the easings are 9 hours.
+        for t in [arc.start, arc.arcFrom, arc.arcTo, arc.end] { #expect(!track.states.contains { abs($0.seconds - t) < 60 }) }
+        #expect(arc.blendFrom == w.window.lowerBound && arc.start == arc.arcFrom - 9 * 3_600)
+    }
+
     @Test("the gap notes: the samples left out, the largest and the median gap")
     func gapNotes() {
         let gaps: [(seconds: Double, center: BodyID, km: Double)] = [(0, .sun, 3), (10, .earth, 0.5), (20, .sun, 40)]
