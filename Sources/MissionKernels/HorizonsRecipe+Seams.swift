@@ -23,6 +23,11 @@ extension HorizonsRecipe {
     /// reconstructions leave more than a seam.
     static let marsSeamLimitKmS2 = 1e-6
 
+    /// A seam about the Sun (two solutions joined in cruise, Voyager 1's 65,090 km of
+    /// 1980-12-31) is spread until the blend needs at most this, km/s² (1 mm/s²): there no
+    /// planet's field or moon leaves the path in doubt, and a week of daily samples takes it.
+    static let cruiseSeamLimitKmS2 = 1e-6
+
     /// A seam this soon after a listed burn's window is the burn's own (about Mars), seconds.
     static let afterBurnSeconds = 3600.0
 
@@ -32,7 +37,8 @@ extension HorizonsRecipe {
     /// Every interval whose gap the blend could only bridge with more than ``seamLimitKmS2`` is
     /// a burn or a seam: a burn (one impulse explains it) must be in a listed powered phase; a
     /// seam (a jump no burn explains) is spread over more time by leaving out the samples after
-    /// it until the blend needs less than that. Returns the path through the samples left and
+    /// it until the blend needs less than that (about the Sun, less than
+    /// ``cruiseSeamLimitKmS2``). Returns the path through the samples left and
     /// its intervals' gaps.
     func spreadSeams(_ track: inout Track, burns: [Double], bridgeWindows: [BridgeWindow], powered: PoweredPhases, _ context: BuildContext,
                      excluded: inout [(seconds: Double, reason: String)], notes: inout [String],
@@ -92,8 +98,9 @@ extension HorizonsRecipe {
             // gently: the samples after it are left out until the spread is gentle enough, and
             // the interval is examined again. (`pow` here, as the loop always had it: x·x would
             // be the same formula but not always the same last bit.)
+            let spread = g.center == .sun ? min(limit, Self.cruiseSeamLimitKmS2) : limit
             var j = i + 1
-            while j + 1 < samples.count, 6 * g.km / pow(samples[j].seconds - samples[i].seconds, 2) > limit { j += 1 }
+            while j + 1 < samples.count, 6 * g.km / pow(samples[j].seconds - samples[i].seconds, 2) > spread { j += 1 }
             guard j > i + 1 else { i += 1; continue }
             let after = Self.iso(samples[i].seconds)
             notes.append("Seam: from \(after) the source's next sample is \(Int(g.km.rounded())) km from where gravity carries the previous one, which no burn explains; the \(j - i - 1) sample(s) after it are left out and the difference is spread to \(Self.iso(samples[j].seconds)).")

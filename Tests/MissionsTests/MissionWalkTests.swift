@@ -20,14 +20,14 @@ struct MissionWalkTests {
     /// gently (``strict``: the Apollos; New Horizons, Parker and BepiColombo, their escapes and
     /// Venus and Mercury flybys integrated and eased onto the conics, BepiColombo's slow third
     /// and fourth Mercury flybys aimed to meet them; Perseverance, its NAIF seam inside the
-    /// cruise stage separation; Voyager 2, its encounters flown as one arc each fitted to the
-    /// samples; OSIRIS-REx, the hours after its separation and about its divert manoeuvre
+    /// cruise stage separation; Voyager 1 and 2, their encounters flown as one arc each fitted to
+    /// the samples, Voyager 1's seam of 1980-12-31 spread over a week; OSIRIS-REx, the hours after its separation and about its divert manoeuvre
     /// flown as arcs fitted to the samples). For the others the 1 mm/s² is not met yet: each is held to
     /// what it measures, a quarter more, with where and why (``measured``; docs/missions.md).
     static func unexplainedLimit(_ mission: String) -> Double {
         strict.contains(mission) ? 1e-6 : (measured[mission]?.mmS2 ?? 1) * 1e-6
     }
-    static let strict: Set<String> = ["apollo8", "apollo11", "apollo13", "bepicolombo", "newhorizons", "osirisrex", "parker", "perseverance", "voyager2"]
+    static let strict: Set<String> = ["apollo8", "apollo11", "apollo13", "bepicolombo", "newhorizons", "osirisrex", "parker", "perseverance", "voyager1", "voyager2"]
     /// The missions not yet within 1 mm/s²: their bound, mm/s², and what exceeds 1 mm/s² (each
     /// found by this walk at 1 mm/s²).
     static let measured: [String: (mmS2: Double, why: String)] = [
@@ -37,7 +37,6 @@ struct MissionWalkTests {
         "marsodyssey": (1.4, "the 10-minute samples after orbit insertion, 2001-10-24 (1.1; the sampled orbit's days 0.4 since they are fitted)"),
         "maven": (4.2, "the 10-minute samples after orbit insertion, 2014-09-22 (3.3; the sampled orbit's days 0.2 since they are fitted)"),
         "mro": (1.6, "the end of orbit insertion, 2006-03-10 (1.3; the sampled orbit's days 0.4 since they are fitted)"),
-        "voyager1": (8.2, "the seam between solutions of 1980-12-31, spread over a day (6.5; the Saturn encounter, 7.8 before it was flown as one arc)"),
     ]
     static let speedLimit = 200.0
     /// A step moves the vehicle at most this fraction of its height above the nearest surface
