@@ -1,15 +1,15 @@
 #!/usr/bin/env python3
 """compare-generated.py: does a regenerated fixture say what the committed one says?
 
-    scripts/compare-generated.py [--rev REV] [--relative R] FILE...
+    scripts/compare-generated.py [--rev REV] [--relative R] [--floor F] FILE...
 
 For each FILE (a path in the work tree) the committed version (`git show REV:FILE`, REV default
 HEAD) is compared with the file as it is now:
 
 - byte-identical: the same;
 - JSON: the same structure, strings and integers; every floating-point number within R of the
-  committed one, relative to its size (absolute below 1e-300); a "sha256" field may differ (it
-  fingerprints a binary fixture, compared on its own);
+  committed one, relative to its size, or to F where F is larger (absolute below 1e-300); a
+  "sha256" field may differ (it fingerprints a binary fixture, compared on its own);
 - an SPK/DAF kernel (`.bsp`): the same length, and read as little-endian doubles every 8-byte
   word either identical or both finite numbers within R (comment text and integer words are
   left identical by any honest difference);
@@ -20,6 +20,9 @@ skyfield, sgp4) whose transcendental functions take different SIMD paths on diff
 (numpy dispatches on AVX2, AVX-512): the same pinned versions on two machines agree to the last
 few units in the last place, not bit for bit. What the check must catch is a changed input, a
 changed script or a changed package, which moves numbers by far more than R (default 1e-9).
+F (default 0) is the size below which a number is held to R·F, not R of itself: a component of
+a vector passing near zero (the small bodies' z of 2,083 km on a position of 8·10⁸ km) carries
+the vector's rounding, not its own.
 
 Prints, per file, identical / within R (the largest relative difference) / DIFFERENT (why, the
 first place); exits 1 if any file is different, 0 otherwise.
@@ -43,8 +46,11 @@ class Different(Exception):
     pass
 
 
+FLOOR = 0.0
+
+
 def relative(a, b):
-    scale = max(abs(a), abs(b))
+    scale = max(abs(a), abs(b), FLOOR)
     return 0.0 if a == b else abs(a - b) / scale if scale > 1e-300 else abs(a - b)
 
 
@@ -96,8 +102,11 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rev", default="HEAD")
     parser.add_argument("--relative", type=float, default=1e-9)
+    parser.add_argument("--floor", type=float, default=0.0)
     parser.add_argument("files", nargs="+")
     args = parser.parse_args()
+    global FLOOR
+    FLOOR = args.floor
     different = 0
     for path in args.files:
         old = committed(args.rev, path)
@@ -119,7 +128,8 @@ def main():
                 compare_doubles(old, new, args.relative, worst)
             else:
                 raise Different("differs, and only JSON and kernels are compared by value")
-            print(f"{path}: within {args.relative:g} (largest relative difference {worst[0]:.1e})")
+            floor = f" (of {args.floor:g} for smaller numbers)" if args.floor else ""
+            print(f"{path}: within {args.relative:g}{floor} (largest relative difference {worst[0]:.1e})")
         except Different as e:
             different += 1
             print(f"{path}: DIFFERENT: {e}")
