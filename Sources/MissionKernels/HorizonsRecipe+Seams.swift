@@ -24,8 +24,9 @@ extension HorizonsRecipe {
     static let marsSeamLimitKmS2 = 1e-6
 
     /// A seam about the Sun (two solutions joined in cruise, Voyager 1's 65,090 km of
-    /// 1980-12-31) is spread until the blend needs at most this, km/s² (1 mm/s²): there no
-    /// planet's field or moon leaves the path in doubt, and a week of daily samples takes it.
+    /// 1980-12-31) is spread until the blend needs at most this, km/s² (1 mm/s²), by the gap
+    /// across it (a stray sample, once left out, leaves none): there no planet's field or moon
+    /// leaves the path in doubt, and a week of daily samples takes it.
     static let cruiseSeamLimitKmS2 = 1e-6
 
     /// A seam this soon after a listed burn's window is the burn's own (about Mars), seconds.
@@ -98,9 +99,18 @@ extension HorizonsRecipe {
             // gently: the samples after it are left out until the spread is gentle enough, and
             // the interval is examined again. (`pow` here, as the loop always had it: x·x would
             // be the same formula but not always the same last bit.)
-            let spread = g.center == .sun ? min(limit, Self.cruiseSeamLimitKmS2) : limit
             var j = i + 1
-            while j + 1 < samples.count, 6 * g.km / pow(samples[j].seconds - samples[i].seconds, 2) > spread { j += 1 }
+            while j + 1 < samples.count, 6 * g.km / pow(samples[j].seconds - samples[i].seconds, 2) > limit { j += 1 }
+            // About the Sun a jump that stays (two solutions, not one stray sample) is spread
+            // further, until the interval across it needs less than ``cruiseSeamLimitKmS2`` by
+            // its own gap.
+            if g.center == .sun {
+                while j + 1 < samples.count {
+                    let across = try HorizonsPath(samples: [samples[i], samples[j]], frame: .heliocentric, ephemeris: eph).mismatches()[0].km
+                    guard 6 * across / pow(samples[j].seconds - samples[i].seconds, 2) > Self.cruiseSeamLimitKmS2 else { break }
+                    j += 1
+                }
+            }
             guard j > i + 1 else { i += 1; continue }
             let after = Self.iso(samples[i].seconds)
             notes.append("Seam: from \(after) the source's next sample is \(Int(g.km.rounded())) km from where gravity carries the previous one, which no burn explains; the \(j - i - 1) sample(s) after it are left out and the difference is spread to \(Self.iso(samples[j].seconds)).")
