@@ -94,11 +94,8 @@ public struct HorizonsRecipe: MissionRecipe {
             pieces = flown.pieces
             for (arc, ease) in flown.arcs {
                 notes.append(Self.note(arc, ease))
-                // Every source's samples there, those the merge dropped for a finer file's too.
-                let inside = Set(read.flatMap(\.vectors.seconds).filter { $0 > arc.start && $0 < arc.end }).sorted()
-                for t in inside {
-                    provenance.exclude(t, "inside the \(arc.body) encounter arc (\(Self.iso(arc.start)) to \(Self.iso(arc.end))): the samples there are flown as one integration fitted to them, within \(String(format: "%.1f", arc.worstKm)) km")
-                }
+                Self.excludeInside(arc.start, arc.end, read: read, provenance: &provenance,
+                                   "inside the \(arc.body) encounter arc (\(Self.iso(arc.start)) to \(Self.iso(arc.end))): the samples there are flown as one integration fitted to them, within \(String(format: "%.1f", arc.worstKm)) km")
             }
         }
         if !burnArcs.isEmpty {
@@ -113,18 +110,8 @@ public struct HorizonsRecipe: MissionRecipe {
             for (arc, ease) in flown.arcs {
                 notes.append(Self.note(arc, ease))
                 let worst = max(arc.approach?.worstKm ?? 0, arc.departure.worstKm)
-                let reason = "inside the arcs about \(arc.name) (\(Self.iso(arc.start)) to \(Self.iso(arc.end))): the samples there are flown as integrations fitted to them, within \(String(format: "%.1f", worst)) km"
-                // A sample left out before (in powered flight, or at a seam the arcs now fly
-                // through) keeps its reason, the arcs' said first.
-                var before: [Double: String] = [:]
-                provenance.excluded.removeAll { e in
-                    guard e.tdbSeconds > arc.start && e.tdbSeconds < arc.end else { return false }
-                    before[e.tdbSeconds] = e.reason
-                    return true
-                }
-                for t in Set(read.flatMap(\.vectors.seconds).filter { $0 > arc.start && $0 < arc.end }).union(before.keys).sorted() {
-                    provenance.exclude(t, before[t].map { $0.hasPrefix("in powered flight") ? $0 : "\(reason) (before them: \($0))" } ?? reason)
-                }
+                Self.excludeInside(arc.start, arc.end, read: read, provenance: &provenance,
+                                   "inside the arcs about \(arc.name) (\(Self.iso(arc.start)) to \(Self.iso(arc.end))): the samples there are flown as integrations fitted to them, within \(String(format: "%.1f", worst)) km")
             }
         }
         if let orbitSamples, let orbit {
@@ -137,6 +124,22 @@ public struct HorizonsRecipe: MissionRecipe {
         if !moonFits.isEmpty { provenance.moons = moonFits.map(SourceProvenance.Moon.init) }
         return [VehiclePath(vehicle: vehicle, pieces: pieces, notes: notes, provenance: provenance,
                             bodyPieces: Self.moonPieces(moonFits, ephemeris: context.ephemeris, naifID: id))]
+    }
+
+    /// Every source's samples strictly between `start` and `end` (those the merge dropped for a
+    /// finer file's too) listed as left out for `reason`, once each, in time order: a sample left
+    /// out before keeps its reason (in powered flight) or has it said after the new one (a seam
+    /// the arc now flies through).
+    static func excludeInside(_ start: Double, _ end: Double, read: [Source], provenance: inout SourceProvenance, _ reason: String) {
+        var before: [Double: String] = [:]
+        provenance.excluded.removeAll { e in
+            guard e.tdbSeconds > start && e.tdbSeconds < end else { return false }
+            before[e.tdbSeconds] = e.reason
+            return true
+        }
+        for t in Set(read.flatMap(\.vectors.seconds).filter { $0 > start && $0 < end }).union(before.keys).sorted() {
+            provenance.exclude(t, before[t].map { $0.hasPrefix("in powered flight") ? $0 : "\(reason) (before them: \($0))" } ?? reason)
+        }
     }
 
     /// One of ``files`` read, with the mean spacing of its samples, seconds.
