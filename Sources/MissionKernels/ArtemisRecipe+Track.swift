@@ -18,9 +18,10 @@ extension ArtemisRecipe {
         private(set) var arcs: [(start: Vector3, end: Vector3)] = []
 
         /// Largest velocity kink (km/s² over the two half-intervals about a sample) the blend may
-        /// spread at a sample no listed burn explains: more is a seam (0.05 m/s², the limit every
-        /// recipe uses for seams).
-        static let seamLimitKmS2 = 5e-5
+        /// spread at a sample no listed burn explains: more is a seam. The blend's acceleration
+        /// peaks at about three times this (the mission walk measured 0.6 mm/s² with it), below
+        /// the 1 mm/s² the walk allows outside listed burns.
+        static let seamLimitKmS2 = 0.3e-6
         /// The boundary problem's finite-difference steps (km/s) and miss tolerance (km).
         static let boundaryStepKmS = 1e-7, boundaryToleranceKm = 1e-6
 
@@ -87,7 +88,7 @@ extension ArtemisRecipe {
                     if accel > Self.seamLimitKmS2, accel > worst?.accel ?? 0 { worst = (i, accel) }
                 }
                 guard let w = worst else { break }
-                provenance.exclude(seconds[w.index], "a seam between trajectory solutions in the source (a velocity kink of \(Int(((arcs[w.index - 1].end - arcs[w.index].start).length * 1000).rounded())) m/s where no burn was made)")
+                provenance.exclude(seconds[w.index], "\(Self.seamReason) (a velocity kink of \(String(format: "%.2f", (arcs[w.index - 1].end - arcs[w.index].start).length * 1000)) m/s that no listed burn explains)")
                 let hour = (seconds[w.index] / 3600).rounded(.down)
                 leftOut[hour, default: 0] += 1
                 positionsKm.remove(at: w.index)
@@ -97,8 +98,11 @@ extension ArtemisRecipe {
             return leftOut
         }
 
-        /// The samples with their velocities: the mean of the two intervals' at a node, beside a
-        /// burn the velocity of the coast on the sample's other side; and the largest
+        /// How a sample left out by ``leaveOutSeams(powered:provenance:)`` is first described.
+        static let seamReason = "a seam between trajectory solutions in the source"
+
+        /// The samples with their velocities: at a node the two intervals' weighted by the other's length,
+        /// beside a burn the velocity of the coast on the sample's other side; and the largest
         /// disagreement of two intervals at a node.
         func nodes() -> (samples: [OrbitalState], worstJump: (seconds: Double, kmS: Double)) {
             let p = positionsKm, t = seconds
@@ -107,7 +111,10 @@ extension ArtemisRecipe {
             for i in 0..<p.count {
                 let v: Vector3
                 if i == 0 || (i < p.count - 1 && holdsBurn(i - 1)) { v = arcs[i].start } else if i == p.count - 1 || holdsBurn(i) { v = arcs[i - 1].end } else {
-                    v = (arcs[i - 1].end + arcs[i].start) * 0.5
+                    // Weighted so that each interval's blend takes the share of the kink its
+                    // length can bear: the same acceleration on both sides.
+                    let before = t[i] - t[i - 1], after = t[i + 1] - t[i]
+                    v = (arcs[i - 1].end * after + arcs[i].start * before) / (before + after)
                     let jump = (arcs[i - 1].end - arcs[i].start).length
                     if jump > worstJump.kmS { worstJump = (t[i], jump) }
                 }
@@ -115,5 +122,33 @@ extension ArtemisRecipe {
             }
             return (samples, worstJump)
         }
+    }
+
+    /// The samples left out at seams, restated once the path is built: each run of them (no
+    /// sample kept between) as a stretch the path blends across, and how near it passes every
+    /// sample of the run (rounded up to 0.1 km), so the left-out samples stay checked.
+    /// Returns the stretches (their ends, TDB seconds) and the farthest of them, km.
+    static func restateSeams(_ provenance: inout SourceProvenance, samples: HorizonsVectors, path: HorizonsPath) throws -> (stretches: Int, farthestKm: Double) {
+        let seam = Dictionary(uniqueKeysWithValues: provenance.excluded.enumerated()
+            .filter { $0.element.reason.hasPrefix(Track.seamReason) }.map { ($0.element.tdbSeconds, $0.offset) })
+        var runs: [[Int]] = [], run: [Int] = []
+        for k in samples.seconds.indices {
+            if seam[samples.seconds[k]] != nil { run.append(k); continue }
+            if !run.isEmpty { runs.append(run); run = [] }
+        }
+        if !run.isEmpty { runs.append(run) }
+        var farthest = 0.0
+        for r in runs {
+            let km = try r.map { (try path.state(at: samples.seconds[$0]).positionKm - samples.positionsKm[$0]).length }.max() ?? 0
+            let bound = (km * 10).rounded(.up) / 10
+            farthest = max(farthest, bound)
+            let from = TimeScale.instant(tdbSecondsPastJ2000: samples.seconds[r[0]]).iso8601, to = TimeScale.instant(tdbSecondsPastJ2000: samples.seconds[r[r.count - 1]]).iso8601
+            for k in r {
+                let i = seam[samples.seconds[k]]!, e = provenance.excluded[i]
+                provenance.excluded[i] = SourceProvenance.Excluded(tdbSeconds: e.tdbSeconds, utc: e.utc, reason:
+                    "inside the stretch blended across \(e.reason) (\(r.count) sample(s), \(from) to \(to)): the path passes within \(String(format: "%.1f", bound)) km of them")
+            }
+        }
+        return (runs.count, farthest)
     }
 }

@@ -33,7 +33,7 @@ public struct ArtemisRecipe: MissionRecipe {
         var track = Track(file: file, positionsKm: data.positionsKm, seconds: data.seconds, burns: Self.burns(of: vehicle, c, within: data.seconds), model: model)
         track.leaveOutBurns(&provenance)
         let seams = try track.leaveOutSeams(powered: { s in
-            vehicle.phases.contains { $0.kind == .powered && c.seconds(hours: $0.startHours) - Self.burnMarginSeconds <= s && c.seconds(hours: $0.endHours) + Self.burnMarginSeconds >= s }
+            vehicle.phases.contains { $0.kind == .powered && c.seconds(hours: $0.startHours) <= s && c.seconds(hours: $0.endHours) >= s }
         }, provenance: &provenance)
         let (samples, worstJump) = track.nodes()
         let path = try HorizonsPath(samples: samples, frame: .geocentric, ephemeris: eph,
@@ -45,9 +45,8 @@ public struct ArtemisRecipe: MissionRecipe {
         var notes = ["Source: \(file) (JPL Horizons, Orion -1024, positions every 5 minutes, Earth-centred ecliptic J2000, TDB).",
                      "Largest velocity disagreement between neighbouring intervals' boundary solutions: \(Int((worstJump.kmS * 1000).rounded())) m/s at \(TimeScale.instant(tdbSecondsPastJ2000: worstJump.seconds).iso8601) (the burns)."]
         let bridges = try Self.bridges(track.burns, samples: samples, vehicle: vehicle, c, notes: &notes)
-        for (hour, n) in seams.sorted(by: { $0.key < $1.key }) {
-            notes.append("Seam: \(n) sample(s) in the hour from \(TimeScale.instant(tdbSecondsPastJ2000: hour * 3600).iso8601) left out (two trajectory solutions joined in the source; see the provenance file).")
-        }
+        let blended = try Self.restateSeams(&provenance, samples: data, path: path)
+        notes.append("Seams: \(seams.values.reduce(0, +)) samples in \(blended.stretches) stretches left out where the velocity kinks more than \(String(format: "%.1f", Track.seamLimitKmS2 * 1e6)) mm/s² and no listed burn explains it (the file merges trajectory solutions); the path passes within \(blended.farthestKm) km of each (the provenance file lists them).")
         pieces += try departure(c, vehicle: vehicle, firstSample: samples[0], model: model, notes: &notes)
         pieces += Self.dataPieces(path: path, seconds: t, bridges: bridges, helio: helio)
         // After the data: the entry.
@@ -59,10 +58,6 @@ public struct ArtemisRecipe: MissionRecipe {
                                 startSeconds: last, endSeconds: splash, center: 399, maxStepSeconds: 20, state: { helio(table.state(at: $0)) }))
         return [VehiclePath(vehicle: vehicle, pieces: pieces, notes: notes, provenance: provenance)]
     }
-
-    /// How long before and after a listed powered phase a velocity kink is taken for the burn's,
-    /// not a seam's, seconds.
-    static let burnMarginSeconds = 600.0
 
     /// The force model of every integration here: the Earth (J2–J4), the Sun, the Moon and the
     /// planets that pull most.
@@ -101,7 +96,7 @@ public struct ArtemisRecipe: MissionRecipe {
         return bridges
     }
 
-    /// The data's segments: the samples between burns, and each bridged burn.
+    /// The data's segments: the samples between burns, and each bridged burn (its coasts and its window apart).
     static func dataPieces(path: HorizonsPath, seconds t: [Double], bridges: [(index: Int, bridge: BurnBridge, name: String)],
                            helio: @escaping (OrbitalState) -> OrbitalState) -> [PathPiece] {
         var pieces: [PathPiece] = []
@@ -116,10 +111,19 @@ public struct ArtemisRecipe: MissionRecipe {
                                         state: { helio(try path.state(at: $0)) }))
             }
             guard let bridge = b.bridge else { break }
-            pieces.append(PathPiece(name: String("\(b.name) (modelled)".prefix(40)), notes: [
-                "Between the Horizons samples either side: coasts integrated from them to the burn's window, a powered blend across it."],
-                                    startSeconds: t[b.index], endSeconds: t[b.index + 1], center: 399,
-                                    requiredSeconds: [t[b.index], t[b.index + 1]], maxStepSeconds: 60, state: { try bridge.state(at: $0) }))
+            // Three pieces, so that no interpolation window of the kernel straddles the burn's
+            // start or end (it would spread the thrust's onset into the coast beside it).
+            let w = bridge.window
+            let parts: [(name: String, from: Double, to: Double, note: String)] = [
+                ("Coast to \(b.name)", t[b.index], w.lowerBound, "Integrated forward from the Horizons sample before the burn."),
+                ("\(b.name) (modelled)", w.lowerBound, w.upperBound, "Over the burn's published window: a powered blend between the coasts integrated from the Horizons samples either side."),
+                ("Coast after \(b.name)", w.upperBound, t[b.index + 1], "Integrated back from the Horizons sample after the burn."),
+            ]
+            for part in parts where part.to > part.from {
+                pieces.append(PathPiece(name: String(part.name.prefix(40)), notes: [part.note],
+                                        startSeconds: part.from, endSeconds: part.to, center: 399,
+                                        requiredSeconds: [part.from, part.to], maxStepSeconds: 60, state: { try bridge.state(at: $0) }))
+            }
             from = b.index + 1
         }
         return pieces

@@ -22,16 +22,16 @@ struct MissionWalkTests {
     /// and fourth Mercury flybys aimed to meet them; Perseverance, its NAIF seam inside the
     /// cruise stage separation; Voyager 1 and 2, their encounters flown as one arc each fitted to
     /// the samples, Voyager 1's seam of 1980-12-31 spread over a week; OSIRIS-REx, the hours after its separation and about its divert manoeuvre
-    /// flown as arcs fitted to the samples). For the others the 1 mm/s² is not met yet: each is held to
+    /// flown as arcs fitted to the samples; Artemis II, its source's seams blended over
+    /// stretches wide enough, each burn's coasts and window kernel segments apart). For the others the 1 mm/s² is not met yet: each is held to
     /// what it measures, a quarter more, with where and why (``measured``; docs/missions.md).
     static func unexplainedLimit(_ mission: String) -> Double {
         strict.contains(mission) ? 1e-6 : (measured[mission]?.mmS2 ?? 1) * 1e-6
     }
-    static let strict: Set<String> = ["apollo8", "apollo11", "apollo13", "bepicolombo", "newhorizons", "osirisrex", "parker", "perseverance", "voyager1", "voyager2"]
+    static let strict: Set<String> = ["apollo8", "apollo11", "apollo13", "artemis2", "bepicolombo", "newhorizons", "osirisrex", "parker", "perseverance", "voyager1", "voyager2"]
     /// The missions not yet within 1 mm/s²: their bound, mm/s², and what exceeds 1 mm/s² (each
     /// found by this walk at 1 mm/s²).
     static let measured: [String: (mmS2: Double, why: String)] = [
-        "artemis2": (25, "the 5-minute solution about the Earth on 04-02 (13 mm/s²) and around trans-lunar injection, 23:32-00:07 (20)"),
         "cassini": (100, "Venus flyby 1 (3.1); the Saturn tour's periapses on daily samples (72, 2011-08-22)"),
         "juno": (6.6, "perijoves on daily samples (1-5.3, the largest 2018-05-24; 49 about Jupiter orbit insertion before its hours were flown as two arcs fitted to the samples)"),
         "marsodyssey": (1.4, "the 10-minute samples after orbit insertion, 2001-10-24 (1.1; the sampled orbit's days 0.4 since they are fitted)"),
