@@ -111,19 +111,7 @@ public struct ArtemisRecipe: MissionRecipe {
                                         state: { helio(try path.state(at: $0)) }))
             }
             guard let bridge = b.bridge else { break }
-            // Three pieces, so that no interpolation window of the kernel straddles the burn's
-            // start or end (it would spread the thrust's onset into the coast beside it).
-            let w = bridge.window
-            let parts: [(name: String, from: Double, to: Double, note: String)] = [
-                ("Coast to \(b.name)", t[b.index], w.lowerBound, "Integrated forward from the Horizons sample before the burn."),
-                ("\(b.name) (modelled)", w.lowerBound, w.upperBound, "Over the burn's published window: a powered blend between the coasts integrated from the Horizons samples either side."),
-                ("Coast after \(b.name)", w.upperBound, t[b.index + 1], "Integrated back from the Horizons sample after the burn."),
-            ]
-            for part in parts where part.to > part.from {
-                pieces.append(PathPiece(name: String(part.name.prefix(40)), notes: [part.note],
-                                        startSeconds: part.from, endSeconds: part.to, center: 399,
-                                        requiredSeconds: [part.from, part.to], maxStepSeconds: 60, state: { try bridge.state(at: $0) }))
-            }
+            pieces += bridge.pieces(name: b.name, center: 399, maxStepSeconds: 60)
             from = b.index + 1
         }
         return pieces

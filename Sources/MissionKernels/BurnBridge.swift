@@ -64,6 +64,32 @@ public struct BurnBridge {
                                 from: { heliocentric(try coast(forward, $0)) }, to: { heliocentric(try coast(backward, $0)) }).state(at: t)
     }
 
+    /// How closely the kernel's interpolation holds the bridge's velocity, km/s (1 cm/s: a
+    /// coast of a minute or two beside a burn near periapsis would otherwise be two nodes of
+    /// cubic Hermite, 2 mm/s² off gravity in Mars Odyssey's minute after orbit insertion).
+    static let velocityToleranceKmS = 1e-5
+
+    /// The bridge as kernel pieces (`name` the burn's): the coast to the window, the window and
+    /// the coast after it, three segments, so that no interpolation window of the kernel
+    /// straddles the thrust's onset or end (it would spread them into the coasts beside); the
+    /// coasts held to ``velocityToleranceKmS`` as well as the assembly's position tolerance
+    /// (the window is left to the position tolerance: held to 1 cm/s too, Artemis II's burns
+    /// took 19 MB of nodes).
+    /// `center` is the pieces' NAIF centre; `maxStepSeconds` their longest node spacing.
+    public func pieces(name: String, center: Int, maxStepSeconds: Double) -> [PathPiece] {
+        let parts: [(name: String, from: Double, to: Double, coast: Bool, note: String)] = [
+            ("Coast to \(name)", before.seconds, window.lowerBound, true, "Integrated forward from the JPL Horizons sample before the burn."),
+            ("\(name) (modelled)", window.lowerBound, window.upperBound, false, "Over the burn's published window: a powered blend between the coasts integrated from the JPL Horizons samples either side."),
+            ("Coast after \(name)", window.upperBound, after.seconds, true, "Integrated back from the JPL Horizons sample after the burn."),
+        ]
+        return parts.filter { $0.to > $0.from }.map { part in
+            var piece = PathPiece(name: String(part.name.prefix(40)), notes: [part.note], startSeconds: part.from, endSeconds: part.to, center: center,
+                                  requiredSeconds: [part.from, part.to], maxStepSeconds: maxStepSeconds, state: { try self.state(at: $0) })
+            if part.coast { piece.velocityToleranceKmS = Self.velocityToleranceKmS }
+            return piece
+        }
+    }
+
     /// The velocity change across the window: the coast after less the coast before, at its middle.
     public var deltaVKmS: Double {
         let mid = (window.lowerBound + window.upperBound) / 2

@@ -22,8 +22,10 @@ public enum HermiteNodes {
     /// path is known exactly, such as the data's own samples) and halfway points as keep the
     /// interpolation within `toleranceKm` of the path at every checkpoint and at the quarter
     /// points of every interval. An interval that fails is split at the checkpoint nearest its
-    /// middle, or at its middle. `state` gives the path at any time between the ends.
-    public static func fit(required: [Double], checkpoints: [Double] = [], window: Int = 6, toleranceKm: Double = 0.01, maxPasses: Int = 40,
+    /// middle, or at its middle. `state` gives the path at any time between the ends. With
+    /// `velocityToleranceKmS`, the interpolated velocity is held to it at the same epochs.
+    public static func fit(required: [Double], checkpoints: [Double] = [], window: Int = 6, toleranceKm: Double = 0.01,
+                           velocityToleranceKmS: Double? = nil, maxPasses: Int = 40,
                            state: (Double) throws -> OrbitalState) throws -> [OrbitalState] {
         guard required.count >= 2 else { throw FitError(description: "at least two epochs are needed, \(required.count) given") }
         var nodes = try required.map { try state($0) }
@@ -41,8 +43,10 @@ public enum HermiteNodes {
                 while k < checks.count, checks[k] < b { inside.append(checks[k]); k += 1 }
                 let tests = inside + [0.25, 0.5, 0.75].map { a + (b - a) * $0 }
                 for t in tests {
-                    let error = (interpolate(nodes, at: t, window: window).positionKm - (try state(t)).positionKm).length
-                    guard error > toleranceKm else { continue }
+                    let fitted = interpolate(nodes, at: t, window: window), exact = try state(t)
+                    let error = (fitted.positionKm - exact.positionKm).length
+                    let velocityOff = velocityToleranceKmS.map { (fitted.velocityKmS - exact.velocityKmS).length > $0 } ?? false
+                    guard error > toleranceKm || velocityOff else { continue }
                     if error > worst.km { worst = (t, error) }
                     let mid = (a + b) / 2
                     let at = inside.min { abs($0 - mid) < abs($1 - mid) } ?? mid

@@ -26,7 +26,7 @@ extension HorizonsRecipe {
         ]
     }
 
-    /// The data, one segment per sampling, and one per listed burn between two samples.
+    /// The data, one segment per sampling, and three per listed burn between two samples (``BurnBridge/pieces(name:center:maxStepSeconds:)``).
     static func dataPieces(_ track: Track, path: HorizonsPath, bridgeWindows: [BridgeWindow], naifID id: Int, ephemeris eph: Ephemeris,
                            notes: inout [String]) throws -> [PathPiece] {
         let samples = track.states, sampling = track.samplings
@@ -36,11 +36,7 @@ extension HorizonsRecipe {
             if let w = bridge(start, samples, bridgeWindows) {
                 let bridge = try BurnBridge(before: samples[start], after: samples[start + 1], window: w.window, frame: .heliocentric, ephemeris: eph)
                 notes.append("\(w.name): \(Int((bridge.deltaVKmS * 1000).rounded())) m/s between the coasts either side of its window (\(iso(w.window.lowerBound)) to \(iso(w.window.upperBound))).")
-                pieces.append(PathPiece(
-                    name: String("\(w.name) (modelled)".prefix(40)), notes: [
-                        "Between the Horizons samples either side: coasts integrated from them to the burn's window, a powered blend across it."],
-                    startSeconds: samples[start].seconds, endSeconds: samples[start + 1].seconds, center: 10,
-                    requiredSeconds: [samples[start].seconds, samples[start + 1].seconds], maxStepSeconds: 600, state: { try bridge.state(at: $0) }))
+                pieces += bridge.pieces(name: w.name, center: 10, maxStepSeconds: 600)
                 start += 1
                 continue
             }

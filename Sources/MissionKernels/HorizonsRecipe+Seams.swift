@@ -10,18 +10,23 @@ extension HorizonsRecipe {
     /// About the Sun a gap over this that one burn explains is a burn, however gently the blend
     /// could bridge it; near a planet a smaller gap is a seam unless a listed burn holds it, km.
     static let cruiseBurnKm = 500.0
-    /// A gap under this is never examined, km.
+    /// A gap under this is never examined, km (about Mars, ``smallestMarsGapKm``).
     static let smallestGapKm = 1.0
+    /// About Mars a gap under this is never examined, km: 10 m, which a 10-minute interval's
+    /// blend bridges with 0.2 mm/s² (a kilometre's floor let MAVEN's 0.7 km after orbit insertion
+    /// through, bridged with 11 mm/s²).
+    static let smallestMarsGapKm = 0.01
     /// One burn explains a gap when it leaves less than this part of it.
     static let burnResidual = 0.1
 
-    /// About Mars the blend bridges a seam with at most this, km/s² (1 mm/s²): there the force
+    /// About Mars the blend bridges a seam with at most this, km/s² (0.7 mm/s²: the walk test
+    /// found 1.1 mm/s² beside Odyssey's orbit insertion at 1 mm/s²): there the force
     /// model (DE440's Mars, its J2…J6, the Sun and planets) explains an orbiter's 10-minute
     /// samples to metres wherever they are one solution, so a jump is the source's seam, and it
     /// is spread as gently as the walk test asks. Not inside powered phases (aerobraking's drag
     /// passes are no seams), nor near the giant planets, whose moons' theories and older
     /// reconstructions leave more than a seam.
-    static let marsSeamLimitKmS2 = 1e-6
+    static let marsSeamLimitKmS2 = 0.7e-6
 
     /// A seam about the Sun (two solutions joined in cruise, Voyager 1's 65,090 km of
     /// 1980-12-31) is spread until the blend needs at most this, km/s² (1 mm/s²), by the gap
@@ -71,7 +76,7 @@ extension HorizonsRecipe {
             // In cruise about the Sun the physics is good to kilometres a day, so a gap over 500 km
             // there that one burn explains is a burn, however gently the blend could bridge it.
             let cruiseBurn = g.center == .sun && g.km > Self.cruiseBurnKm && powered.holding(samples[i].seconds) == nil
-            guard samples[i].seconds > launch + Self.launchSpanSeconds, cruiseBurn || (g.km > Self.smallestGapKm && Self.spreadAcceleration(g.km, over: dt) > limit) else { i += 1; continue }
+            guard samples[i].seconds > launch + Self.launchSpanSeconds, cruiseBurn || (g.km > (aboutMars ? Self.smallestMarsGapKm : Self.smallestGapKm) && Self.spreadAcceleration(g.km, over: dt) > limit) else { i += 1; continue }
             let b = try HorizonsPath.bestBurn(between: samples[i], and: samples[i + 1], frame: .heliocentric, ephemeris: eph)
             if cruiseBurn, b.residualKm >= Self.burnResidual * b.gapKm, Self.spreadAcceleration(g.km, over: dt) <= limit { i += 1; continue }
             // Near a planet a small gap (under 500 km) is the source's own inconsistency more

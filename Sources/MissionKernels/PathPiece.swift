@@ -30,6 +30,11 @@ public struct PathPiece {
     /// looser) than the assembly's: a copy of a source kernel held to its states. Nil: the
     /// assembly's.
     public var toleranceKm: Double?
+    /// A velocity tolerance too, km/s (nil: none, the position's alone): for a short piece a
+    /// Hermite interpolant on few nodes can keep the position within metres and still miss
+    /// the velocity by centimetres per second, which a walk over a minute reads as
+    /// millimetres per second squared of thrust.
+    public var velocityToleranceKmS: Double?
     /// States per Hermite window of this piece's segment (nil: the assembly's). A copy of
     /// states whose velocities are not the derivative of their positions (a rover's
     /// localizations, stored at rest) uses 2: cubic Hermite between neighbours, so the
@@ -64,6 +69,7 @@ extension PathPiece {
         var p = PathPiece(name: name, notes: notes, startSeconds: start, endSeconds: end, center: center, frame: frame,
                           requiredSeconds: requiredSeconds.filter { $0 >= start && $0 <= end }, maxStepSeconds: maxStepSeconds, state: state)
         p.toleranceKm = toleranceKm
+        p.velocityToleranceKmS = velocityToleranceKmS
         p.window = window
         p.keepsEveryRequiredEpoch = keepsEveryRequiredEpoch
         return p
@@ -160,7 +166,8 @@ public struct KernelAssembly: Sendable {
         }
         let nodes: [OrbitalState]
         do {
-            nodes = try HermiteNodes.fit(required: epochs, checkpoints: checkpoints, window: window, toleranceKm: toleranceKm) { t in try transform(try piece.state(t)) }
+            nodes = try HermiteNodes.fit(required: epochs, checkpoints: checkpoints, window: window, toleranceKm: toleranceKm,
+                                         velocityToleranceKmS: piece.velocityToleranceKmS) { t in try transform(try piece.state(t)) }
         } catch {
             throw AssemblyError(description: "\(piece.name) (\(TimeScale.instant(tdbSecondsPastJ2000: piece.startSeconds).iso8601) to \(TimeScale.instant(tdbSecondsPastJ2000: piece.endSeconds).iso8601)): \(error)")
         }

@@ -40,4 +40,24 @@ struct HermiteNodesTests {
             #expect((p.velocityKmS - n.velocityKmS).length < 1e-11)
         }
     }
+
+    @Test("a velocity tolerance holds the interpolated velocity where the position's alone would not")
+    func velocityTolerance() throws {
+        // Six minutes through perigee (the orbit's epoch: its velocity there is square to its
+        // position): three nodes hold the position within 10 m, the velocity only within 4.6 cm/s.
+        let required = [-180.0, 180.0]
+        func worstVelocity(_ nodes: [OrbitalState]) -> Double {
+            (0...200).map { k -> Double in
+                let t = required[0] + 360 * Double(k) / 200
+                return (HermiteNodes.interpolate(nodes, at: t, window: 6).velocityKmS - Self.truth(t).velocityKmS).length
+            }.max()!
+        }
+        let loose = try HermiteNodes.fit(required: required, window: 6, toleranceKm: 0.01) { Self.truth($0) }
+        let held = try HermiteNodes.fit(required: required, window: 6, toleranceKm: 0.01, velocityToleranceKmS: 1e-5) { Self.truth($0) }
+        #expect(loose.count == 3)
+        #expect(worstVelocity(loose) > 1e-5, "\(worstVelocity(loose) * 1000) m/s")
+        #expect(held.count > loose.count)
+        // Held at the quarter points, so within a few times the tolerance between them.
+        #expect(worstVelocity(held) < 3e-5, "\(worstVelocity(held) * 1000) m/s")
+    }
 }

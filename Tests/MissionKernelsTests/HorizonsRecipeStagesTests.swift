@@ -193,7 +193,7 @@ struct HorizonsRecipeStagesTests {
         #expect(excluded.isEmpty && untouched.states.count == 20)
     }
 
-    @Test("the data's segments: one per sampling, one per listed burn, end to end over the samples")
+    @Test("the data's segments: one per sampling, three per listed burn (its coasts and its window), end to end over the samples")
     func dataPieces() throws {
         let (c, all, _, _, windows) = try Self.listedBurnsLeftOut()
         let dsm = try #require(windows.first { $0.name == "deep space manoeuvre 1" })
@@ -205,10 +205,12 @@ struct HorizonsRecipeStagesTests {
         let path = try HorizonsPath(samples: track.states, frame: .heliocentric, ephemeris: c.ephemeris)
         var notes: [String] = []
         let pieces = try HorizonsRecipe.dataPieces(track, path: path, bridgeWindows: windows, naifID: -61, ephemeris: c.ephemeris, notes: &notes)
-        #expect(pieces.map(\.name) == ["JPL Horizons -61 1-day", "deep space manoeuvre 1 (modelled)", "JPL Horizons -61 1-day", "JPL Horizons -61 other"])
+        #expect(pieces.map(\.name) == ["JPL Horizons -61 1-day", "Coast to deep space manoeuvre 1", "deep space manoeuvre 1 (modelled)", "Coast after deep space manoeuvre 1", "JPL Horizons -61 1-day", "JPL Horizons -61 other"])
         #expect(pieces.first?.startSeconds == track.states[0].seconds && pieces.last?.endSeconds == track.states[9].seconds)
         #expect(zip(pieces, pieces.dropFirst()).allSatisfy { $0.endSeconds == $1.startSeconds })
-        #expect(Set(pieces.flatMap(\.requiredSeconds)) == Set(track.states.map(\.seconds)))
+        // The burn's window is a segment of its own, between the coasts to and from it.
+        #expect(pieces[2].startSeconds == dsm.window.lowerBound && pieces[2].endSeconds == dsm.window.upperBound)
+        #expect(Set(pieces.flatMap(\.requiredSeconds)) == Set(track.states.map(\.seconds)).union([dsm.window.lowerBound, dsm.window.upperBound]))
         #expect(notes.count == 1 && notes[0].hasPrefix("deep space manoeuvre 1: "))
     }
 
