@@ -19,7 +19,7 @@ extension ArtemisRecipe {
 
         /// Largest velocity kink (km/s² over the two half-intervals about a sample) the blend may
         /// spread at a sample no listed burn explains: more is a seam. The blend's acceleration
-        /// peaks at about three times this (the mission walk measured 0.6 mm/s² with it), below
+        /// peaks at about twice this (the mission walk measured 0.6 mm/s² with it), below
         /// the 1 mm/s² the walk allows outside listed burns.
         static let seamLimitKmS2 = 0.3e-6
         /// The boundary problem's finite-difference steps (km/s) and miss tolerance (km).
@@ -76,11 +76,10 @@ extension ArtemisRecipe {
         /// (by up to 165 km within a few samples) where no burn was made. A sample whose two
         /// intervals meet with a kink over ``seamLimitKmS2`` that no listed burn explains
         /// (`powered`) is left out, the worst first, until none is left: the jump is spread over
-        /// the samples' wider spacing. Returns how many were left out in each hour (by the hour's
-        /// start, in hours past J2000).
-        mutating func leaveOutSeams(powered: (Double) -> Bool, provenance: inout SourceProvenance) throws -> [Double: Int] {
+        /// the samples' wider spacing. Returns the samples left out (TDB seconds).
+        mutating func leaveOutSeams(powered: (Double) -> Bool, provenance: inout SourceProvenance) throws -> Set<Double> {
             arcs = try (0..<(positionsKm.count - 1)).map { try boundary($0, $0 + 1) }
-            var leftOut: [Double: Int] = [:]
+            var leftOut: Set<Double> = []
             while true {
                 var worst: (index: Int, accel: Double)?
                 for i in 1..<(positionsKm.count - 1) where !powered(seconds[i]) && !holdsBurn(i - 1) && !holdsBurn(i) {
@@ -88,18 +87,14 @@ extension ArtemisRecipe {
                     if accel > Self.seamLimitKmS2, accel > worst?.accel ?? 0 { worst = (i, accel) }
                 }
                 guard let w = worst else { break }
-                provenance.exclude(seconds[w.index], "\(Self.seamReason) (a velocity kink of \(String(format: "%.2f", (arcs[w.index - 1].end - arcs[w.index].start).length * 1000)) m/s that no listed burn explains)")
-                let hour = (seconds[w.index] / 3600).rounded(.down)
-                leftOut[hour, default: 0] += 1
+                provenance.exclude(seconds[w.index], "a seam between trajectory solutions in the source (a velocity kink of \(String(format: "%.2f", (arcs[w.index - 1].end - arcs[w.index].start).length * 1000)) m/s that no listed burn explains)")
+                leftOut.insert(seconds[w.index])
                 positionsKm.remove(at: w.index)
                 seconds.remove(at: w.index)
                 arcs.replaceSubrange((w.index - 1)...w.index, with: [try boundary(w.index - 1, w.index)])
             }
             return leftOut
         }
-
-        /// How a sample left out by ``leaveOutSeams(powered:provenance:)`` is first described.
-        static let seamReason = "a seam between trajectory solutions in the source"
 
         /// The samples with their velocities: at a node the two intervals' weighted by the other's length,
         /// beside a burn the velocity of the coast on the sample's other side; and the largest
@@ -124,13 +119,14 @@ extension ArtemisRecipe {
         }
     }
 
-    /// The samples left out at seams, restated once the path is built: each run of them (no
+    /// The samples left out at seams (`seams`, TDB seconds, as ``Track/leaveOutSeams(powered:provenance:)``
+    /// returns them), restated in the provenance once the path is built: each run of them (no
     /// sample kept between) as a stretch the path blends across, and how near it passes every
     /// sample of the run (rounded up to 0.1 km), so the left-out samples stay checked.
-    /// Returns the stretches (their ends, TDB seconds) and the farthest of them, km.
-    static func restateSeams(_ provenance: inout SourceProvenance, samples: HorizonsVectors, path: HorizonsPath) throws -> (stretches: Int, farthestKm: Double) {
+    /// Returns how many stretches there are and the farthest of them, km.
+    static func restateSeams(_ seams: Set<Double>, in provenance: inout SourceProvenance, samples: HorizonsVectors, path: HorizonsPath) throws -> (stretches: Int, farthestKm: Double) {
         let seam = Dictionary(uniqueKeysWithValues: provenance.excluded.enumerated()
-            .filter { $0.element.reason.hasPrefix(Track.seamReason) }.map { ($0.element.tdbSeconds, $0.offset) })
+            .filter { seams.contains($0.element.tdbSeconds) }.map { ($0.element.tdbSeconds, $0.offset) })
         var runs: [[Int]] = [], run: [Int] = []
         for k in samples.seconds.indices {
             if seam[samples.seconds[k]] != nil { run.append(k); continue }

@@ -45,8 +45,8 @@ public struct ArtemisRecipe: MissionRecipe {
         var notes = ["Source: \(file) (JPL Horizons, Orion -1024, positions every 5 minutes, Earth-centred ecliptic J2000, TDB).",
                      "Largest velocity disagreement between neighbouring intervals' boundary solutions: \(Int((worstJump.kmS * 1000).rounded())) m/s at \(TimeScale.instant(tdbSecondsPastJ2000: worstJump.seconds).iso8601) (the burns)."]
         let bridges = try Self.bridges(track.burns, samples: samples, vehicle: vehicle, c, notes: &notes)
-        let blended = try Self.restateSeams(&provenance, samples: data, path: path)
-        notes.append("Seams: \(seams.values.reduce(0, +)) samples in \(blended.stretches) stretches left out where the velocity kinks more than \(String(format: "%.1f", Track.seamLimitKmS2 * 1e6)) mm/s² and no listed burn explains it (the file merges trajectory solutions); the path passes within \(blended.farthestKm) km of each (the provenance file lists them).")
+        let blended = try Self.restateSeams(seams, in: &provenance, samples: data, path: path)
+        notes.append("Seams: \(seams.count) samples in \(blended.stretches) stretches left out where the velocity kinks more than \(String(format: "%.1f", Track.seamLimitKmS2 * 1e6)) mm/s² and no listed burn explains it (the file merges trajectory solutions); the path passes within \(blended.farthestKm) km of each (the provenance file lists them).")
         pieces += try departure(c, vehicle: vehicle, firstSample: samples[0], model: model, notes: &notes)
         pieces += Self.dataPieces(path: path, seconds: t, bridges: bridges, helio: helio)
         // After the data: the entry.
