@@ -7,8 +7,12 @@ event — `/v1/positions/naif:<id>?center=<body>` minute by minute from two hour
 hours after — and prints the published figure next to the served one: the distance from the
 body's centre, the altitude above its mean radius and the speed relative to the body at the
 event's time, and the closest approach (the farthest point, for a "farthest" event) between the
-neighbouring events, at most two hours away, and when it happens. The fact is taken to be about
-the vehicle nearest the body at the time. Nothing is computed here that the server does not say.
+neighbouring events, at most two hours away, and when it happens: found at one-minute steps,
+then again at one-second steps within a minute of it (a Juno flyby covers 700 km in 30 s).
+There the altitude is also the server's telemetry's (`nearestBody.altitudeKm`, above the body's
+IAU spheroid: Jupiter's equatorial radius is 1,500 km more than its mean one), when the body is
+the one nearest the vehicle. The fact is taken to be about the vehicle nearest the body at the
+time. Nothing is computed here that the server does not say.
 
     swift run -c release solarsystem serve &      # or any running server
     python3 scripts/mission-facts.py              # every mission
@@ -38,9 +42,9 @@ def parse(s):
     return dt.datetime.fromisoformat(s.replace("Z", "+00:00"))
 
 
-def series(base, naif, body, start, stop):
-    """The served path of NAIF id `naif` about `body`, minute by minute from `start` to `stop`."""
-    out = get(base, f"/v1/positions/naif:{naif}", center=body, units="km", start=iso(start), stop=iso(stop), step="1m")
+def series(base, naif, body, start, stop, step="1m"):
+    """The served path of NAIF id `naif` about `body`, every `step` from `start` to `stop`."""
+    out = get(base, f"/v1/positions/naif:{naif}", center=body, units="km", start=iso(start), stop=iso(stop), step=step)
     per_second = 86400.0 if out.get("velocityUnits", "").endswith("/day") else 1.0
     return [(s["date"], s["distance"], sum(v * v for v in s["velocity"]) ** 0.5 / per_second) for s in out["samples"]]
 
@@ -51,6 +55,15 @@ def at(base, naif, body, when):
     per_second = 86400.0 if out.get("velocityUnits", "").endswith("/day") else 1.0
     s = out["samples"][0]
     return s["distance"], sum(v * v for v in s["velocity"]) ** 0.5 / per_second
+
+
+def spheroid_altitude(base, mission, vehicle, body, when):
+    """The telemetry's altitude above `body`'s spheroid at `when` (ISO text), if `body` is the
+    body nearest the vehicle then (the telemetry names only that one), else None."""
+    out = get(base, f"/v1/missions/{mission}/telemetry", date=when)
+    v = next((v for v in out["vehicles"] if v["id"] == vehicle), None)
+    nearest = (v or {}).get("nearestBody") or {}
+    return nearest.get("altitudeKm") if nearest.get("id") == body else None
 
 
 def main():
@@ -107,10 +120,17 @@ def main():
             print(f"    served then:   {e['date']}  {distance:,.0f} km from centre, {distance - r:,.1f} km altitude, {speed:.2f} km/s")
             if path:
                 farthest = "farthest" in e["name"].lower() or "max" in e["key"]
-                date, d, v = (max if farthest else min)(path, key=lambda s: s[1])
-                dt_min = (parse(date) - when).total_seconds() / 60
-                print(f"    {'farthest' if farthest else 'closest'}:{' ' if farthest else '  '}     {date}  {d:,.0f} km from centre, {d - r:,.1f} km altitude, {v:.2f} km/s"
-                      f"  ({dt_min:+.0f} min from the event; searched {iso(lo)} to {iso(hi)})")
+                pick = max if farthest else min
+                date, d, v = pick(path, key=lambda s: s[1])
+                # Again at one-second steps within a minute of it, inside the searched span.
+                a, b = max(parse(date) - dt.timedelta(minutes=1), lo), min(parse(date) + dt.timedelta(minutes=1), hi)
+                if b > a:
+                    date, d, v = pick(series(base, vehicle["naifId"], body, a, b, step="1s"), key=lambda s: s[1])
+                spheroid = spheroid_altitude(base, mid, vehicle["id"], body, date)
+                above = f", {spheroid:,.1f} km above the spheroid" if spheroid is not None else ""
+                dt_s = (parse(date) - when).total_seconds()
+                print(f"    {'farthest' if farthest else 'closest'}:{' ' if farthest else '  '}     {date}  {d:,.0f} km from centre, {d - r:,.1f} km altitude{above}, {v:.2f} km/s"
+                      f"  ({dt_s / 60:+.1f} min from the event; searched {iso(lo)} to {iso(hi)})")
             print(f"    source:        {f['source']}")
     return 1 if failures else 0
 
