@@ -30,10 +30,11 @@ public enum HermiteNodes {
         guard required.count >= 2 else { throw FitError(description: "at least two epochs are needed, \(required.count) given") }
         var nodes = try required.map { try state($0) }
         let checks = checkpoints.filter { $0 > required[0] && $0 < required[required.count - 1] }.sorted()
-        var worst = (seconds: 0.0, km: 0.0)
+        var worst = (seconds: 0.0, km: 0.0), worstVelocity = (seconds: 0.0, kmS: 0.0)
         for _ in 0..<maxPasses {
             var splits: [(after: Int, at: Double)] = []
             worst = (0, 0)
+            worstVelocity = (0, 0)
             var c = 0
             for i in 0..<(nodes.count - 1) {
                 let a = nodes[i].seconds, b = nodes[i + 1].seconds
@@ -45,9 +46,11 @@ public enum HermiteNodes {
                 for t in tests {
                     let fitted = interpolate(nodes, at: t, window: window), exact = try state(t)
                     let error = (fitted.positionKm - exact.positionKm).length
-                    let velocityOff = velocityToleranceKmS.map { (fitted.velocityKmS - exact.velocityKmS).length > $0 } ?? false
+                    let velocityError = (fitted.velocityKmS - exact.velocityKmS).length
+                    let velocityOff = velocityToleranceKmS.map { velocityError > $0 } ?? false
                     guard error > toleranceKm || velocityOff else { continue }
                     if error > worst.km { worst = (t, error) }
+                    if velocityOff, velocityError > worstVelocity.kmS { worstVelocity = (t, velocityError) }
                     let mid = (a + b) / 2
                     let at = inside.min { abs($0 - mid) < abs($1 - mid) } ?? mid
                     // Below a millisecond the path itself is not smooth: leave it.
@@ -68,7 +71,11 @@ public enum HermiteNodes {
             }
             nodes = merged
         }
-        throw FitError(description: "the interpolation did not settle within \(toleranceKm * 1000) m after \(maxPasses) passes (\(worst.km * 1000) m at \(worst.seconds) s TDB; \(nodes.count) nodes)")
+        // Name what kept it from settling: the position, the velocity (when held), or both.
+        let velocityNote = velocityToleranceKmS.map { tolerance in
+            worstVelocity.kmS > 0 ? "; velocity \(worstVelocity.kmS * 1000) m/s off at \(worstVelocity.seconds) s TDB, against \(tolerance * 1000) m/s" : "; velocity within \(tolerance * 1000) m/s"
+        } ?? ""
+        throw FitError(description: "the interpolation did not settle within \(toleranceKm * 1000) m after \(maxPasses) passes (\(worst.km * 1000) m at \(worst.seconds) s TDB\(velocityNote); \(nodes.count) nodes)")
     }
 
     /// Hermite interpolation at `t` over the `window` nodes around it (position and velocity).

@@ -60,4 +60,26 @@ struct HermiteNodesTests {
         // Held at the quarter points, so within a few times the tolerance between them.
         #expect(worstVelocity(held) < 3e-5, "\(worstVelocity(held) * 1000) m/s")
     }
+
+    @Test("a fit that does not settle says whether the position or the velocity kept it from settling")
+    func failureNamesWhatFailed() throws {
+        // One pass through perigee: three nodes hold the position within 10 m but the velocity
+        // only within 4.6 cm/s, so a 1 cm/s tolerance fails there and the message says so.
+        let required = [-180.0, 180.0]
+        do {
+            _ = try HermiteNodes.fit(required: required, window: 6, toleranceKm: 0.01, velocityToleranceKmS: 1e-5, maxPasses: 1) { Self.truth($0) }
+            Issue.record("one pass cannot hold the velocity within 1 cm/s")
+        } catch let e as HermiteNodes.FitError {
+            #expect(e.description.contains("velocity "), "\(e.description)")
+            #expect(e.description.contains("m/s off at"), "\(e.description)")
+        }
+        // Without a velocity tolerance, a position that does not settle is named alone.
+        do {
+            _ = try HermiteNodes.fit(required: [0, 86_400], window: 6, toleranceKm: 1e-6, maxPasses: 1) { Self.truth($0) }
+            Issue.record("one pass cannot hold a day of an eccentric orbit within a millimetre")
+        } catch let e as HermiteNodes.FitError {
+            #expect(e.description.contains("did not settle within 0.001 m"), "\(e.description)")
+            #expect(!e.description.contains("velocity"), "\(e.description)")
+        }
+    }
 }
