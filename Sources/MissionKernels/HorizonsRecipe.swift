@@ -92,6 +92,9 @@ public struct HorizonsRecipe: MissionRecipe {
             }
             let flown = try Self.flyEncounters(pieces, arcs: arcs.filter { $0.rmsKm >= Self.encounterArcMinimumRmsKm }, naifID: id)
             pieces = flown.pieces
+            for arc in arcs where arc.rmsKm >= Self.encounterArcMinimumRmsKm && !flown.arcs.contains(where: { $0.arc.start == arc.start }) {
+                notes.append("Encounter: the arc about \(arc.body)'s closest approach (\(Self.iso(arc.closestSeconds))) is left out: the segments from \(Self.iso(arc.start)) to \(Self.iso(arc.end)) cannot take it, so the path there stays on the samples.")
+            }
             for (arc, ease) in flown.arcs {
                 notes.append(Self.note(arc, ease))
                 Self.excludeInside(arc.start, arc.end, read: read, provenance: &provenance,
@@ -103,10 +106,17 @@ public struct HorizonsRecipe: MissionRecipe {
                 guard let w = bridgeWindows.first(where: { $0.name == phase }) else {
                     throw RecipeError(description: "\(missionID): no listed burn \"\(phase)\" inside the data for its arcs")
                 }
-                return try burnArc(body, burn: w, samples: track.states, powered: powered, ephemeris: context.ephemeris)
+                guard let arc = try burnArc(body, burn: w, samples: track.states, powered: powered, ephemeris: context.ephemeris) else {
+                    notes.append("Burn arcs: none about \(phase): too few samples after it for an arc fitted to them, so the burn is flown by its bridge between the samples either side.")
+                    return nil
+                }
+                return arc
             }
             let flown = try Self.flyBurns(pieces, arcs: arcs, naifID: id)
             pieces = flown.pieces
+            for arc in arcs where !flown.arcs.contains(where: { $0.arc.start == arc.start }) {
+                notes.append("Burn arcs: those about \(arc.name) are left out: the segments from \(Self.iso(arc.start)) to \(Self.iso(arc.end)) cannot take them, so the burn is flown by its bridge between the samples either side.")
+            }
             for (arc, ease) in flown.arcs {
                 notes.append(Self.note(arc, ease))
                 let worst = max(arc.approach?.worstKm ?? 0, arc.departure.worstKm)
