@@ -78,9 +78,9 @@ extension HorizonsRecipe {
     /// `pieces` with each burn's stretch replaced: eased from the data onto the approach arc
     /// and the approach (where there is one), the burn (the approach, or the data, blended into
     /// the departure over the rest of the powered window, quintic weights), the departure,
-    /// eased back onto the data. Returns the pieces and each burn flown with its easings
-    /// measured (the larger of the two sides).
-    static func flyBurns(_ pieces: [PathPiece], arcs: [BurnArc], naifID id: Int) throws -> (pieces: [PathPiece], arcs: [(arc: BurnArc, ease: FlybyRecipe.Ease)]) {
+    /// eased back onto the data. Returns the pieces, each burn flown with its easings measured
+    /// (the larger of the two sides) and those left out.
+    static func flyBurns(_ pieces: [PathPiece], arcs: [BurnArc], naifID id: Int) throws -> Flown<BurnArc> {
         try fly(pieces, arcs, span: { ($0.start, $0.end, $0.easeSeconds) }) { arc, data in
             let dataState: (Double) throws -> OrbitalState = { try data.state(at: $0) }
             let e = arc.easeSeconds, b = arc.departure.state

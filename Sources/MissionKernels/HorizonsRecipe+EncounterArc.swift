@@ -99,9 +99,9 @@ extension HorizonsRecipe {
     }
 
     /// `pieces` with each encounter's stretch replaced: eased from the data onto the arc, the
-    /// arc, eased back onto the data (quintic weights, ``BlendedPair``). Returns the pieces and
-    /// each arc flown with its easings measured (the larger of the two sides).
-    static func flyEncounters(_ pieces: [PathPiece], arcs: [EncounterArc], naifID id: Int) throws -> (pieces: [PathPiece], arcs: [(arc: EncounterArc, ease: FlybyRecipe.Ease)]) {
+    /// arc, eased back onto the data (quintic weights, ``BlendedPair``). Returns the pieces,
+    /// each arc flown with its easings measured (the larger of the two sides) and those left out.
+    static func flyEncounters(_ pieces: [PathPiece], arcs: [EncounterArc], naifID id: Int) throws -> Flown<EncounterArc> {
         try fly(pieces, arcs, span: { ($0.start, $0.end, $0.easeSeconds) }) { arc, data in
             let e = arc.easeSeconds
             let before = try FlybyRecipe.easeDifference(from: arc.start, direction: 1, span: e, { try arc.state($0) }, { try data.state(at: $0) })
@@ -122,20 +122,29 @@ extension HorizonsRecipe {
 
     /// `pieces` with each arc's stretch (`span`: its start, end and easing, seconds) replaced by
     /// what `build` makes of it against the path so far: the stretch's pieces and the largest
-    /// difference its easings bridge. Returns the pieces and each arc flown with its easings
-    /// measured; an arc whose stretch the pieces cannot take is left out.
+    /// difference its easings bridge. Returns the pieces, each arc flown with its easings
+    /// measured, and the arcs left out (those whose stretch the pieces cannot take).
     static func fly<Arc>(_ pieces: [PathPiece], _ arcs: [Arc], span: (Arc) -> (start: Double, end: Double, ease: Double),
-                         build: (Arc, PiecewisePath) throws -> (middle: [PathPiece], difference: (km: Double, kmS: Double))) throws -> (pieces: [PathPiece], arcs: [(arc: Arc, ease: FlybyRecipe.Ease)]) {
+                         build: (Arc, PiecewisePath) throws -> (middle: [PathPiece], difference: (km: Double, kmS: Double))) throws -> Flown<Arc> {
         var result = pieces
         var flown: [(arc: Arc, ease: FlybyRecipe.Ease)] = []
+        var leftOut: [Arc] = []
         for arc in arcs.sorted(by: { span($0).start < span($1).start }) {
             let (middle, d) = try build(arc, PiecewisePath(pieces: result))
             let s = span(arc)
-            guard let spliced = result.splicing(middle, from: s.start, to: s.end) else { continue }
+            guard let spliced = result.splicing(middle, from: s.start, to: s.end) else { leftOut.append(arc); continue }
             result = spliced
             flown.append((arc, FlybyRecipe.Ease(seconds: s.ease, difference: d, peakKmS2: FlybyRecipe.peak(d, s.ease))))
         }
-        return (result, flown)
+        return Flown(pieces: result, arcs: flown, leftOut: leftOut)
+    }
+
+    /// What ``fly(_:_:span:build:)`` made of the arcs: the pieces, each arc flown with its
+    /// easings measured, and the arcs the pieces could not take.
+    struct Flown<Arc> {
+        let pieces: [PathPiece]
+        let arcs: [(arc: Arc, ease: FlybyRecipe.Ease)]
+        let leftOut: [Arc]
     }
 
     /// One piece of an arc's stretch (heliocentric, its states from `state`).

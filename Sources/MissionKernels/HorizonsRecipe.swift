@@ -92,7 +92,7 @@ public struct HorizonsRecipe: MissionRecipe {
             }
             let flown = try Self.flyEncounters(pieces, arcs: arcs.filter { $0.rmsKm >= Self.encounterArcMinimumRmsKm }, naifID: id)
             pieces = flown.pieces
-            for arc in arcs where arc.rmsKm >= Self.encounterArcMinimumRmsKm && !flown.arcs.contains(where: { $0.arc.start == arc.start }) {
+            for arc in flown.leftOut {
                 notes.append("Encounter: the arc about \(arc.body)'s closest approach (\(Self.iso(arc.closestSeconds))) is left out: the segments from \(Self.iso(arc.start)) to \(Self.iso(arc.end)) cannot take it, so the path there stays on the samples.")
             }
             for (arc, ease) in flown.arcs {
@@ -114,7 +114,7 @@ public struct HorizonsRecipe: MissionRecipe {
             }
             let flown = try Self.flyBurns(pieces, arcs: arcs, naifID: id)
             pieces = flown.pieces
-            for arc in arcs where !flown.arcs.contains(where: { $0.arc.start == arc.start }) {
+            for arc in flown.leftOut {
                 notes.append("Burn arcs: those about \(arc.name) are left out: the segments from \(Self.iso(arc.start)) to \(Self.iso(arc.end)) cannot take them, so the burn is flown by its bridge between the samples either side.")
             }
             for (arc, ease) in flown.arcs {

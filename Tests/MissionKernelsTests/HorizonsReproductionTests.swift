@@ -31,8 +31,7 @@ struct HorizonsReproductionTests {
     func reproduces(_ id: String) throws {
         let eph = Repository.ephemeris
         let provenance = try JSONDecoder().decode([SourceProvenance].self, from: Data(Repository.bytes("Resources/missions/\(id).provenance.json")))
-        let kernel = try SPKKernel(bytes: KernelBuffer(copying: Repository.bytes("Resources/missions/\(id).bsp")), file: "\(id).bsp")
-        let bodies = try KernelBodies([kernel], paths: SampledOrbitPath.make)
+        let bodies = try Repository.missionKernel(id)
         #expect(!provenance.isEmpty)
         for p in provenance {
             let anchors = p.anchors.compactMap(\.encounter)

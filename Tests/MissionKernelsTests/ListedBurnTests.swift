@@ -39,8 +39,7 @@ struct ListedBurnTests {
         let vehicle = try #require(mission.primaryVehicle)
         let phase = try #require(vehicle.phases.first { $0.name == burn.phase && $0.kind == .powered }, "\(burn)")
         let t0 = mission.tdbSeconds(atHours: phase.startHours), t1 = mission.tdbSeconds(atHours: phase.endHours)
-        let kernel = try SPKKernel(bytes: KernelBuffer(copying: Repository.bytes("Resources/missions/\(burn.mission).bsp")), file: "\(burn.mission).bsp")
-        let bodies = try KernelBodies([kernel], paths: SampledOrbitPath.make)
+        let bodies = try Repository.missionKernel(burn.mission)
         let model = try HorizonsPath.model(burn.center, frame: .heliocentric, ephemeris: eph)
         /// The vehicle relative to the model's centre, km and km/s.
         func local(_ t: Double) throws -> (r: Vector3, v: Vector3) {

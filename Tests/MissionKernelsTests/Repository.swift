@@ -29,4 +29,11 @@ enum Repository {
     }()
 
     static let horizons = "Tests/MissionKernelsTests/Fixtures/horizons/"
+
+    /// The shipped kernel of mission `id` (`Resources/missions/<id>.bsp`), its bodies as the
+    /// server reads them (a sampled orbit's segment integrated between its samples).
+    static func missionKernel(_ id: String) throws -> KernelBodies {
+        let kernel = try SPKKernel(bytes: KernelBuffer(copying: bytes("Resources/missions/\(id).bsp")), file: "\(id).bsp")
+        return try KernelBodies([kernel], paths: SampledOrbitPath.make)
+    }
 }
